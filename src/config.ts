@@ -1,0 +1,93 @@
+import { z } from 'zod';
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+const port = z
+  .string()
+  .regex(/^\d{1,5}$/, 'must be an integer from 0 to 65535')
+  .transform(Number)
+  .refine((n) => n <= 65535, 'must be an integer from 0 to 65535');
+
+const onOff = z.enum(['on', 'off'], { message: 'must be "on" or "off"' });
+
+const baseUrl = z
+  .string()
+  .refine((s) => {
+    try {
+      const u = new URL(s);
+      return (u.protocol === 'http:' || u.protocol === 'https:') && !u.search && !u.hash;
+    } catch {
+      return false;
+    }
+  }, 'must be an absolute http(s) URL without query or fragment')
+  .transform((s) => s.replace(/\/+$/, ''));
+
+const databaseUrl = z
+  .string()
+  .refine(
+    (s) => /^sqlite:.+/.test(s),
+    'must be sqlite:<path> (postgres:// is not supported by this version)',
+  );
+
+const positiveInt = (max: number) =>
+  z
+    .string()
+    .regex(/^\d+$/, 'must be a positive integer')
+    .transform(Number)
+    .refine((n) => n >= 1 && n <= max, `must be from 1 to ${max}`);
+
+/** The environment variables the service reads, with their defaults. The README documents each. */
+export const EnvSchema = z.object({
+  PORT: port.default(3000),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  BASE_URL: baseUrl.optional(),
+  DATABASE_URL: databaseUrl.default('sqlite:./data/reviews.db'),
+  SAMPLE_DATA: onOff.default('on'),
+  LOG_LEVEL: z.enum(LOG_LEVELS, { message: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
+  DATA_POLL_MS: positiveInt(60_000).default(500),
+});
+
+export interface Config {
+  readonly port: number;
+  readonly host: string;
+  /** No trailing slash; every absolute URL the service emits starts with it. */
+  readonly baseUrl: string;
+  readonly databaseUrl: string;
+  readonly sampleData: boolean;
+  readonly logLevel: (typeof LOG_LEVELS)[number];
+  /** How often the service checks the store for changes committed by other processes. */
+  readonly dataPollMs: number;
+}
+
+/** A configuration problem, reported as one line at start-up. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/**
+ * Parses and validates the environment once. Empty variables count as unset. Throws a
+ * `ConfigError` naming the first bad variable.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const relevant: Record<string, string> = {};
+  for (const key of Object.keys(EnvSchema.shape)) {
+    const value = env[key];
+    if (value !== undefined && value !== '') relevant[key] = value;
+  }
+  const parsed = EnvSchema.safeParse(relevant);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const key = String(issue.path[0]);
+    throw new ConfigError(`invalid ${key}=${JSON.stringify(relevant[key] ?? '')}: ${issue.message}`);
+  }
+  const e = parsed.data;
+  return Object.freeze({
+    port: e.PORT,
+    host: e.HOST,
+    baseUrl: e.BASE_URL ?? `http://localhost:${e.PORT}`,
+    databaseUrl: e.DATABASE_URL,
+    sampleData: e.SAMPLE_DATA === 'on',
+    logLevel: e.LOG_LEVEL,
+    dataPollMs: e.DATA_POLL_MS,
+  });
+}

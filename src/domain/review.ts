@@ -1,0 +1,171 @@
+import { z } from 'zod';
+import { isCalendarDate, normalizeInstant } from './dates.js';
+
+export const SOURCES = [
+  'google',
+  'dealerrater',
+  'yelp',
+  'trustpilot',
+  'facebook',
+  'cars-com',
+  'first-party',
+  'other',
+] as const;
+export const Source = z.enum(SOURCES);
+export type Source = z.infer<typeof Source>;
+
+export const DEPARTMENTS = [
+  'sales',
+  'sales-new',
+  'sales-used',
+  'service',
+  'parts',
+  'body-shop',
+  'lease',
+  'finance',
+  'other',
+] as const;
+export const Department = z.enum(DEPARTMENTS);
+export type Department = z.infer<typeof Department>;
+
+export const VERIFICATION_LEVELS = [
+  'transaction-matched',
+  'source-confirmed',
+  'unverified',
+] as const;
+
+/** Limits on imported text; larger values are rejected rows, not truncated. */
+export const LIMITS = {
+  body: 20_000,
+  title: 500,
+  authorName: 200,
+  ownerResponse: 20_000,
+  sourceReviewId: 300,
+} as const;
+
+/** A calendar date written `YYYY-MM-DD` that exists (2024-02-30 does not). */
+export const CalendarDate = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date written YYYY-MM-DD')
+  .refine(isCalendarDate, 'is not a real calendar date');
+
+/** An RFC 3339 instant with offset, normalised to UTC (`...Z`, millisecond precision). */
+export const Instant = z.string().transform((value, ctx) => {
+  const normalized = normalizeInstant(value);
+  if (normalized === null) {
+    ctx.addIssue({ code: 'custom', message: 'must be an RFC 3339 timestamp with offset' });
+    return z.NEVER;
+  }
+  return normalized;
+});
+
+export const RatingValue = z.number().int().min(1).max(5);
+const SubRating = RatingValue.nullable().default(null);
+
+export const SubRatings = z.object({
+  customerService: SubRating,
+  quality: SubRating,
+  friendliness: SubRating,
+  pricing: SubRating,
+  overallExperience: SubRating,
+});
+export type SubRatings = z.infer<typeof SubRatings>;
+
+export const OwnerResponse = z.object({
+  text: z.string().trim().min(1).max(LIMITS.ownerResponse),
+  dateModified: Instant.nullable().default(null),
+});
+export type OwnerResponse = z.infer<typeof OwnerResponse>;
+
+export const TechnicianMention = z.object({
+  name: z.string().min(1).max(200),
+  role: z.string().nullable().default(null),
+  /** `tagged`: the source tagged the employee; `free-text`: the source's employee-name field; `text-match`: found in the review text against the roster. */
+  via: z.enum(['tagged', 'free-text', 'text-match']),
+  rating: RatingValue.nullable().default(null),
+});
+export type TechnicianMention = z.infer<typeof TechnicianMention>;
+
+/** A staff member a source names on a review (DealerRater `Employees[]` or `EmployeeNames`). */
+export const TaggedStaff = z.object({
+  name: z.string().trim().min(1).max(200),
+  via: z.enum(['tagged', 'free-text']).default('tagged'),
+  rating: RatingValue.nullable().default(null),
+});
+export type TaggedStaff = z.infer<typeof TaggedStaff>;
+
+const nullableText = (max: number) =>
+  z
+    .string()
+    .max(max, `must be at most ${max} characters`)
+    .nullable()
+    .default(null)
+    .transform((s) => (s === null || s.trim() === '' ? null : s.trim()));
+
+/**
+ * One review as an import format hands it over: the source-synced fields, in the public names.
+ * Derived fields (`id`, `date`, `mentions`) are computed from it by the ingest step. Every importer
+ * validates its rows with this schema, so a row that passes here is publishable.
+ */
+export const ReviewSource = z.object({
+  source: Source,
+  sourceReviewId: z.string().trim().min(1).max(LIMITS.sourceReviewId),
+  sourceUrl: z
+    .url({ protocol: /^https?$/ })
+    .nullable()
+    .default(null),
+  reviewRating: z.object({ ratingValue: RatingValue }),
+  name: nullableText(LIMITS.title),
+  reviewBody: nullableText(LIMITS.body),
+  reviewBodyTranslated: nullableText(LIMITS.body),
+  inLanguage: z
+    .string()
+    .regex(/^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$/, 'must be a BCP 47 language tag')
+    .nullable()
+    .default(null),
+  author: z.object({ name: z.string().trim().min(1).max(LIMITS.authorName) }),
+  datePublished: Instant,
+  dateModified: Instant.nullable().default(null),
+  department: Department.nullable().default(null),
+  subRatings: SubRatings.nullable().default(null),
+  recommendsDealer: z.boolean().nullable().default(null),
+  taggedStaff: z.array(TaggedStaff).max(50).default([]),
+  ownerResponse: OwnerResponse.nullable().default(null),
+  verification: z
+    .object({ level: z.enum(VERIFICATION_LEVELS), checkedAt: Instant })
+    .nullable()
+    .default(null),
+});
+export type ReviewSource = z.infer<typeof ReviewSource>;
+export type ReviewSourceInput = z.input<typeof ReviewSource>;
+
+/** The public review record, as every endpoint, feed and MCP tool serialises it. */
+export const Review = z.object({
+  id: z.uuid(),
+  reviewRating: z.object({
+    ratingValue: RatingValue,
+    bestRating: z.literal(5),
+    worstRating: z.literal(1),
+  }),
+  name: z.string().nullable(),
+  reviewBody: z.string().nullable(),
+  reviewBodyTranslated: z.string().nullable(),
+  inLanguage: z.string().nullable(),
+  author: z.object({ name: z.string() }),
+  date: CalendarDate,
+  datePublished: z.string(),
+  dateModified: z.string(),
+  source: Source,
+  sourceReviewId: z.string(),
+  sourceUrl: z.string().nullable(),
+  department: Department.nullable(),
+  subRatings: SubRatings.nullable(),
+  recommendsDealer: z.boolean().nullable(),
+  mentions: z.object({
+    technicians: z.array(TechnicianMention),
+    services: z.array(z.string()),
+  }),
+  ownerResponse: z.object({ text: z.string(), dateModified: z.string().nullable() }).nullable(),
+  verification: z.object({ level: z.enum(VERIFICATION_LEVELS), checkedAt: z.string() }),
+});
+export type Review = z.infer<typeof Review>;

@@ -1,0 +1,72 @@
+import type { Business } from '../domain/business.js';
+import type { ReviewSource } from '../domain/review.js';
+
+/** The version of the published data: bumped by every committed change to reviews or business. */
+export interface DataState {
+  version: number;
+  /** RFC 3339 time of the commit that produced this version (the HTTP `Last-Modified`). */
+  changedAt: string;
+}
+
+/** A review as the store keeps it: the source fields, and the public record derived from them. */
+export interface StoredReview {
+  id: string;
+  source: string;
+  sourceReviewId: string;
+  /** Hash of the source fields; equal hashes mean an import changes nothing. */
+  sourceHash: string;
+  sourceRecord: ReviewSource;
+  /** The public review record, serialised once, exactly as every endpoint emits it. */
+  publicJson: string;
+  ingestedAt: string;
+}
+
+/** A consistent read of everything that is published. */
+export interface Dataset {
+  state: DataState;
+  business: Business | null;
+  /** Public review records as JSON text, in no particular order. */
+  reviews: string[];
+}
+
+export interface ReviewKey {
+  source: string;
+  sourceReviewId: string;
+}
+
+/** Operations available inside one write transaction. */
+export interface StoreTransaction {
+  getBusiness(): Promise<Business | null>;
+  putBusiness(business: Business): Promise<void>;
+  /** The stored reviews with these keys (missing keys are absent from the map, keyed `source\u0000id`). */
+  getReviews(keys: readonly ReviewKey[]): Promise<Map<string, StoredReview>>;
+  /** Every stored review, in pages, for re-deriving after a roster change. */
+  forEachReview(pageSize: number, fn: (page: StoredReview[]) => Promise<void>): Promise<void>;
+  upsertReviews(rows: readonly StoredReview[]): Promise<void>;
+  /** Deletes reviews of the given sources whose keys are not in `keep`; returns how many. */
+  pruneReviews(sources: readonly string[], keep: ReadonlySet<string>): Promise<number>;
+  /** Marks the published data changed; the new version becomes visible at commit. */
+  bumpVersion(changedAt: string): Promise<DataState>;
+}
+
+/**
+ * The narrow storage interface every feature uses. Implementations: SQLite (embedded default);
+ * PostgreSQL later, for several instances on one database. Nothing outside `src/store` may depend
+ * on the engine behind it.
+ */
+export interface Store {
+  readonly engine: 'sqlite';
+  /** A human-readable location for logs (never credentials). */
+  readonly location: string;
+  state(): Promise<DataState>;
+  readDataset(): Promise<Dataset>;
+  countReviews(): Promise<number>;
+  /** Runs `fn` in one write transaction: everything it writes commits together or not at all. */
+  transaction<T>(fn: (tx: StoreTransaction) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+/** The key used in `getReviews` maps. */
+export function reviewKey(source: string, sourceReviewId: string): string {
+  return `${source}\u0000${sourceReviewId}`;
+}
