@@ -124,7 +124,13 @@ export interface MentionEval {
 /** Builds the roster from every tagged name in the file (role `other`), as docs/benchmarks.md says. */
 export function rosterOf(reviews: readonly EvalReview[]): StaffMember[] {
   const names = [...new Set(reviews.flatMap((r) => r.tagged))].sort();
-  return names.map((name, i) => ({ id: `staff-${i + 1}`, name, role: 'other', active: true, aliases: [] }));
+  return names.map((name, i) => ({
+    id: `staff-${i + 1}`,
+    name,
+    role: 'other',
+    active: true,
+    aliases: [],
+  }));
 }
 
 /** Runs the matcher on every review (text only, no tags) and scores it against both golds. */
