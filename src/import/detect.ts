@@ -21,28 +21,28 @@ function classifyItem(item: unknown): FormatId | null {
   return null;
 }
 
-function classifyArray(text: string, span: JsonSpan): FormatId | 'empty' | null {
+function classifyArray(text: Buffer, span: JsonSpan): FormatId | 'empty' | null {
   const first = iterateArray(text, span).next();
   if (first.done) return 'empty';
   return classifyItem(JSON.parse(first.value.text));
 }
 
 function detectJson(doc: TextDocument): FormatId | null {
-  const root = scanJsonRoot(doc.text);
+  const root = scanJsonRoot(doc.bytes);
   if (root.kind === 'array') {
-    const kind = classifyArray(doc.text, root.span);
+    const kind = classifyArray(doc.bytes, root.span);
     return kind === 'empty' ? 'gbp' : kind;
   }
   const m = root.members;
   if (m.has('Reviews') || m.has('DealerId')) return 'dealerrater';
   const reviews = m.get('reviews');
   if (reviews) {
-    const kind = classifyArray(doc.text, reviews);
+    const kind = classifyArray(doc.bytes, reviews);
     if (kind !== 'empty') return kind;
     return m.has('business') ? 'reviews-json' : 'gbp';
   }
   if (m.has('business')) return 'business';
-  const whole = asRecord(parseSpan(doc.text, { start: 0, end: doc.text.length, line: 1 }));
+  const whole = asRecord(parseSpan(doc.bytes, { start: 0, end: doc.bytes.length, line: 1 }));
   return whole && looksLikeBusiness(whole) ? 'business' : null;
 }
 
@@ -54,10 +54,10 @@ function detectJson(doc: TextDocument): FormatId | null {
 export function detectFormat(doc: TextDocument): FormatId {
   const ext = extname(doc.path).toLowerCase();
   if (ext === '.csv' || ext === '.tsv') return 'csv';
-  const head = doc.text.trimStart()[0];
+  const head = doc.bytes.find((c) => c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09);
   let format: FormatId | null = null;
-  if (head === '{' || head === '[') format = detectJson(doc);
-  else if (looksLikeCsvHeader(doc.text)) format = 'csv';
+  if (head === 0x7b || head === 0x5b) format = detectJson(doc);
+  else if (looksLikeCsvHeader(doc.bytes)) format = 'csv';
   if (format === null) throw new FileError(`${doc.path}: ${UNRECOGNISED}`);
   return format;
 }

@@ -84,15 +84,15 @@ interface Opened {
   lines: number;
 }
 
-function countLines(text: string): number {
+function countLines(bytes: Buffer): number {
   let n = 1;
-  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) n++;
+  for (let i = bytes.indexOf(0x0a); i !== -1; i = bytes.indexOf(0x0a, i + 1)) n++;
   return n;
 }
 
 async function open(file: InputFile, format: FormatId | undefined): Promise<Opened> {
   const doc = await readTextFile(file.path);
-  return { file, doc, reader: openReader(doc, format), lines: countLines(doc.text) };
+  return { file, doc, reader: openReader(doc, format), lines: countLines(doc.bytes) };
 }
 
 /** Per-import bookkeeping: rejections, keys seen, counts. */

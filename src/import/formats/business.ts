@@ -63,12 +63,14 @@ export function checkBusiness(raw: unknown): BusinessCheck {
  * included), which re-derives every review's mentions and local dates.
  */
 export function readBusinessFile(doc: TextDocument): FormatReader {
-  const root = scanJsonRoot(doc.text);
+  const root = scanJsonRoot(doc.bytes);
   if (root.kind !== 'object')
     throw new FileError(`${doc.path}: a business profile is a JSON object`);
   const wrapped = root.members.get('business');
   const business =
-    wrapped && !root.members.has('timeZone') ? parseSpan(doc.text, wrapped) : JSON.parse(doc.text);
+    wrapped && !root.members.has('timeZone')
+      ? parseSpan(doc.bytes, wrapped)
+      : parseSpan(doc.bytes, { start: 0, end: doc.bytes.length, line: 1 });
   return { format: 'business', business, warnings: [], rows: () => [] };
 }
 

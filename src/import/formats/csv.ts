@@ -191,8 +191,8 @@ function extraCells(rec: CsvRecord, width: number): boolean {
  * byte-order mark is ignored; comma, semicolon or tab delimiters are detected from the header.
  */
 export function readCsvReviews(doc: TextDocument): FormatReader {
-  const delimiter = detectDelimiter(doc.text);
-  const records = parseCsv(doc.text, delimiter);
+  const delimiter = detectDelimiter(doc.bytes);
+  const records = parseCsv(doc.bytes, delimiter);
   const layout = layoutOf(doc, records.next().value ?? undefined);
   const warnings: string[] = [];
   if (layout.map.ignored.length > 0) {
@@ -224,9 +224,9 @@ export function readCsvReviews(doc: TextDocument): FormatReader {
 }
 
 /** Does the first line look like a CSV header this importer understands (detection)? */
-export function looksLikeCsvHeader(text: string): boolean {
+export function looksLikeCsvHeader(bytes: Buffer): boolean {
   try {
-    const first = parseCsv(text, detectDelimiter(text)).next().value;
+    const first = parseCsv(bytes, detectDelimiter(bytes)).next().value;
     if (!first) return false;
     const { columns } = mapColumns(first.fields);
     return columns.rating !== undefined && columns.date !== undefined;

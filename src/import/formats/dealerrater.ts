@@ -172,7 +172,7 @@ export function mapDealerRaterReview(
 }
 
 function reviewsSpan(doc: TextDocument): JsonSpan {
-  const root = scanJsonRoot(doc.text);
+  const root = scanJsonRoot(doc.bytes);
   if (root.kind === 'array') return root.span;
   for (const key of ['Reviews', 'reviews']) {
     const span = root.members.get(key);
@@ -191,7 +191,7 @@ export function readDealerRaterReviews(doc: TextDocument): FormatReader {
     format: 'dealerrater',
     warnings: [],
     *rows(ctx) {
-      for (const item of iterateArray(doc.text, span)) {
+      for (const item of iterateArray(doc.bytes, span)) {
         yield mapDealerRaterReview(parseJsonAt(item.text, item.line), item.index, item.line, ctx);
       }
     },

@@ -1,4 +1,10 @@
-import { scanJsonRoot, iterateArray, parseJsonAt, type JsonSpan } from '../internal/json-scan.js';
+import {
+  iterateArray,
+  parseJsonAt,
+  parseSpan,
+  scanJsonRoot,
+  type JsonSpan,
+} from '../internal/json-scan.js';
 import { FileError, type TextDocument } from '../internal/text.js';
 import {
   asRecord,
@@ -101,14 +107,14 @@ export function mapGoogleReview(
 }
 
 function reviewsSpan(doc: TextDocument): { span: JsonSpan; reported: Record<string, unknown> } {
-  const root = scanJsonRoot(doc.text);
+  const root = scanJsonRoot(doc.bytes);
   if (root.kind === 'array') return { span: root.span, reported: {} };
   const span = root.members.get('reviews');
   if (!span) throw new FileError(`${doc.path}: no "reviews" array (not a Google reviews file)`);
   const reported: Record<string, unknown> = {};
   for (const key of ['averageRating', 'totalReviewCount']) {
     const s = root.members.get(key);
-    if (s) reported[key] = parseJsonAt(doc.text.slice(s.start, s.end), s.line);
+    if (s) reported[key] = parseSpan(doc.bytes, s);
   }
   return { span, reported };
 }
@@ -125,7 +131,7 @@ export function readGoogleReviews(doc: TextDocument): FormatReader {
     reported: Object.keys(reported).length > 0 ? { google: reported } : undefined,
     warnings: [],
     *rows(ctx) {
-      for (const item of iterateArray(doc.text, span)) {
+      for (const item of iterateArray(doc.bytes, span)) {
         yield mapGoogleReview(parseJsonAt(item.text, item.line), item.index, item.line, ctx);
       }
     },

@@ -59,19 +59,19 @@ export function mapPublishedReview(raw: unknown, row: number, line: number | nul
  * another. The business record is returned for the caller to validate and apply.
  */
 export function readPublishedReviews(doc: TextDocument): FormatReader {
-  const root = scanJsonRoot(doc.text);
+  const root = scanJsonRoot(doc.bytes);
   if (root.kind !== 'object' || !root.members.has('reviews')) {
     throw new FileError(`${doc.path}: no "reviews" array (not a reviews.json file)`);
   }
   const span = root.members.get('reviews')!;
   const businessSpan = root.members.get('business');
-  const business = businessSpan ? parseSpan(doc.text, businessSpan) : undefined;
+  const business = businessSpan ? parseSpan(doc.bytes, businessSpan) : undefined;
   return {
     format: 'reviews-json',
     business: business === null ? undefined : business,
     warnings: [],
     *rows() {
-      for (const item of iterateArray(doc.text, span)) {
+      for (const item of iterateArray(doc.bytes, span)) {
         yield mapPublishedReview(parseJsonAt(item.text, item.line), item.index, item.line);
       }
     },

@@ -2,8 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { detectDelimiter, parseCsv } from './csv-parse.js';
 import { FileError } from './text.js';
 
+const b = (text: string): Buffer => Buffer.from(text);
 const rows = (text: string, delimiter?: string): string[][] =>
-  [...parseCsv(text, delimiter)].map((r) => r.fields);
+  [...parseCsv(b(text), delimiter)].map((r) => r.fields);
 
 describe('parseCsv (RFC 4180)', () => {
   it('splits fields and records on CRLF and LF', () => {
@@ -21,8 +22,12 @@ describe('parseCsv (RFC 4180)', () => {
     ]);
   });
 
+  it('decodes multi-byte UTF-8 in quoted and unquoted fields', () => {
+    expect(rows('"José, ""Pepe""",Núñez ★\n')).toEqual([['José, "Pepe"', 'Núñez ★']]);
+  });
+
   it('reports the line each record starts on, counting breaks inside quotes', () => {
-    const lines = [...parseCsv('h\n"a\nb"\nc\n')].map((r) => r.line);
+    const lines = [...parseCsv(b('h\n"a\nb"\nc\n'))].map((r) => r.line);
     expect(lines).toEqual([1, 2, 4]);
   });
 
@@ -41,9 +46,9 @@ describe('parseCsv (RFC 4180)', () => {
   });
 
   it('detects semicolon and tab delimiters from the header', () => {
-    expect(detectDelimiter('id;rating;"a,b"\n1;2;3')).toBe(';');
-    expect(detectDelimiter('id\trating\n')).toBe('\t');
-    expect(detectDelimiter('id,rating\n')).toBe(',');
+    expect(detectDelimiter(b('id;rating;"a,b"\n1;2;3'))).toBe(';');
+    expect(detectDelimiter(b('id\trating\n'))).toBe('\t');
+    expect(detectDelimiter(b('id,rating\n'))).toBe(',');
     expect(rows('a;b\n1;2', ';')).toEqual([
       ['a', 'b'],
       ['1', '2'],

@@ -10,14 +10,18 @@ const QUOTE = 0x22;
 const CR = 0x0d;
 const LF = 0x0a;
 
+/** The first line of the bytes, decoded (for the header and detection). */
+export function firstLine(buf: Buffer): string {
+  const end = buf.indexOf(LF);
+  return buf.toString('utf8', 0, end === -1 ? buf.length : end).replace(/\r$/, '');
+}
+
 /**
  * Picks the field delimiter from the header line: a comma unless the header holds more
  * semicolons or tabs (spreadsheet exports in some locales, TSV).
  */
-export function detectDelimiter(text: string): string {
-  const end = text.search(/\r?\n/);
-  const header = end === -1 ? text : text.slice(0, end);
-  const unquoted = header.replace(/"[^"]*"/g, '');
+export function detectDelimiter(buf: Buffer): string {
+  const unquoted = firstLine(buf).replace(/"[^"]*"/g, '');
   const count = (ch: string): number => unquoted.split(ch).length - 1;
   const candidates: [string, number][] = [
     [',', count(',')],
@@ -28,71 +32,76 @@ export function detectDelimiter(text: string): string {
   return candidates[0]![1] > 0 ? candidates[0]![0] : ',';
 }
 
+/** Where an unquoted run of a field ends: the delimiter, CR, LF or the end. */
+function fieldEnd(buf: Buffer, i: number, delim: number): number {
+  let k = i;
+  while (k < buf.length) {
+    const c = buf[k];
+    if (c === delim || c === LF || c === CR) break;
+    k++;
+  }
+  return k;
+}
+
+/** Reads a quoted field starting at `i`; returns its value, its end and the line breaks in it. */
+function quoted(buf: Buffer, i: number, delim: number, line: number): [string, number, number] {
+  const parts: string[] = [];
+  let j = i + 1;
+  for (;;) {
+    const q = buf.indexOf(QUOTE, j);
+    if (q === -1) throw new FileError(`CSV: unterminated quoted field starting at line ${line}`);
+    parts.push(buf.toString('utf8', j, q));
+    if (buf[q + 1] === QUOTE) {
+      parts.push('"');
+      j = q + 2;
+      continue;
+    }
+    j = q + 1;
+    break;
+  }
+  let breaks = 0;
+  for (let k = buf.indexOf(LF, i); k !== -1 && k < j; k = buf.indexOf(LF, k + 1)) breaks++;
+  // Lenient: text between the closing quote and the delimiter is kept.
+  const k = fieldEnd(buf, j, delim);
+  parts.push(buf.toString('utf8', j, k));
+  return [parts.join(''), k, breaks];
+}
+
 /**
- * Parses CSV text as RFC 4180 says: fields in double quotes may hold the delimiter, line breaks
- * and doubled quotes; records end with CRLF or LF. It is lenient where exports are sloppy (a
- * quote inside an unquoted field is kept as text) and strict where data would be lost: an
- * unterminated quoted field is a `FileError`. Blank lines are skipped.
+ * Parses CSV (UTF-8 bytes) as RFC 4180 says: fields in double quotes may hold the delimiter,
+ * line breaks and doubled quotes; records end with CRLF or LF. It is lenient where exports are
+ * sloppy (a quote inside an unquoted field is kept as text) and strict where data would be lost:
+ * an unterminated quoted field is a `FileError`. Blank lines are skipped. Fields are decoded one
+ * by one, so the file is never held as one string.
  */
-export function* parseCsv(text: string, delimiter = ','): Generator<CsvRecord> {
+export function* parseCsv(buf: Buffer, delimiter = ','): Generator<CsvRecord> {
   const delim = delimiter.charCodeAt(0);
-  const n = text.length;
   let i = 0;
   let line = 1;
-  while (i < n) {
+  while (i < buf.length) {
     const startLine = line;
     const fields: string[] = [];
     let blank = true;
     for (;;) {
-      let value: string;
-      if (text.charCodeAt(i) === QUOTE) {
+      if (buf[i] === QUOTE) {
+        const [value, end, breaks] = quoted(buf, i, delim, startLine);
+        fields.push(value);
+        line += breaks;
         blank = false;
-        let j = i + 1;
-        let out = '';
-        for (;;) {
-          const q = text.indexOf('"', j);
-          if (q === -1) {
-            throw new FileError(`CSV: unterminated quoted field starting at line ${startLine}`);
-          }
-          out += text.slice(j, q);
-          if (text.charCodeAt(q + 1) === QUOTE) {
-            out += '"';
-            j = q + 2;
-            continue;
-          }
-          j = q + 1;
-          break;
-        }
-        for (let k = i; k < j; k++) if (text.charCodeAt(k) === LF) line++;
-        // Lenient: text between the closing quote and the delimiter is kept.
-        let k = j;
-        while (k < n) {
-          const c = text.charCodeAt(k);
-          if (c === delim || c === LF || c === CR) break;
-          k++;
-        }
-        value = out + text.slice(j, k);
-        i = k;
+        i = end;
       } else {
-        let k = i;
-        while (k < n) {
-          const c = text.charCodeAt(k);
-          if (c === delim || c === LF || c === CR) break;
-          k++;
-        }
-        value = text.slice(i, k);
-        if (value !== '') blank = false;
-        i = k;
+        const end = fieldEnd(buf, i, delim);
+        if (end > i) blank = false;
+        fields.push(buf.toString('utf8', i, end));
+        i = end;
       }
-      fields.push(value);
-      const c = text.charCodeAt(i);
-      if (c === delim) {
+      if (buf[i] === delim) {
         blank = false;
         i++;
         continue;
       }
-      if (c === CR) i++;
-      if (text.charCodeAt(i) === LF) i++;
+      if (buf[i] === CR) i++;
+      if (buf[i] === LF) i++;
       line++;
       break;
     }

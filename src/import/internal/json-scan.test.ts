@@ -3,32 +3,34 @@ import { iterateArray, parseSpan, scanJsonRoot } from './json-scan.js';
 import { FileError } from './text.js';
 
 describe('scanJsonRoot and iterateArray', () => {
-  const text =
-    '{\n  "business": { "name": "A \\"B\\" ]}" },\n  "reviews": [\n    {"a": [1, {"b": "}"}]},\n    2\n  ]\n}\n';
+  const text = Buffer.from(
+    '{\n  "business": { "name": "Núñez \\"B\\" ]}" },\n  "reviews": [\n    {"a": [1, {"b": "}★"}]},\n    2\n  ]\n}\n',
+  );
 
   it('finds top-level members without parsing them', () => {
     const root = scanJsonRoot(text);
     expect(root.kind).toBe('object');
     if (root.kind !== 'object') return;
     expect([...root.members.keys()]).toEqual(['business', 'reviews']);
-    expect(parseSpan(text, root.members.get('business')!)).toEqual({ name: 'A "B" ]}' });
+    expect(parseSpan(text, root.members.get('business')!)).toEqual({ name: 'Núñez "B" ]}' });
     expect(root.members.get('reviews')!.line).toBe(3);
   });
 
-  it('yields each array element with its index and start line', () => {
+  it('yields each array element decoded, with its index and start line', () => {
     const root = scanJsonRoot(text);
     if (root.kind !== 'object') throw new Error('expected an object');
     const items = [...iterateArray(text, root.members.get('reviews')!)];
     expect(items.map((i) => [i.index, i.line, JSON.parse(i.text)])).toEqual([
-      [1, 4, { a: [1, { b: '}' }] }],
+      [1, 4, { a: [1, { b: '}★' }] }],
       [2, 5, 2],
     ]);
   });
 
   it('handles a bare array and an empty one', () => {
-    const root = scanJsonRoot('[ ]');
+    const empty = Buffer.from('[ ]');
+    const root = scanJsonRoot(empty);
     expect(root.kind).toBe('array');
-    if (root.kind === 'array') expect([...iterateArray('[ ]', root.span)]).toEqual([]);
+    if (root.kind === 'array') expect([...iterateArray(empty, root.span)]).toEqual([]);
   });
 
   it.each([
@@ -37,7 +39,7 @@ describe('scanJsonRoot and iterateArray', () => {
     ['"just a string"', /expected '\{' or '\['/],
     ['{ "a" 1 }', /expected ':'/],
   ])('throws a FileError naming the problem for %j', (bad, message) => {
-    expect(() => scanJsonRoot(bad)).toThrow(FileError);
-    expect(() => scanJsonRoot(bad)).toThrow(message);
+    expect(() => scanJsonRoot(Buffer.from(bad))).toThrow(FileError);
+    expect(() => scanJsonRoot(Buffer.from(bad))).toThrow(message);
   });
 });

@@ -1,6 +1,6 @@
 import { FileError } from './text.js';
 
-/** A slice of the document text holding one JSON value, with the line it starts on. */
+/** A byte range of the document holding one JSON value, with the line it starts on. */
 export interface JsonSpan {
   start: number;
   end: number;
@@ -20,20 +20,22 @@ const CLOSE_ARR = 0x5d;
 const COMMA = 0x2c;
 const COLON = 0x3a;
 
-/** Counts lines as positions advance monotonically through the text. */
+const NEWLINE = 0x0a;
+
+/** Counts lines as positions advance monotonically through the bytes. */
 class LineCounter {
   private pos = 0;
   private line = 1;
-  constructor(private readonly text: string) {}
+  constructor(private readonly buf: Buffer) {}
   at(pos: number): number {
     if (pos < this.pos) {
       this.pos = 0;
       this.line = 1;
     }
-    let i = this.text.indexOf('\n', this.pos);
+    let i = this.buf.indexOf(NEWLINE, this.pos);
     while (i !== -1 && i < pos) {
       this.line++;
-      i = this.text.indexOf('\n', i + 1);
+      i = this.buf.indexOf(NEWLINE, i + 1);
     }
     this.pos = pos;
     return this.line;
@@ -44,24 +46,24 @@ function isSpace(c: number): boolean {
   return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
 }
 
-function skipSpace(text: string, i: number): number {
-  while (i < text.length && isSpace(text.charCodeAt(i))) i++;
+function skipSpace(buf: Buffer, i: number): number {
+  while (i < buf.length && isSpace(buf[i] ?? -1)) i++;
   return i;
 }
 
-function fail(text: string, pos: number, what: string): never {
-  const line = new LineCounter(text).at(Math.min(pos, text.length));
+function fail(buf: Buffer, pos: number, what: string): never {
+  const line = new LineCounter(buf).at(Math.min(pos, buf.length));
   throw new FileError(`not valid JSON: ${what} at line ${line}`);
 }
 
-function skipString(text: string, i: number): number {
+function skipString(buf: Buffer, i: number): number {
   let j = i + 1;
   for (;;) {
-    const q = text.indexOf('"', j);
-    if (q === -1) fail(text, i, 'unterminated string');
+    const q = buf.indexOf(QUOTE, j);
+    if (q === -1) fail(buf, i, 'unterminated string');
     let k = q - 1;
     let slashes = 0;
-    while (text.charCodeAt(k) === BACKSLASH) {
+    while ((buf[k] ?? -1) === BACKSLASH) {
       slashes++;
       k--;
     }
@@ -70,13 +72,13 @@ function skipString(text: string, i: number): number {
   }
 }
 
-function skipComposite(text: string, i: number): number {
+function skipComposite(buf: Buffer, i: number): number {
   let depth = 0;
   let j = i;
-  while (j < text.length) {
-    const c = text.charCodeAt(j);
+  while (j < buf.length) {
+    const c = buf[j] ?? -1;
     if (c === QUOTE) {
-      j = skipString(text, j);
+      j = skipString(buf, j);
       continue;
     }
     if (c === OPEN_OBJ || c === OPEN_ARR) depth++;
@@ -86,81 +88,83 @@ function skipComposite(text: string, i: number): number {
     }
     j++;
   }
-  return fail(text, i, 'unexpected end of file (unbalanced brackets)');
+  return fail(buf, i, 'unexpected end of file (unbalanced brackets)');
 }
 
 /** Returns the end (exclusive) of the JSON value starting at `i`; does not validate it. */
-function skipValue(text: string, i: number): number {
-  const c = text.charCodeAt(i);
-  if (c === QUOTE) return skipString(text, i);
-  if (c === OPEN_OBJ || c === OPEN_ARR) return skipComposite(text, i);
+function skipValue(buf: Buffer, i: number): number {
+  const c = buf[i] ?? -1;
+  if (c === QUOTE) return skipString(buf, i);
+  if (c === OPEN_OBJ || c === OPEN_ARR) return skipComposite(buf, i);
   let j = i;
-  while (j < text.length) {
-    const d = text.charCodeAt(j);
+  while (j < buf.length) {
+    const d = buf[j] ?? -1;
     if (d === COMMA || d === CLOSE_OBJ || d === CLOSE_ARR || isSpace(d)) break;
     j++;
   }
-  if (j === i) fail(text, i, 'expected a value');
+  if (j === i) fail(buf, i, 'expected a value');
   return j;
 }
 
-function expect(text: string, i: number, code: number, what: string): number {
-  if (text.charCodeAt(i) !== code) fail(text, i, `expected ${what}`);
+function expect(buf: Buffer, i: number, code: number, what: string): number {
+  if ((buf[i] ?? -1) !== code) fail(buf, i, `expected ${what}`);
   return i + 1;
 }
 
-function scanObject(text: string, start: number, lines: LineCounter): Map<string, JsonSpan> {
+function scanObject(buf: Buffer, start: number, lines: LineCounter): Map<string, JsonSpan> {
   const members = new Map<string, JsonSpan>();
-  let i = skipSpace(text, start + 1);
-  if (text.charCodeAt(i) === CLOSE_OBJ) return members;
+  let i = skipSpace(buf, start + 1);
+  if ((buf[i] ?? -1) === CLOSE_OBJ) return members;
   for (;;) {
-    i = skipSpace(text, i);
-    if (text.charCodeAt(i) !== QUOTE) fail(text, i, 'expected a key');
-    const keyEnd = skipString(text, i);
-    const key = JSON.parse(text.slice(i, keyEnd)) as string;
-    i = expect(text, skipSpace(text, keyEnd), COLON, "':'");
-    i = skipSpace(text, i);
-    const end = skipValue(text, i);
+    i = skipSpace(buf, i);
+    if ((buf[i] ?? -1) !== QUOTE) fail(buf, i, 'expected a key');
+    const keyEnd = skipString(buf, i);
+    const key = JSON.parse(buf.toString('utf8', i, keyEnd)) as string;
+    i = expect(buf, skipSpace(buf, keyEnd), COLON, "':'");
+    i = skipSpace(buf, i);
+    const end = skipValue(buf, i);
     members.set(key, { start: i, end, line: lines.at(i) });
-    i = skipSpace(text, end);
-    if (text.charCodeAt(i) === CLOSE_OBJ) return members;
-    i = expect(text, i, COMMA, "',' or '}'");
+    i = skipSpace(buf, end);
+    if ((buf[i] ?? -1) === CLOSE_OBJ) return members;
+    i = expect(buf, i, COMMA, "',' or '}'");
   }
 }
 
 /**
- * Reads the top level of a JSON document without parsing the values, so a file of 100k reviews
- * is never held as one object graph: each review is parsed on its own when it is imported.
+ * Reads the top level of a JSON document (UTF-8 bytes) without parsing the values, so a file of
+ * 100k reviews is never held as one object graph, nor decoded into one string: each review is
+ * decoded and parsed on its own when it is imported. JSON's structural characters are ASCII, so
+ * scanning the bytes is safe in UTF-8.
  */
-export function scanJsonRoot(text: string): JsonRoot {
-  const lines = new LineCounter(text);
-  const start = skipSpace(text, 0);
-  const c = text.charCodeAt(start);
-  if (c !== OPEN_OBJ && c !== OPEN_ARR) fail(text, start, "expected '{' or '['");
-  const end = skipValue(text, start);
-  if (skipSpace(text, end) !== text.length) fail(text, end, 'unexpected text after the end');
+export function scanJsonRoot(buf: Buffer): JsonRoot {
+  const lines = new LineCounter(buf);
+  const start = skipSpace(buf, 0);
+  const c = buf[start] ?? -1;
+  if (c !== OPEN_OBJ && c !== OPEN_ARR) fail(buf, start, "expected '{' or '['");
+  const end = skipValue(buf, start);
+  if (skipSpace(buf, end) !== buf.length) fail(buf, end, 'unexpected text after the end');
   if (c === OPEN_ARR) return { kind: 'array', span: { start, end, line: lines.at(start) } };
-  return { kind: 'object', members: scanObject(text, start, lines) };
+  return { kind: 'object', members: scanObject(buf, start, lines) };
 }
 
-/** The elements of the JSON array in `span`, each as its text, 1-based index and start line. */
+/** The elements of the JSON array in `span`, each decoded to text, with 1-based index and line. */
 export function* iterateArray(
-  text: string,
+  buf: Buffer,
   span: JsonSpan,
 ): Generator<{ index: number; line: number; text: string }> {
-  const lines = new LineCounter(text);
-  if (text.charCodeAt(span.start) !== OPEN_ARR) fail(text, span.start, 'expected an array');
-  let i = skipSpace(text, span.start + 1);
-  if (text.charCodeAt(i) === CLOSE_ARR) return;
+  const lines = new LineCounter(buf);
+  if ((buf[span.start] ?? -1) !== OPEN_ARR) fail(buf, span.start, 'expected an array');
+  let i = skipSpace(buf, span.start + 1);
+  if ((buf[i] ?? -1) === CLOSE_ARR) return;
   let index = 0;
   for (;;) {
-    i = skipSpace(text, i);
-    const end = skipValue(text, i);
+    i = skipSpace(buf, i);
+    const end = skipValue(buf, i);
     index++;
-    yield { index, line: lines.at(i), text: text.slice(i, end) };
-    i = skipSpace(text, end);
-    if (text.charCodeAt(i) === CLOSE_ARR) return;
-    i = expect(text, i, COMMA, "',' or ']'");
+    yield { index, line: lines.at(i), text: buf.toString('utf8', i, end) };
+    i = skipSpace(buf, end);
+    if ((buf[i] ?? -1) === CLOSE_ARR) return;
+    i = expect(buf, i, COMMA, "',' or ']'");
   }
 }
 
@@ -176,6 +180,6 @@ export function parseJsonAt(text: string, line: number): unknown {
 }
 
 /** Parses the value of one span of the document. */
-export function parseSpan(text: string, span: JsonSpan): unknown {
-  return parseJsonAt(text.slice(span.start, span.end), span.line);
+export function parseSpan(buf: Buffer, span: JsonSpan): unknown {
+  return parseJsonAt(buf.toString('utf8', span.start, span.end), span.line);
 }
