@@ -199,6 +199,44 @@ function summarize(
 
 const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
+/** Reads every input file in turn, as batches of validated rows, tracking progress. */
+class BatchSource {
+  fraction = 0;
+  private bytesBefore = 0;
+  private readonly totalBytes: number;
+
+  constructor(
+    private readonly inputs: readonly InputFile[],
+    private readonly first: Opened,
+    private readonly tally: Tally,
+    private readonly defaultSource: Source | null,
+  ) {
+    this.totalBytes = inputs.reduce((n, f) => n + f.bytes, 0) || 1;
+  }
+
+  async *batches(inForce: Business | null): AsyncGenerator<ReviewSource[]> {
+    const ctx: RowContext = {
+      timeZone: inForce?.timeZone ?? FALLBACK_TIME_ZONE,
+      defaultSource: this.defaultSource,
+      noteLocalTime: () => (this.tally.localTimes = true),
+    };
+    for (let i = 0; i < this.inputs.length; i++) {
+      const opened = i === 0 ? this.first : await open(this.inputs[i]!, this.first.reader.format);
+      const setLine = (line: number): void => {
+        const done = this.bytesBefore + (opened.file.bytes * line) / opened.lines;
+        this.fraction = Math.min(1, done / this.totalBytes);
+      };
+      yield* batchesOf(opened, ctx, this.tally, setLine);
+      this.bytesBefore += opened.file.bytes;
+    }
+    if (this.tally.localTimes && inForce === null) {
+      this.tally.warnings.push(
+        'dates without an offset were read as UTC: no business profile (time zone) is set yet',
+      );
+    }
+  }
+}
+
 /**
  * Imports a review export into the store: detects (or takes) the format, maps and validates
  * every row with the service's schemas, rejects bad rows with their row, field and reason, and
@@ -209,44 +247,21 @@ const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmedi
 export async function runImport(store: Store, opts: ImportOptions): Promise<ImportSummary> {
   const inputs = await listInputs(opts.path);
   const multiFile = inputs.length > 1 || inputs[0]!.path !== opts.path;
-  const format = opts.format ?? (multiFile ? 'gbp' : undefined);
-  const first = await open(inputs[0]!, format);
+  // The first file is read before the transaction: file errors never take the write lock.
+  const first = await open(inputs[0]!, opts.format ?? (multiFile ? 'gbp' : undefined));
   const tally = new Tally(multiFile);
-  const business = resolveBusiness(first.reader, tally);
-  const totalBytes = inputs.reduce((n, f) => n + f.bytes, 0) || 1;
-  let bytesBefore = 0;
-  let fraction = 0;
-
-  async function* batches(inForce: Business | null): AsyncGenerator<ReviewSource[]> {
-    const ctx: RowContext = {
-      timeZone: inForce?.timeZone ?? FALLBACK_TIME_ZONE,
-      defaultSource: opts.defaultSource ?? null,
-      noteLocalTime: () => (tally.localTimes = true),
-    };
-    for (let i = 0; i < inputs.length; i++) {
-      const opened = i === 0 ? first : await open(inputs[i]!, first.reader.format);
-      const setLine = (line: number): void => {
-        fraction = (bytesBefore + (opened.file.bytes * line) / opened.lines) / totalBytes;
-      };
-      yield* batchesOf(opened, ctx, tally, setLine);
-      bytesBefore += opened.file.bytes;
-    }
-    if (tally.localTimes && inForce === null) {
-      tally.warnings.push(
-        'dates without an offset were read as UTC: no business profile (time zone) is set yet',
-      );
-    }
-  }
-
+  const source = new BatchSource(inputs, first, tally, opts.defaultSource ?? null);
+  const done = (result: IngestResult, committed: boolean): ImportSummary =>
+    summarize(result, tally, first, inputs.length, committed);
   try {
     const result = await ingestStream(store, {
-      business,
-      batches,
+      business: resolveBusiness(first.reader, tally),
+      batches: (inForce) => source.batches(inForce),
       prune: opts.prune,
       alsoPresent: () => tally.rejectedKeys,
       now: opts.now,
       onBatch: async (_result, rows) => {
-        opts.onProgress?.({ rows, fraction: Math.min(1, fraction) });
+        opts.onProgress?.({ rows, fraction: source.fraction });
         await yieldToEventLoop();
       },
       beforeCommit: (result) => {
@@ -254,11 +269,11 @@ export async function runImport(store: Store, opts: ImportOptions): Promise<Impo
         if (opts.dryRun) throw new Abort('dry-run', { ...result });
       },
     });
-    return summarize(result, tally, first, inputs.length, true);
+    return done(result, true);
   } catch (err) {
     if (!(err instanceof Abort)) throw err;
-    if (err.why === 'dry-run') return summarize(err.result, tally, first, inputs.length, false);
+    if (err.why === 'dry-run') return done(err.result, false);
     const zero = { ...err.result, inserted: 0, updated: 0, unchanged: 0, pruned: 0, rederived: 0 };
-    throw new StrictImportError(summarize(zero, tally, first, inputs.length, false));
+    throw new StrictImportError(done(zero, false));
   }
 }

@@ -95,5 +95,6 @@ describe('parseDepartment and splitNames', () => {
       'Ana',
     ]);
     expect(splitNames('  ')).toEqual([]);
+    expect(splitNames('the whole team, N/A, Everyone, Mary-Jo O’Neil')).toEqual(['Mary-Jo O’Neil']);
   });
 });

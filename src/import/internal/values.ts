@@ -183,12 +183,28 @@ export function parseYesNo(value: unknown): boolean | null {
   return null;
 }
 
-/** Splits a free-text list of names ("Tristan, Brandon and Taylor") into names. */
+const NOT_NAMES = new Set(
+  'team staff everyone everybody all manager managers sales service finance department the crew guys n/a na none'.split(
+    ' ',
+  ),
+);
+
+/** True when the text reads like a person's name: one to four capitalised words, no digits. */
+export function looksLikeName(name: string): boolean {
+  const words = name.split(/\s+/);
+  if (words.length > 4) return false;
+  return words.every((w) => /^\p{Lu}[\p{L}'’.-]*$/u.test(w) && !NOT_NAMES.has(w.toLowerCase()));
+}
+
+/**
+ * Splits a free-text list of names ("Tristan, Brandon and Taylor") into names, keeping only
+ * what reads like a person's name ("the whole team" and "N/A" are dropped).
+ */
 export function splitNames(value: unknown): string[] {
   const raw = text(value);
   if (raw === null) return [];
   return raw
     .split(/\s*(?:,|;|\/|&|\+|\n|\band\b|\by\b)\s*/i)
     .map((s) => s.trim())
-    .filter((s) => s.length >= 2);
+    .filter((s) => s.length >= 2 && looksLikeName(s));
 }
