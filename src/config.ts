@@ -43,7 +43,9 @@ export const EnvSchema = z.object({
   BASE_URL: baseUrl.optional(),
   DATABASE_URL: databaseUrl.default('sqlite:./data/reviews.db'),
   SAMPLE_DATA: onOff.default('on'),
-  LOG_LEVEL: z.enum(LOG_LEVELS, { message: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
+  LOG_LEVEL: z
+    .enum(LOG_LEVELS, { message: `must be one of ${LOG_LEVELS.join(', ')}` })
+    .default('info'),
   DATA_POLL_MS: positiveInt(60_000).default(500),
 });
 
@@ -78,7 +80,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const key = String(issue.path[0]);
-    throw new ConfigError(`invalid ${key}=${JSON.stringify(relevant[key] ?? '')}: ${issue.message}`);
+    throw new ConfigError(
+      `invalid ${key}=${JSON.stringify(relevant[key] ?? '')}: ${issue.message}`,
+    );
   }
   const e = parsed.data;
   return Object.freeze({
