@@ -15,7 +15,10 @@ export default tseslint.config(
       'n/prefer-node-protocol': 'error',
       'unicorn/filename-case': ['error', { case: 'kebabCase' }],
       '@typescript-eslint/consistent-type-imports': 'error',
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
       'no-restricted-syntax': [
         'error',
         { selector: 'ExportAllDeclaration', message: 'Use explicit named exports.' },

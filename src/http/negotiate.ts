@@ -23,7 +23,8 @@ function parseAcceptEncoding(header: string): Weighted[] {
 
 /**
  * Picks the content coding for a response from `Accept-Encoding` (RFC 9110 section 12.5.3):
- * the acceptable coding with the highest weight, preferring br, then gzip, then identity on ties.
+ * the acceptable compressed coding with the highest weight (br before gzip on ties), unless the
+ * client explicitly weighs identity higher.
  * `available` lists the codings prepared for this response.
  */
 export function chooseCoding(header: string | undefined, available: readonly Coding[]): Coding {
@@ -37,14 +38,17 @@ export function chooseCoding(header: string | undefined, available: readonly Cod
     return star ? star.q : 0;
   };
   let best: Coding = 'identity';
-  let bestQ = weight('identity') > 0 ? weight('identity') : -1;
+  let bestQ = 0;
   for (const coding of ['br', 'gzip'] as const) {
     if (!available.includes(coding)) continue;
     const q = weight(coding);
-    if (q > 0 && q >= bestQ) {
+    if (q > bestQ) {
       best = coding;
       bestQ = q;
     }
   }
+  // Identity wins only when the client prefers it explicitly.
+  const identity = entries.find((e) => e.name === 'identity');
+  if (best !== 'identity' && identity && identity.q > bestQ) return 'identity';
   return best;
 }
