@@ -1,4 +1,4 @@
-import { DOMParser, type Element } from '@xmldom/xmldom';
+import { DOMParser, type Document, type Element } from '@xmldom/xmldom';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ReviewsDocument } from '../../src/domain/public-schemas.js';
 import type { Review } from '../../src/domain/review.js';
@@ -94,10 +94,10 @@ function parseAtom(xml: string): Document {
     },
   }).parseFromString(xml, 'application/xml');
   expect(errors).toEqual([]);
-  return doc as unknown as Document;
+  return doc;
 }
 
-function children(el: Element | Document['documentElement'], name: string): Element[] {
+function children(el: Element, name: string): Element[] {
   const out: Element[] = [];
   for (let n = el.firstChild; n; n = n.nextSibling) {
     const e = n as unknown as Element;
@@ -111,7 +111,7 @@ describe('Atom feed at /feed.xml (RFC 4287)', () => {
     const res = await http(`${svc.url}/feed.xml`);
     expect(res.headers['content-type']).toBe('application/atom+xml');
     const doc = parseAtom(res.text);
-    const feed = doc.documentElement as unknown as Element;
+    const feed = doc.documentElement!;
     expect(feed.localName).toBe('feed');
     expect(feed.namespaceURI).toBe(ATOM_NS);
     expect(children(feed, 'id')).toHaveLength(1);
@@ -126,7 +126,7 @@ describe('Atom feed at /feed.xml (RFC 4287)', () => {
 
   it('has the 50 newest entries, each with id, title, updated, author and content', async () => {
     const doc = parseAtom((await http(`${svc.url}/feed.xml`)).text);
-    const entries = children(doc.documentElement as unknown as Element, 'entry');
+    const entries = children(doc.documentElement!, 'entry');
     expect(entries).toHaveLength(50);
     expect(entries.map((e) => children(e, 'id')[0]!.textContent)).toEqual(
       all.slice(0, 50).map((r) => `urn:uuid:${r.id}`),
@@ -142,7 +142,7 @@ describe('Atom feed at /feed.xml (RFC 4287)', () => {
 
   it('keeps hostile text as text: escaped markup, forbidden characters dropped', async () => {
     const doc = parseAtom((await http(`${svc.url}/feed.xml`)).text);
-    const entry = children(doc.documentElement as unknown as Element, 'entry')[0]!;
+    const entry = children(doc.documentElement!, 'entry')[0]!;
     expect(children(entry, 'title')[0]!.textContent).toBe('Title with <tags> & "quotes"');
     const content = children(entry, 'content')[0]!.textContent!;
     expect(content).toContain('</content> & <script>');
