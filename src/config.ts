@@ -47,6 +47,11 @@ export const EnvSchema = z.object({
     .enum(LOG_LEVELS, { message: `must be one of ${LOG_LEVELS.join(', ')}` })
     .default('info'),
   DATA_POLL_MS: positiveInt(60_000).default(500),
+  RESPONSE_CACHE_ENTRIES: z
+    .string()
+    .regex(/^\d+$/, 'must be a non-negative integer')
+    .transform(Number)
+    .default(2000),
 });
 
 export interface Config {
@@ -59,6 +64,8 @@ export interface Config {
   readonly logLevel: (typeof LOG_LEVELS)[number];
   /** How often the service checks the store for changes committed by other processes. */
   readonly dataPollMs: number;
+  /** Search and since responses kept per data version (0 turns the cache off). */
+  readonly responseCacheEntries: number;
 }
 
 /** A configuration problem, reported as one line at start-up. */
@@ -93,5 +100,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sampleData: e.SAMPLE_DATA === 'on',
     logLevel: e.LOG_LEVEL,
     dataPollMs: e.DATA_POLL_MS,
+    responseCacheEntries: e.RESPONSE_CACHE_ENTRIES,
   });
 }

@@ -67,7 +67,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
       buildSnapshot(dataset, {
         urls,
         hub: false,
-        responseCache: { maxEntries: 2000, maxBytes: 64 * 1024 * 1024 },
+        responseCache: { maxEntries: config.responseCacheEntries, maxBytes: 64 * 1024 * 1024 },
       }),
   });
   const openapi = await precompressRepresentation(
