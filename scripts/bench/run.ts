@@ -1,4 +1,5 @@
 import { benchHttp } from './http.js';
+import { benchMcp } from './mcp.js';
 
 /**
  * `npm run bench [-- http]`: runs the benchmarks and prints Markdown tables. Sizes come from
@@ -11,6 +12,10 @@ async function main(): Promise<void> {
   if (all || which.has('http')) {
     console.log('## HTTP read API\n');
     for (const size of sizes) console.log(await benchHttp(size));
+  }
+  if (all || which.has('mcp')) {
+    console.log('## MCP\n');
+    for (const size of sizes) console.log(await benchMcp(size));
   }
 }
 
