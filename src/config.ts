@@ -47,6 +47,27 @@ export const EnvSchema = z.object({
     .enum(LOG_LEVELS, { message: `must be one of ${LOG_LEVELS.join(', ')}` })
     .default('info'),
   DATA_POLL_MS: positiveInt(60_000).default(500),
+  RESPONSE_CACHE_ENTRIES: z
+    .string()
+    .regex(/^\d+$/, 'must be a non-negative integer')
+    .transform(Number)
+    .default(2000),
+  MCP_ALLOWED_ORIGINS: z
+    .string()
+    .transform((s) =>
+      s
+        .split(',')
+        .map((o) => o.trim())
+        .filter(Boolean),
+    )
+    .refine(
+      (list) => list.every((o) => o === '*' || /^https?:\/\/[^/?#\s]+$/.test(o)),
+      'must be a comma-separated list of origins like https://app.example.com (or *)',
+    )
+    .optional(),
+  MCP_MAX_BODY_BYTES: positiveInt(16 * 1024 * 1024).default(65_536),
+  MCP_SESSION_TTL_SECONDS: positiveInt(30 * 86_400).default(86_400),
+  MCP_SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
 });
 
 export interface Config {
@@ -59,6 +80,14 @@ export interface Config {
   readonly logLevel: (typeof LOG_LEVELS)[number];
   /** How often the service checks the store for changes committed by other processes. */
   readonly dataPollMs: number;
+  /** Search and since responses kept per data version (0 turns the cache off). */
+  readonly responseCacheEntries: number;
+  /** Origins allowed to call /mcp from a browser (requests without Origin are always allowed). */
+  readonly mcpAllowedOrigins: readonly string[];
+  readonly mcpMaxBodyBytes: number;
+  readonly mcpSessionTtlSeconds: number;
+  /** When unset, a secret is generated once and kept in the store, shared by every instance. */
+  readonly mcpSessionSecret: string | null;
 }
 
 /** A configuration problem, reported as one line at start-up. */
@@ -85,13 +114,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     );
   }
   const e = parsed.data;
+  const baseUrl = e.BASE_URL ?? `http://localhost:${e.PORT}`;
   return Object.freeze({
     port: e.PORT,
     host: e.HOST,
-    baseUrl: e.BASE_URL ?? `http://localhost:${e.PORT}`,
+    baseUrl,
     databaseUrl: e.DATABASE_URL,
     sampleData: e.SAMPLE_DATA === 'on',
     logLevel: e.LOG_LEVEL,
     dataPollMs: e.DATA_POLL_MS,
+    responseCacheEntries: e.RESPONSE_CACHE_ENTRIES,
+    mcpAllowedOrigins: e.MCP_ALLOWED_ORIGINS ?? [new URL(baseUrl).origin],
+    mcpMaxBodyBytes: e.MCP_MAX_BODY_BYTES,
+    mcpSessionTtlSeconds: e.MCP_SESSION_TTL_SECONDS,
+    mcpSessionSecret: e.MCP_SESSION_SECRET ?? null,
   });
 }

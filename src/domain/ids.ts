@@ -26,3 +26,8 @@ export function reviewId(source: string, sourceReviewId: string): string {
 export function reviewUrn(id: string): string {
   return `urn:uuid:${id}`;
 }
+
+/** The permanent id of the feeds of one business (independent of BASE_URL). */
+export function feedUrn(businessId: string): string {
+  return `urn:uuid:${uuidV5(`feed:${businessId}`, REVIEW_NAMESPACE)}`;
+}

@@ -28,4 +28,17 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
     UNIQUE (source, source_review_id)
   );
   `,
+  `
+  CREATE TABLE service_secrets (
+    name TEXT PRIMARY KEY,
+    value TEXT NOT NULL,
+    created_at TEXT NOT NULL
+  );
+
+  CREATE TABLE mcp_ended_sessions (
+    session_key TEXT PRIMARY KEY,
+    expires_at INTEGER NOT NULL
+  );
+  CREATE INDEX mcp_ended_sessions_expiry ON mcp_ended_sessions (expires_at);
+  `,
 ];

@@ -1,0 +1,199 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { ReviewSource } from '../../src/domain/review.js';
+import { ingest } from '../../src/import/ingest.js';
+import { loadSampleFile } from '../../src/import/sample.js';
+import { openStore } from '../../src/store/index.js';
+import {
+  hasCommand,
+  load,
+  memoryOf,
+  ROOT,
+  startService,
+  table,
+  type LoadResult,
+} from './harness.js';
+import { startNginx } from './nginx.js';
+
+interface SearchShape {
+  name: string;
+  query: string;
+}
+
+/** Generates `count` reviews with the sample generator into a sample-format file. */
+export function generateDataset(count: number, out: string): void {
+  const run = spawnSync(
+    process.execPath,
+    [join(ROOT, 'dist/scripts/generate-sample.js'), '--count', String(count), '--out', out],
+    { stdio: 'inherit' },
+  );
+  if (run.status !== 0) throw new Error('the sample generator failed');
+}
+
+async function get(url: string, headers: Record<string, string> = {}) {
+  const res = await fetch(url, { headers: { 'Accept-Encoding': 'identity', ...headers } });
+  return { res, bytes: Buffer.from(await res.arrayBuffer()) };
+}
+
+async function searchShapes(url: string): Promise<SearchShape[]> {
+  const doc = (await (await fetch(`${url}/reviews.json`)).json()) as {
+    reviews: { date: string; mentions: { technicians: { name: string }[] } }[];
+  };
+  const newest = doc.reviews[0]!.date;
+  const yearBefore = `${Number(newest.slice(0, 4)) - 1}${newest.slice(4)}`;
+  const counts = new Map<string, number>();
+  for (const r of doc.reviews)
+    for (const t of r.mentions.technicians) counts.set(t.name, (counts.get(t.name) ?? 0) + 1);
+  const tech = [...counts.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? 'nobody';
+  return [
+    { name: 'search rating=5', query: 'rating=5&limit=20' },
+    {
+      name: 'search technician+since',
+      query: `mentions_technician=${encodeURIComponent(tech)}&since=${yearBefore}`,
+    },
+    { name: 'search query+min_rating', query: 'query=brake&min_rating=3&limit=50' },
+  ];
+}
+
+async function measureLiveUpdate(url: string, databaseUrl: string): Promise<number> {
+  const before = (await fetch(`${url}/reviews.json`, { method: 'HEAD' })).headers.get('etag');
+  const store = openStore(databaseUrl);
+  const started = performance.now();
+  await ingest(store, {
+    reviews: [
+      ReviewSource.parse({
+        source: 'google',
+        sourceReviewId: `bench-live-${Date.now()}`,
+        reviewRating: { ratingValue: 5 },
+        reviewBody: 'Benchmark review: quick oil change, thanks!',
+        author: { name: 'Bench' },
+        datePublished: new Date().toISOString(),
+      }),
+    ],
+  });
+  await store.close();
+  for (;;) {
+    const etag = (await fetch(`${url}/reviews.json`, { method: 'HEAD' })).headers.get('etag');
+    if (etag !== before) return Math.round(performance.now() - started);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+/** Benchmarks the read API at one dataset size against nginx serving the same bytes. */
+export async function benchHttp(count: number): Promise<string> {
+  const dir = mkdtempSync(join(tmpdir(), `bench-http-${count}-`));
+  const file = join(dir, 'data.json');
+  const databaseUrl = `sqlite:${join(dir, 'reviews.db')}`;
+  generateDataset(count, file);
+  const store = openStore(databaseUrl);
+  await loadSampleFile(store, file);
+  await store.close();
+
+  const started = performance.now();
+  const svc = await startService({ DATABASE_URL: databaseUrl });
+  const startupMs = Math.round(performance.now() - started);
+  const uncached = await startService({ DATABASE_URL: databaseUrl, RESPONSE_CACHE_ENTRIES: '0' });
+  const rows: LoadResult[] = [];
+  const ratios: Record<string, string | number>[] = [];
+  try {
+    const dataset = await get(`${svc.url}/reviews.json`);
+    const etag = dataset.res.headers.get('etag')!;
+    const feed = await get(`${svc.url}/api/feed.json`);
+    const big = count > 10_000;
+    const conn = big ? 8 : 32;
+    const svcDataset = await load('node /reviews.json', `${svc.url}/reviews.json`, {
+      connections: conn,
+    });
+    const svcGzip = await load('node /reviews.json gzip', `${svc.url}/reviews.json`, {
+      connections: conn,
+      headers: { 'Accept-Encoding': 'gzip' },
+    });
+    const svc304 = await load('node /reviews.json 304', `${svc.url}/reviews.json`, {
+      headers: { 'If-None-Match': etag },
+    });
+    const svcFeed = await load('node /api/feed.json', `${svc.url}/api/feed.json`);
+    rows.push(svcDataset, svcGzip, svc304, svcFeed);
+    for (const shape of await searchShapes(svc.url)) {
+      rows.push(
+        await load(`node ${shape.name} (cached)`, `${svc.url}/api/reviews/search?${shape.query}`),
+      );
+      rows.push(
+        await load(
+          `node ${shape.name} (computed)`,
+          `${uncached.url}/api/reviews/search?${shape.query}`,
+        ),
+      );
+    }
+    if (hasCommand('nginx')) {
+      const nginx = await startNginx(join(dir, 'nginx'), {
+        'reviews.json': dataset.bytes,
+        'reviews.json.gz': gzipSync(dataset.bytes, { level: 9 }),
+        'feed.json': feed.bytes,
+      });
+      try {
+        const nginxEtag = (await get(`${nginx.url}/reviews.json`)).res.headers.get('etag')!;
+        const pairs: [LoadResult, LoadResult][] = [
+          [
+            svcDataset,
+            await load('nginx /reviews.json', `${nginx.url}/reviews.json`, { connections: conn }),
+          ],
+          [
+            svcGzip,
+            await load('nginx /reviews.json gzip', `${nginx.url}/reviews.json`, {
+              connections: conn,
+              headers: { 'Accept-Encoding': 'gzip' },
+            }),
+          ],
+          [
+            svc304,
+            await load('nginx /reviews.json 304', `${nginx.url}/reviews.json`, {
+              headers: { 'If-None-Match': nginxEtag },
+            }),
+          ],
+          [svcFeed, await load('nginx /feed.json', `${nginx.url}/feed.json`)],
+        ];
+        for (const [mine, theirs] of pairs) {
+          rows.push(theirs);
+          ratios.push({
+            target: mine.name.replace('node ', ''),
+            'node req/s': mine.rps,
+            'nginx req/s': theirs.rps,
+            'node/nginx': (mine.rps / theirs.rps).toFixed(2),
+          });
+        }
+      } finally {
+        nginx.child.kill('SIGTERM');
+      }
+    }
+    const liveMs = await measureLiveUpdate(svc.url, databaseUrl);
+    const mem = memoryOf(svc.child.pid!);
+    const out = [
+      `### ${count.toLocaleString('en-US')} reviews (/reviews.json ${(dataset.bytes.length / 1024 / 1024).toFixed(1)} MB)`,
+      '',
+      table(
+        rows.map((r) => ({
+          target: r.name,
+          'req/s': r.rps,
+          'p50 ms': r.p50,
+          'p99 ms': r.p99,
+          'MB/s': r.throughputMBs,
+          'non-2xx': r.non2xx,
+          errors: r.errors,
+        })),
+      ),
+      '',
+      ratios.length ? table(ratios) : '(nginx not installed: no comparison)',
+      '',
+      `start-up to ready: ${startupMs} ms; import committed -> new ETag served: ${liveMs} ms; service RSS ${mem.rssMB} MB (peak ${mem.peakMB} MB)`,
+      '',
+    ].join('\n');
+    return out;
+  } finally {
+    svc.child.kill('SIGTERM');
+    uncached.child.kill('SIGTERM');
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,25 @@
+import { benchHttp } from './http.js';
+import { benchMcp } from './mcp.js';
+
+/**
+ * `npm run bench [-- http]`: runs the benchmarks and prints Markdown tables. Sizes come from
+ * BENCH_SIZES (default "1000,100000"); each load runs BENCH_DURATION seconds (default 10).
+ */
+async function main(): Promise<void> {
+  const which = new Set(process.argv.slice(2));
+  const all = which.size === 0;
+  const sizes = (process.env.BENCH_SIZES ?? '1000,100000').split(',').map(Number);
+  if (all || which.has('http')) {
+    console.log('## HTTP read API\n');
+    for (const size of sizes) console.log(await benchHttp(size));
+  }
+  if (all || which.has('mcp')) {
+    console.log('## MCP\n');
+    for (const size of sizes) console.log(await benchMcp(size));
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,122 @@
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import { HttpError } from './http/errors.js';
+import { COMMON_HEADERS, sendError } from './http/respond.js';
+import { allowedMethods, createRouter, type Route } from './http/router.js';
+import type { Logger } from './logger.js';
+
+export interface AppDeps {
+  routes: readonly Route[];
+  logger: Logger;
+}
+
+const PREFLIGHT_HEADERS = {
+  ...COMMON_HEADERS,
+  'Access-Control-Allow-Headers':
+    'Accept, Accept-Encoding, Content-Type, If-Match, If-None-Match, If-Modified-Since, If-Unmodified-Since, Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-ID',
+  'Access-Control-Max-Age': '86400',
+  'Cache-Control': 'public, max-age=86400',
+};
+
+function splitTarget(target: string): { rawPath: string; query: string } {
+  let t = target;
+  if (!t.startsWith('/')) {
+    // absolute-form (`GET http://host/path`) or asterisk-form
+    try {
+      const u = new URL(t);
+      t = `${u.pathname}${u.search}`;
+    } catch {
+      throw new HttpError(400, 'invalid_request', 'The request target is not a valid path.');
+    }
+  }
+  const q = t.indexOf('?');
+  return q === -1 ? { rawPath: t, query: '' } : { rawPath: t.slice(0, q), query: t.slice(q + 1) };
+}
+
+function decodePath(rawPath: string): string {
+  try {
+    return decodeURIComponent(rawPath);
+  } catch {
+    throw new HttpError(400, 'invalid_request', 'The path has malformed percent-encoding.');
+  }
+}
+
+/**
+ * Builds the request listener: routes by exact path (or prefix with one parameter), answers
+ * OPTIONS preflights, 404 for unknown paths and 405 with `Allow` for wrong methods, all as JSON.
+ * Every thrown `HttpError` becomes its JSON response; anything else is logged and becomes a
+ * generic 500 that reveals nothing.
+ */
+export function createApp(deps: AppDeps): RequestListener {
+  const route = createRouter(deps.routes);
+  const { logger } = deps;
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const { rawPath, query } = splitTarget(req.url ?? '/');
+    const path = decodePath(rawPath);
+    const match = route(path);
+    if (!match)
+      throw new HttpError(404, 'not_found', 'No such path. The API is described at /openapi.json.');
+    const method = req.method ?? 'GET';
+    const handler =
+      match.route.methods[method as keyof Route['methods']] ??
+      (method === 'HEAD' ? match.route.methods.GET : undefined);
+    if (handler) {
+      await handler(req, res, { path, query, params: match.params });
+      return;
+    }
+    const allow = allowedMethods(match.route).join(', ');
+    if (method === 'OPTIONS') {
+      res.writeHead(204, {
+        ...PREFLIGHT_HEADERS,
+        'Access-Control-Allow-Methods': allow,
+        Allow: allow,
+      });
+      res.end();
+      return;
+    }
+    throw new HttpError(
+      405,
+      'method_not_allowed',
+      'This method is not allowed on this path.',
+      undefined,
+      {
+        Allow: allow,
+      },
+    );
+  };
+
+  return (req, res) => {
+    const started = logger.isLevelEnabled('debug') ? performance.now() : 0;
+    handle(req, res)
+      .catch((err: unknown) => {
+        if (res.headersSent) {
+          logger.error({ err }, 'failed after the response started');
+          res.destroy();
+          return;
+        }
+        if (err instanceof HttpError) {
+          sendError(req, res, err);
+          return;
+        }
+        logger.error({ err, method: req.method }, 'unhandled error');
+        sendError(
+          req,
+          res,
+          new HttpError(500, 'internal_error', 'Something went wrong on our side.'),
+        );
+      })
+      .finally(() => {
+        if (started) {
+          logger.debug(
+            {
+              method: req.method,
+              url: req.url,
+              status: res.statusCode,
+              ms: performance.now() - started,
+            },
+            'request',
+          );
+        }
+      });
+  };
+}

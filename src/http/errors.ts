@@ -1,0 +1,28 @@
+/** One problem with a request input, in the shape of the 400 response's `issues` items. */
+export interface Issue {
+  path: (string | number)[];
+  code: string;
+  message: string;
+}
+
+/**
+ * A client fault with a public message. The error boundary renders it as JSON
+ * `{ error, message, issues? }`; the message never echoes user input.
+ */
+export class HttpError extends Error {
+  override name = 'HttpError';
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly issues?: Issue[],
+    readonly headers?: Record<string, string>,
+  ) {
+    super(message);
+  }
+}
+
+/** The 400 of every invalid query or path parameter. */
+export function invalidRequest(issues: Issue[]): HttpError {
+  return new HttpError(400, 'invalid_request', 'The request has invalid parameters.', issues);
+}

@@ -1,0 +1,119 @@
+import { createHash } from 'node:crypto';
+import { promisify } from 'node:util';
+import {
+  brotliCompress,
+  brotliCompressSync,
+  constants,
+  gzip,
+  gzipSync,
+  type BrotliOptions,
+  type ZlibOptions,
+} from 'node:zlib';
+import type { Representation } from '../snapshot/types.js';
+
+const gzipAsync = promisify<Buffer, ZlibOptions, Buffer>(gzip);
+const brotliAsync = promisify<Buffer, BrotliOptions, Buffer>(brotliCompress);
+
+/** Bodies smaller than this are never compressed: the saving does not pay for the work. */
+const MIN_COMPRESS_BYTES = 1024;
+
+export interface RepresentationOptions {
+  contentType: string;
+  lastModifiedMs: number;
+  headers?: Record<string, string>;
+}
+
+function strongEtag(body: Buffer): string {
+  return `"${createHash('sha1').update(body).digest('base64url')}"`;
+}
+
+function httpDate(ms: number): string {
+  return new Date(Math.floor(ms / 1000) * 1000).toUTCString();
+}
+
+function brotliParams(size: number, quality: number): BrotliOptions {
+  return {
+    params: {
+      [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+      [constants.BROTLI_PARAM_QUALITY]: quality,
+      [constants.BROTLI_PARAM_SIZE_HINT]: size,
+    },
+  };
+}
+
+class PreparedRepresentation implements Representation {
+  readonly etag: string;
+  readonly lastModified: string;
+  readonly contentType: string;
+  readonly lastModifiedMs: number;
+  readonly headers: Readonly<Record<string, string>>;
+  private readonly codings = new Map<'gzip' | 'br', Buffer | null>();
+
+  constructor(
+    readonly body: Buffer,
+    options: RepresentationOptions,
+  ) {
+    this.etag = strongEtag(body);
+    this.contentType = options.contentType;
+    this.lastModifiedMs = options.lastModifiedMs;
+    this.lastModified = httpDate(options.lastModifiedMs);
+    this.headers = Object.freeze({ ...options.headers });
+    if (body.length < MIN_COMPRESS_BYTES) {
+      this.codings.set('gzip', null);
+      this.codings.set('br', null);
+    }
+  }
+
+  /** Stores a precomputed coding (kept only when it is smaller than the identity bytes). */
+  setEncoded(coding: 'gzip' | 'br', bytes: Buffer): void {
+    this.codings.set(coding, bytes.length < this.body.length ? bytes : null);
+  }
+
+  encoded(coding: 'gzip' | 'br'): Buffer | null {
+    if (!this.codings.has(coding)) {
+      // Dynamic responses are compressed on first demand, once, with fast settings.
+      const bytes =
+        coding === 'gzip'
+          ? gzipSync(this.body, { level: 5 })
+          : brotliCompressSync(this.body, brotliParams(this.body.length, 4));
+      this.setEncoded(coding, bytes);
+    }
+    return this.codings.get(coding) ?? null;
+  }
+}
+
+/**
+ * Prepares a response body whose compressed forms are made lazily, on the first request that
+ * accepts them (search and since responses, cached per data version).
+ */
+export function prepareRepresentation(
+  body: Buffer | string,
+  options: RepresentationOptions,
+): Representation {
+  return new PreparedRepresentation(typeof body === 'string' ? Buffer.from(body) : body, options);
+}
+
+/**
+ * Prepares a document served on every request (datasets and feeds): gzip and brotli are made up
+ * front, in the thread pool, with the best settings that keep a rebuild quick.
+ */
+export async function precompressRepresentation(
+  body: Buffer | string,
+  options: RepresentationOptions,
+): Promise<Representation> {
+  const rep = new PreparedRepresentation(
+    typeof body === 'string' ? Buffer.from(body) : body,
+    options,
+  );
+  const size = rep.body.length;
+  if (size >= MIN_COMPRESS_BYTES) {
+    const quality = size <= 512 * 1024 ? 11 : size <= 8 * 1024 * 1024 ? 9 : 5;
+    const [gz, br] = await Promise.all([
+      gzipAsync(rep.body, { level: size <= 8 * 1024 * 1024 ? 9 : 6 }),
+      brotliAsync(rep.body, brotliParams(size, quality)),
+    ]);
+    rep.setEncoded('gzip', gz);
+    rep.setEncoded('br', br);
+  }
+  return rep;
+}

@@ -1,0 +1,56 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+/** What a handler receives besides the raw request and response. */
+export interface RequestContext {
+  /** The decoded path. */
+  path: string;
+  /** The raw query string without `?` ('' when none). */
+  query: string;
+  /** Path parameters of prefix routes (`date` for `/api/reviews/since/{date}`). */
+  params: Record<string, string>;
+}
+
+export type Handler = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  ctx: RequestContext,
+) => void | Promise<void>;
+
+/** A route: an exact path, or a prefix followed by one path parameter. */
+export interface Route {
+  path: string;
+  /** When set, `path` is a prefix and the rest of the path is this parameter. */
+  param?: string;
+  methods: Partial<Record<'GET' | 'HEAD' | 'POST' | 'DELETE' | 'OPTIONS', Handler>>;
+}
+
+export interface Match {
+  route: Route;
+  params: Record<string, string>;
+}
+
+/** Finds the route of a decoded path: exact paths first, then the longest prefix. */
+export function createRouter(routes: readonly Route[]): (path: string) => Match | null {
+  const exact = new Map<string, Route>();
+  const prefixes = routes
+    .filter((r) => r.param !== undefined)
+    .sort((a, b) => b.path.length - a.path.length);
+  for (const r of routes) if (r.param === undefined) exact.set(r.path, r);
+  return (path) => {
+    const route = exact.get(path);
+    if (route) return { route, params: {} };
+    for (const p of prefixes) {
+      if (path.startsWith(p.path))
+        return { route: p, params: { [p.param!]: path.slice(p.path.length) } };
+    }
+    return null;
+  };
+}
+
+/** The methods a route answers, for `Allow` (HEAD comes with GET). */
+export function allowedMethods(route: Route): string[] {
+  const methods = Object.keys(route.methods);
+  if (methods.includes('GET') && !methods.includes('HEAD')) methods.push('HEAD');
+  if (!methods.includes('OPTIONS')) methods.push('OPTIONS');
+  return methods;
+}

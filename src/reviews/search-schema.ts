@@ -1,0 +1,157 @@
+import { z } from 'zod';
+import { isCalendarDate } from '../domain/dates.js';
+import type { Issue } from '../http/errors.js';
+
+export const SEARCH_LIMIT_DEFAULT = 20;
+export const SEARCH_LIMIT_MAX = 100;
+export const QUERY_MAX_LENGTH = 200;
+
+// eslint-disable-next-line no-control-regex
+const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
+
+/** A calendar date parameter: `YYYY-MM-DD` that exists. */
+export const DateParam = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date written YYYY-MM-DD')
+  .refine(isCalendarDate, 'is not a real calendar date')
+  .meta({ format: 'date', examples: ['2025-06-01'] });
+
+/**
+ * The search filters, with their meaning, ranges and defaults. `GET /api/reviews/search` and the
+ * MCP tool `search_reviews` both validate with these fields, so they accept and mean the same.
+ */
+export const searchFields = {
+  rating: z
+    .number()
+    .int()
+    .min(1)
+    .max(5)
+    .optional()
+    .describe('Only reviews with exactly this star rating (integer 1-5).'),
+  min_rating: z
+    .number()
+    .min(1)
+    .max(5)
+    .optional()
+    .describe('Only reviews rated at least this many stars (1-5, inclusive; may be fractional).'),
+  since: DateParam.optional().describe(
+    "Only reviews dated on or after this day (YYYY-MM-DD, the business's local date).",
+  ),
+  until: DateParam.optional().describe(
+    "Only reviews dated on or before this day (YYYY-MM-DD, the business's local date).",
+  ),
+  query: z
+    .string()
+    .min(1)
+    .max(QUERY_MAX_LENGTH)
+    .refine((s) => !CONTROL_CHARS.test(s), 'must not contain control characters')
+    .optional()
+    .describe('Case-insensitive substring of the review title or text.'),
+  mentions_technician: z
+    .string()
+    .trim()
+    .min(1)
+    .max(120)
+    .optional()
+    .describe(
+      'Only reviews that mention this staff member: full name, or a first name unique on the roster; case-insensitive.',
+    ),
+  mentions_service: z
+    .string()
+    .trim()
+    .min(1)
+    .max(64)
+    .optional()
+    .describe(
+      "Only reviews that mention this service id from the business's catalogue; case-insensitive.",
+    ),
+  limit: z
+    .number()
+    .int()
+    .min(1)
+    .max(SEARCH_LIMIT_MAX)
+    .default(SEARCH_LIMIT_DEFAULT)
+    .describe(
+      `Maximum number of reviews returned (1-${SEARCH_LIMIT_MAX}, default ${SEARCH_LIMIT_DEFAULT}).`,
+    ),
+};
+
+function checkRange(value: { since?: string; until?: string }, ctx: z.RefinementCtx): void {
+  if (value.since !== undefined && value.until !== undefined && value.since > value.until) {
+    ctx.addIssue({ code: 'custom', path: ['since'], message: 'must not be after until' });
+  }
+}
+
+/** The validated search filters (typed values, as MCP sends them). */
+export const SearchFilters = z.strictObject(searchFields).superRefine(checkRange);
+export type SearchFilters = z.output<typeof SearchFilters>;
+
+const NUMERIC_FIELDS: Record<string, 'integer' | 'number'> = {
+  rating: 'integer',
+  min_rating: 'number',
+  limit: 'integer',
+};
+const INTEGER_RE = /^-?(0|[1-9]\d*)$/;
+const NUMBER_RE = /^-?(0|[1-9]\d*)(\.\d+)?$/;
+
+/** Converts zod issues into the public `issues` items, one per offending parameter. */
+export function toIssues(error: z.ZodError): Issue[] {
+  const out: Issue[] = [];
+  for (const issue of error.issues) {
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys) {
+        out.push({
+          path: [key.slice(0, 100)],
+          code: issue.code,
+          message: 'is not a known parameter',
+        });
+      }
+    } else {
+      out.push({
+        path: issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p)),
+        code: issue.code,
+        message: issue.message,
+      });
+    }
+  }
+  return out;
+}
+
+export type ParseResult<T> = { ok: true; value: T } | { ok: false; issues: Issue[] };
+
+/**
+ * Parses search filters from a query string. Numbers must be written plainly (`4`, `3.5`), every
+ * parameter at most once; unknown parameters are errors. Issues name the parameter.
+ */
+export function parseSearchParams(params: URLSearchParams): ParseResult<SearchFilters> {
+  const issues: Issue[] = [];
+  const raw: Record<string, unknown> = {};
+  for (const key of new Set(params.keys())) {
+    const values = params.getAll(key);
+    if (values.length > 1) {
+      issues.push({
+        path: [key.slice(0, 100)],
+        code: 'duplicate_parameter',
+        message: 'must be given at most once',
+      });
+      continue;
+    }
+    const value = values[0]!;
+    const kind = NUMERIC_FIELDS[key];
+    if (kind === undefined) {
+      raw[key] = value;
+    } else if ((kind === 'integer' ? INTEGER_RE : NUMBER_RE).test(value)) {
+      raw[key] = Number(value);
+    } else {
+      issues.push({
+        path: [key],
+        code: 'invalid_type',
+        message: `must be ${kind === 'integer' ? 'an integer' : 'a number'}`,
+      });
+    }
+  }
+  const parsed = SearchFilters.safeParse(raw);
+  if (!parsed.success) issues.push(...toIssues(parsed.error));
+  if (issues.length > 0) return { ok: false, issues };
+  return { ok: true, value: parsed.data! };
+}

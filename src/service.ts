@@ -1,0 +1,157 @@
+import { readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { join } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { createApp } from './app.js';
+import type { Config } from './config.js';
+import { serviceUrls } from './feeds/urls.js';
+import { precompressRepresentation } from './http/representation.js';
+import { sendJson, sendRepresentation } from './http/respond.js';
+import type { Route } from './http/router.js';
+import { loadSampleFile, packageRoot, samplePath } from './import/sample.js';
+import type { Logger } from './logger.js';
+import { mcpRoutes } from './mcp/route.js';
+import { createMcpServerFactory } from './mcp/server.js';
+import { createSessionManager } from './mcp/sessions.js';
+import { buildOpenApiDocument } from './openapi/document.js';
+import { reviewRoutes } from './reviews/routes.js';
+import { buildSnapshot } from './snapshot/build.js';
+import { startPublisher, type Publisher } from './snapshot/publisher.js';
+import { openStore, type Store } from './store/index.js';
+
+export interface RunningService {
+  server: Server;
+  /** The URL the server listens on (from the bound address, not BASE_URL). */
+  url: string;
+  store: Store;
+  publisher: Publisher;
+  close(): Promise<void>;
+}
+
+async function seedSample(store: Store, config: Config, logger: Logger): Promise<void> {
+  if (!config.sampleData || (await store.countReviews()) > 0) return;
+  const result = await loadSampleFile(store, samplePath());
+  logger.info({ inserted: result.inserted }, 'loaded the sample dealership into an empty store');
+}
+
+function clientErrorHandler(server: Server, logger: Logger): void {
+  server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable) return socket.destroy();
+    const status =
+      err.code === 'HPE_HEADER_OVERFLOW'
+        ? 431
+        : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? 408
+          : 400;
+    const body = JSON.stringify({
+      error: 'bad_request',
+      message: 'The request could not be parsed.',
+    });
+    logger.debug({ code: err.code }, 'client error');
+    socket.end(
+      `HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : status === 408 ? 'Request Timeout' : 'Bad Request'}\r\n` +
+        `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  });
+}
+
+/**
+ * Wires the service: opens the store, loads the sample dealership into an empty store when
+ * SAMPLE_DATA is on, builds the first snapshot, starts watching for new data versions, and
+ * listens. Resolves once the service answers requests.
+ */
+export async function startService(config: Config, logger: Logger): Promise<RunningService> {
+  const store = openStore(config.databaseUrl);
+  await seedSample(store, config, logger);
+  const urls = serviceUrls(config.baseUrl);
+  const publisher = await startPublisher({
+    store,
+    logger,
+    pollMs: config.dataPollMs,
+    build: (dataset) =>
+      buildSnapshot(dataset, {
+        urls,
+        hub: false,
+        responseCache: { maxEntries: config.responseCacheEntries, maxBytes: 64 * 1024 * 1024 },
+      }),
+  });
+  const openapi = await precompressRepresentation(
+    JSON.stringify(buildOpenApiDocument(config.baseUrl)),
+    {
+      contentType: 'application/json',
+      lastModifiedMs: Date.now(),
+      headers: { 'Cache-Control': 'public, max-age=3600' },
+    },
+  );
+  const version = (
+    JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string }
+  ).version;
+  const sessions = await createSessionManager(store.sessions, {
+    ttlSeconds: config.mcpSessionTtlSeconds,
+    secret: config.mcpSessionSecret,
+  });
+  const routes: Route[] = [
+    ...reviewRoutes(publisher),
+    ...mcpRoutes({
+      createServer: createMcpServerFactory({ published: publisher, urls, version }),
+      sessions,
+      allowedOrigins: config.mcpAllowedOrigins,
+      maxBodyBytes: config.mcpMaxBodyBytes,
+      logger,
+    }),
+    {
+      path: '/openapi.json',
+      methods: { GET: (req, res) => sendRepresentation(req, res, openapi) },
+    },
+    {
+      path: '/healthz',
+      methods: {
+        GET: (req, res) => {
+          const snap = publisher.current();
+          sendJson(req, res, 200, {
+            status: 'ok',
+            dataVersion: snap.state.version,
+            reviews: snap.reviews.length,
+          });
+        },
+      },
+    },
+  ];
+  const purge = setInterval(() => {
+    store.sessions
+      .purgeEnded(Date.now())
+      .catch((err: unknown) => logger.warn({ err }, 'could not purge ended MCP sessions'));
+  }, 3_600_000);
+  purge.unref();
+  const server = createServer(
+    {
+      keepAliveTimeout: 5_000,
+      headersTimeout: 20_000,
+      requestTimeout: 30_000,
+      maxHeaderSize: 16_384,
+    },
+    createApp({ routes, logger }),
+  );
+  clientErrorHandler(server, logger);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return {
+    server,
+    url: `http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${address.port}`,
+    store,
+    publisher,
+    async close() {
+      clearInterval(purge);
+      publisher.stop();
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      await store.close();
+    },
+  };
+}

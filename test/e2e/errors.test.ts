@@ -1,0 +1,161 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testBusiness, testReviews } from '../helpers/fixtures.js';
+import { http, rawRequest } from '../helpers/http.js';
+import { startTestService, type TestService } from '../helpers/service.js';
+
+let svc: TestService;
+
+beforeAll(async () => {
+  svc = await startTestService({ business: testBusiness(), reviews: testReviews(30) });
+});
+afterAll(() => svc.stop());
+
+describe('unknown paths and wrong methods', () => {
+  it.each([
+    '/nope',
+    '/reviews.json/',
+    '/REVIEWS.JSON',
+    '/api/reviews',
+    '/insights.json',
+    '/api/reviews/search/x',
+  ])('%s is a JSON 404', async (path) => {
+    const res = await http(`${svc.url}${path}`);
+    expect(res.status).toBe(404);
+    expect(res.headers['content-type']).toBe('application/json');
+    expect(res.json()).toMatchObject({ error: 'not_found' });
+  });
+
+  it.each([
+    ['POST', '/reviews.json'],
+    ['PUT', '/api/feed.json'],
+    ['DELETE', '/feed.xml'],
+    ['PATCH', '/api/reviews/search'],
+    ['POST', '/api/reviews/since/2024-01-01'],
+  ])('%s %s is a JSON 405 with Allow', async (method, path) => {
+    const res = await http(`${svc.url}${path}`, {
+      method,
+      body: '{"a":1}',
+      headers: { 'Content-Type': 'application/json' },
+    });
+    expect(res.status).toBe(405);
+    expect(res.headers.allow).toBe('GET, HEAD, OPTIONS');
+    expect(res.json()).toMatchObject({ error: 'method_not_allowed' });
+  });
+
+  it('answers a CORS preflight', async () => {
+    const res = await http(`${svc.url}/reviews.json`, {
+      method: 'OPTIONS',
+      headers: {
+        Origin: 'https://app.example',
+        'Access-Control-Request-Method': 'GET',
+        'Access-Control-Request-Headers': 'if-none-match',
+      },
+    });
+    expect(res.status).toBe(204);
+    expect(res.headers['access-control-allow-origin']).toBe('*');
+    expect(res.headers['access-control-allow-headers']).toMatch(/If-None-Match/);
+  });
+});
+
+describe('odd input never gives a 5xx', () => {
+  const targets = [
+    '/api/reviews/search?query=%E0%A4%A',
+    '/api/reviews/search?query=%ZZ',
+    '/api/reviews/search?%=1',
+    '/api/reviews/search?&&&',
+    '/api/reviews/search?rating',
+    `/api/reviews/search?query=${'%F0%9F%98%80'.repeat(40)}`,
+    '/api/reviews/search?query=%F0%9F%98%80',
+    '/api/reviews/search?mentions_technician=%00',
+    '/api/reviews/search?since=0000-00-00',
+    '/api/reviews/search?since=9999-12-31',
+    '/api/reviews/search?__proto__=1',
+    '/api/reviews/search?constructor=1',
+    '/api/reviews/since/%',
+    '/api/reviews/since/%C0%AF',
+    '/%2e%2e/%2e%2e/etc/passwd',
+    '/api/reviews/since/../../reviews.json',
+    `/api/reviews/search?query=${'a'.repeat(6000)}`,
+  ];
+  it.each(targets.map((t) => [t.slice(0, 80), t]))('%s', async (_name, target) => {
+    const res = await http(`${svc.url}${target}`);
+    expect(res.status).toBeGreaterThanOrEqual(200);
+    expect(res.status).toBeLessThan(500);
+    expect(res.headers['content-type']).toBe('application/json');
+    expect(res.text).not.toMatch(/at .*\.(js|ts):\d+/);
+  });
+
+  it('handles raw malformed requests with a JSON 4xx and no stack trace', async () => {
+    const answers = await Promise.all([
+      rawRequest(svc.url, 'GET /reviews.json HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n'),
+      rawRequest(svc.url, 'NOTAMETHOD / HTTP/1.1\r\nHost: x\r\n\r\n'),
+      rawRequest(
+        svc.url,
+        `GET /reviews.json HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
+      ),
+      rawRequest(
+        svc.url,
+        'GET http://evil.example/reviews.json?x=1 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n',
+      ),
+      rawRequest(svc.url, 'GET * HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'),
+    ]);
+    expect(answers[0]).toMatch(/^HTTP\/1\.1 400/);
+    expect(answers[1]).toMatch(/^HTTP\/1\.1 4\d\d/);
+    expect(answers[2]).toMatch(/^HTTP\/1\.1 431/);
+    expect(answers[3]).toMatch(/^HTTP\/1\.1 200/);
+    expect(answers[4]).toMatch(/^HTTP\/1\.1 400/);
+    for (const a of answers) expect(a).not.toMatch(/at .*\.(js|ts):\d+/);
+  });
+});
+
+describe('health and OpenAPI', () => {
+  it('reports readiness on /healthz', async () => {
+    const res = await http(`${svc.url}/healthz`);
+    expect(res.status).toBe(200);
+    expect(res.json()).toMatchObject({ status: 'ok', reviews: 30 });
+  });
+
+  it('serves an OpenAPI 3.1 document built from the request schemas', async () => {
+    const doc = (await http(`${svc.url}/openapi.json`)).json<{
+      openapi: string;
+      servers: { url: string }[];
+      paths: Record<
+        string,
+        { get: { parameters: { name: string; in: string; schema: Record<string, unknown> }[] } }
+      >;
+    }>();
+    expect(doc.openapi).toBe('3.1.0');
+    expect(doc.servers[0]!.url).toBe('https://reviews.example.com');
+    const params = doc.paths['/api/reviews/search']!.get.parameters.filter((p) => p.in === 'query');
+    expect(params.map((p) => p.name).sort()).toEqual(
+      [
+        'limit',
+        'mentions_service',
+        'mentions_technician',
+        'min_rating',
+        'query',
+        'rating',
+        'since',
+        'until',
+      ].sort(),
+    );
+    const rating = params.find((p) => p.name === 'rating')!.schema;
+    expect(rating).toMatchObject({ type: 'integer', minimum: 1, maximum: 5 });
+    expect(params.find((p) => p.name === 'limit')!.schema).toMatchObject({
+      default: 20,
+      maximum: 100,
+    });
+    expect(params.find((p) => p.name === 'since')!.schema).toMatchObject({
+      type: 'string',
+      format: 'date',
+    });
+    for (const path of [
+      '/reviews.json',
+      '/api/feed.json',
+      '/feed.xml',
+      '/api/reviews/since/{date}',
+    ]) {
+      expect(doc.paths[path], path).toBeDefined();
+    }
+  });
+});

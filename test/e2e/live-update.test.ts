@@ -1,0 +1,134 @@
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ChangeEvent } from '../../src/snapshot/types.js';
+import { testBusiness, testReviews } from '../helpers/fixtures.js';
+import { http } from '../helpers/http.js';
+import { startTestService, type TestService } from '../helpers/service.js';
+
+const DIST = join(import.meta.dirname, '../../dist/src');
+
+/** Imports reviews into the store from a separate Node process, as the import CLI would. */
+function ingestInAnotherProcess(databaseUrl: string, reviews: unknown[]): Promise<number> {
+  const script = `
+    import { ingest } from ${JSON.stringify(join(DIST, 'import/ingest.js'))};
+    import { openStore } from ${JSON.stringify(join(DIST, 'store/index.js'))};
+    import { ReviewSource } from ${JSON.stringify(join(DIST, 'domain/review.js'))};
+    const rows = JSON.parse(process.env.ROWS).map((r) => ReviewSource.parse(r));
+    const store = openStore(process.env.DATABASE_URL);
+    await ingest(store, { reviews: rows });
+    await store.close();
+  `;
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
+      env: { ...process.env, DATABASE_URL: databaseUrl, ROWS: JSON.stringify(reviews) },
+      stdio: 'inherit',
+    });
+    child.on('error', reject);
+    child.on('exit', (code) => resolve(code ?? -1));
+  });
+}
+
+let svc: TestService;
+
+beforeAll(async () => {
+  svc = await startTestService({
+    business: testBusiness(),
+    reviews: testReviews(60),
+    env: { DATA_POLL_MS: '200' },
+  });
+});
+afterAll(() => svc.stop());
+
+describe('live updates', () => {
+  it('publishes an import committed by another process without a restart, announcing the changed documents once', async () => {
+    const before = await http(`${svc.url}/reviews.json`);
+    const events: ChangeEvent[] = [];
+    svc.publisher.onChange((e) => events.push(e));
+
+    // Hammer the dataset during the swap: every response must be internally consistent.
+    let hammering = true;
+    const seen = new Set<string>();
+    const hammer = (async () => {
+      while (hammering) {
+        const res = await http(`${svc.url}/reviews.json`);
+        const body = res.json<{ aggregateRating: { ratingCount: number }; reviews: unknown[] }>();
+        expect(body.aggregateRating.ratingCount).toBe(body.reviews.length);
+        const etag = `"${createHash('sha1').update(res.body).digest('base64url')}"`;
+        expect(res.headers.etag).toBe(etag);
+        seen.add(etag);
+      }
+    })();
+
+    const newReview = {
+      source: 'google',
+      sourceReviewId: 'live-1',
+      reviewRating: { ratingValue: 4 },
+      reviewBody: 'Sarah fixed the brakes while I waited.',
+      author: { name: 'Live Tester' },
+      datePublished: '2031-05-05T15:00:00Z',
+    };
+    const started = Date.now();
+    expect(await ingestInAnotherProcess(svc.databaseUrl, [newReview])).toBe(0);
+    let after = before;
+    while (Date.now() - started < 10_000) {
+      after = await http(`${svc.url}/reviews.json`);
+      if (after.headers.etag !== before.headers.etag) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    hammering = false;
+    await hammer;
+
+    expect(after.headers.etag).not.toBe(before.headers.etag);
+    const doc = after.json<{
+      reviews: { sourceReviewId: string; mentions: { services: string[] } }[];
+    }>();
+    expect(doc.reviews[0]!.sourceReviewId).toBe('live-1');
+    expect(doc.reviews[0]!.mentions.services).toEqual(['brakes']);
+    expect(events).toHaveLength(1);
+    expect([...events[0]!.changed].sort()).toEqual([
+      '/api/feed.json',
+      '/feed.xml',
+      '/reviews.json',
+    ]);
+    expect(seen.size).toBeGreaterThanOrEqual(2);
+  });
+
+  it('does not announce anything when an import changes nothing', async () => {
+    const events: ChangeEvent[] = [];
+    const off = svc.publisher.onChange((e) => events.push(e));
+    const version = svc.publisher.current().state.version;
+    const same = {
+      source: 'google',
+      sourceReviewId: 'live-1',
+      reviewRating: { ratingValue: 4 },
+      reviewBody: 'Sarah fixed the brakes while I waited.',
+      author: { name: 'Live Tester' },
+      datePublished: '2031-05-05T15:00:00Z',
+    };
+    expect(await ingestInAnotherProcess(svc.databaseUrl, [same])).toBe(0);
+    await new Promise((r) => setTimeout(r, 600));
+    await svc.publisher.refresh();
+    off();
+    expect(events).toHaveLength(0);
+    expect(svc.publisher.current().state.version).toBe(version);
+  });
+
+  it('announces only the dataset when an old review changes outside the feeds', async () => {
+    const events: ChangeEvent[] = [];
+    const off = svc.publisher.onChange((e) => events.push(e));
+    const oldest = testReviews(60)[0]!;
+    expect(
+      await ingestInAnotherProcess(svc.databaseUrl, [
+        { ...oldest, reviewBody: 'Edited much later.' },
+      ]),
+    ).toBe(0);
+    const started = Date.now();
+    while (events.length === 0 && Date.now() - started < 10_000)
+      await new Promise((r) => setTimeout(r, 50));
+    off();
+    expect(events).toHaveLength(1);
+    expect(events[0]!.changed).toEqual(['/reviews.json']);
+  });
+});
