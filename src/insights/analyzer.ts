@@ -1,5 +1,3 @@
-import { createHash } from 'node:crypto';
-
 export type Polarity = 'positive' | 'negative' | 'neutral' | 'conflict';
 
 /** The aspects of one sentence of a review, found by the ABSA model. */
@@ -17,34 +15,35 @@ export interface TextAnalysis {
 /** Analyses one review text. Must be deterministic: the same text gives the same analysis. */
 export type Analyzer = (text: string) => TextAnalysis;
 
+export interface CachedAnalyzer extends Analyzer {
+  /** Keeps only the analyses of these texts (the published ones), dropping the rest. */
+  retain(texts: Iterable<string>): void;
+  readonly size: number;
+}
+
 /**
- * Wraps an analyzer with a cache keyed by a hash of the text, kept across data versions, so a
- * new version only analyses texts it has not seen. Entries of texts that are no longer published
- * are dropped at the next `retain`.
+ * Wraps an analyzer with a cache keyed by the review text itself (the key shares the string the
+ * review holds, so it costs no copy), kept across data versions: a new version only analyses the
+ * texts it has not seen. `retain` bounds it to the published texts.
  */
-export function cachedAnalyzer(
-  analyze: Analyzer,
-): Analyzer & { retain(texts: Iterable<string>): void; size(): number } {
+export function cachedAnalyzer(analyze: Analyzer): CachedAnalyzer {
   let cache = new Map<string, TextAnalysis>();
-  const keyOf = (text: string) => createHash('sha1').update(text).digest('base64url');
   const fn = ((text: string) => {
-    const key = keyOf(text);
-    let hit = cache.get(key);
+    let hit = cache.get(text);
     if (!hit) {
       hit = analyze(text);
-      cache.set(key, hit);
+      cache.set(text, hit);
     }
     return hit;
-  }) as Analyzer & { retain(texts: Iterable<string>): void; size(): number };
+  }) as CachedAnalyzer;
   fn.retain = (texts) => {
     const next = new Map<string, TextAnalysis>();
     for (const t of texts) {
-      const key = keyOf(t);
-      const hit = cache.get(key);
-      if (hit) next.set(key, hit);
+      const hit = cache.get(t);
+      if (hit) next.set(t, hit);
     }
     cache = next;
   };
-  fn.size = () => cache.size;
+  Object.defineProperty(fn, 'size', { get: () => cache.size });
   return fn;
 }
