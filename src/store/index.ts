@@ -10,6 +10,19 @@ export type {
   StoredReview,
 } from './types.js';
 export { reviewKey } from './types.js';
+export type {
+  ClaimOptions,
+  ClaimedDelivery,
+  ClaimedIntent,
+  FailureResult,
+  IntentMode,
+  IntentOutcome,
+  NewIntent,
+  NewSubscription,
+  PendingDelivery,
+  Subscription,
+  WebSubStore,
+} from './websub-types.js';
 
 /**
  * Opens the store named by a `DATABASE_URL` (already validated by the config): `sqlite:<path>`

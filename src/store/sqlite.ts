@@ -4,6 +4,7 @@ import Database from 'better-sqlite3';
 import type { Business } from '../domain/business.js';
 import type { ReviewSource } from '../domain/review.js';
 import { SQLITE_MIGRATIONS } from './internal/migrations.js';
+import { createSqliteWebSubStore } from './websub-sqlite.js';
 import {
   reviewKey,
   type DataState,
@@ -170,6 +171,14 @@ export function openSqliteStore(path: string): Store {
   migrate(writer);
   const reader = path === ':memory:' ? writer : connect(path);
   let queue: Promise<unknown> = Promise.resolve();
+  // Every write (an import's transaction, a WebSub update) runs on the writer, one at a time.
+  const serialize = <T>(run: () => Promise<T>): Promise<T> => {
+    const next = queue.then(run, run);
+    queue = next.catch(() => undefined);
+    return next;
+  };
+  const writeSync = <T>(fn: () => T): Promise<T> =>
+    serialize(async () => writer.transaction(fn).immediate());
 
   return {
     engine: 'sqlite',
@@ -200,10 +209,9 @@ export function openSqliteStore(path: string): Store {
           throw err;
         }
       };
-      const next = queue.then(run, run);
-      queue = next.catch(() => undefined);
-      return next;
+      return serialize(run);
     },
+    websub: createSqliteWebSubStore(reader, writer, writeSync),
     async close() {
       await queue;
       if (reader !== writer) reader.close();
