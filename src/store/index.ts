@@ -21,6 +21,7 @@ export type {
   NewSubscription,
   PendingDelivery,
   Subscription,
+  TopicState,
   WebSubStore,
 } from './websub-types.js';
 

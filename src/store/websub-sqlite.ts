@@ -9,6 +9,7 @@ import type {
   NewSubscription,
   PendingDelivery,
   Subscription,
+  TopicState,
   WebSubStore,
 } from './websub-types.js';
 
@@ -351,6 +352,12 @@ export function createSqliteWebSubStore(reader: Db, writer: Db, write: WriteRunn
         dueAt: r.due_at,
         claimedBy: r.claimed_by,
       }));
+    },
+
+    async listTopics() {
+      return reader
+        .prepare('SELECT topic, version, etag FROM websub_topics ORDER BY topic')
+        .all() as TopicState[];
     },
 
     async countPendingIntents() {

@@ -76,6 +76,12 @@ export interface PendingDelivery {
   claimedBy: string | null;
 }
 
+export interface TopicState {
+  topic: string;
+  version: number;
+  etag: string;
+}
+
 export interface ClaimOptions {
   /** A unique id of the claiming worker. */
   owner: string;
@@ -150,5 +156,7 @@ export interface WebSubStore {
   /** Gives back every row `owner` still holds (graceful shutdown). */
   releaseClaims(owner: string): Promise<void>;
   listPendingDeliveries(): Promise<PendingDelivery[]>;
+  /** The content version the hub last recorded for each topic. */
+  listTopics(): Promise<TopicState[]>;
   countPendingIntents(): Promise<number>;
 }
