@@ -1,8 +1,11 @@
+import { table } from './harness.js';
 import { benchHttp } from './http.js';
+import { benchWebSub } from './websub.js';
 
 /**
- * `npm run bench [-- http]`: runs the benchmarks and prints Markdown tables. Sizes come from
- * BENCH_SIZES (default "1000,100000"); each load runs BENCH_DURATION seconds (default 10).
+ * `npm run bench [-- http|websub]`: runs the benchmarks and prints Markdown tables. Sizes come from
+ * BENCH_SIZES (default "1000,100000"); each load runs BENCH_DURATION seconds (default 10). The
+ * WebSub subscriber counts come from BENCH_WEBSUB_SUBSCRIBERS (default "1000,10000").
  */
 async function main(): Promise<void> {
   const which = new Set(process.argv.slice(2));
@@ -11,6 +14,13 @@ async function main(): Promise<void> {
   if (all || which.has('http')) {
     console.log('## HTTP read API\n');
     for (const size of sizes) console.log(await benchHttp(size));
+  }
+  if (all || which.has('websub')) {
+    console.log('## WebSub distribution\n');
+    const counts = (process.env.BENCH_WEBSUB_SUBSCRIBERS ?? '1000,10000').split(',').map(Number);
+    const rows = [];
+    for (const n of counts) rows.push(await benchWebSub(n));
+    console.log(table(rows));
   }
 }
 
