@@ -37,7 +37,7 @@ const form = (fields: Record<string, string>) =>
 
 describe('POST /api/websub/hub: the form', () => {
   it('accepts a valid request with 202 and a plain-text body, ignoring unknown parameters', async () => {
-    const res = await post(`${form({})}&hub.verify=sync&foo=bar&hub.unknown=1`);
+    const res = await post(`${form({})}&hub.verify=sync&foo=bar&hub.unknown=1&hub.unknown=2`);
     expect(res.status).toBe(202);
     expect(res.headers['content-type']).toBe('text/plain; charset=utf-8');
     expect(res.text).toMatch(/^Accepted/);

@@ -6,6 +6,9 @@ export const MAX_FORM_BYTES = 8 * 1024;
 
 const FORM_TYPE = 'application/x-www-form-urlencoded';
 
+/** The parameters the hub reads; every other one is ignored, as WebSub requires. */
+const KNOWN = new Set(['hub.mode', 'hub.topic', 'hub.callback', 'hub.secret', 'hub.lease_seconds']);
+
 function checkContentType(header: string | undefined): void {
   const [type = '', ...params] = (header ?? '').split(';').map((p) => p.trim().toLowerCase());
   if (type !== FORM_TYPE)
@@ -46,7 +49,7 @@ export async function readHubForm(req: IncomingMessage): Promise<Record<string, 
   }
   const form: Record<string, string> = {};
   for (const [key, value] of new URLSearchParams(text)) {
-    if (!key.startsWith('hub.')) continue;
+    if (!KNOWN.has(key)) continue;
     if (Object.hasOwn(form, key)) throw new HubError(400, `${key}: given more than once`);
     form[key] = value;
   }
