@@ -87,6 +87,22 @@ export const EnvSchema = z.object({
     .regex(/^\d+$/, 'must be a non-negative integer')
     .transform(Number)
     .default(2000),
+  MCP_ALLOWED_ORIGINS: z
+    .string()
+    .transform((s) =>
+      s
+        .split(',')
+        .map((o) => o.trim())
+        .filter(Boolean),
+    )
+    .refine(
+      (list) => list.every((o) => o === '*' || /^https?:\/\/[^/?#\s]+$/.test(o)),
+      'must be a comma-separated list of origins like https://app.example.com (or *)',
+    )
+    .optional(),
+  MCP_MAX_BODY_BYTES: positiveInt(16 * 1024 * 1024).default(65_536),
+  MCP_SESSION_TTL_SECONDS: positiveInt(30 * 86_400).default(86_400),
+  MCP_SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   WEBSUB_CALLBACK_ALLOW_CIDRS: cidrList.default([]),
   WEBSUB_RATE_LIMIT_PER_MIN: positiveInt(1_000_000).default(60),
   WEBSUB_TIMEOUT_MS: z
@@ -116,6 +132,12 @@ export interface Config {
   readonly dataPollMs: number;
   /** Search and since responses kept per data version (0 turns the cache off). */
   readonly responseCacheEntries: number;
+  /** Origins allowed to call /mcp from a browser (requests without Origin are always allowed). */
+  readonly mcpAllowedOrigins: readonly string[];
+  readonly mcpMaxBodyBytes: number;
+  readonly mcpSessionTtlSeconds: number;
+  /** When unset, a secret is generated once and kept in the store, shared by every instance. */
+  readonly mcpSessionSecret: string | null;
   /** The WebSub hub's limits and policies. */
   readonly websub: WebSubConfig;
 }
@@ -165,6 +187,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     );
   }
   const e = parsed.data;
+  const baseUrl = e.BASE_URL ?? `http://localhost:${e.PORT}`;
   const lease = {
     minSeconds: e.WEBSUB_LEASE_MIN_SECONDS,
     defaultSeconds: e.WEBSUB_LEASE_DEFAULT_SECONDS,
@@ -183,12 +206,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return Object.freeze({
     port: e.PORT,
     host: e.HOST,
-    baseUrl: e.BASE_URL ?? `http://localhost:${e.PORT}`,
+    baseUrl,
     databaseUrl: e.DATABASE_URL,
     sampleData: e.SAMPLE_DATA === 'on',
     logLevel: e.LOG_LEVEL,
     dataPollMs: e.DATA_POLL_MS,
     responseCacheEntries: e.RESPONSE_CACHE_ENTRIES,
+    mcpAllowedOrigins: e.MCP_ALLOWED_ORIGINS ?? [new URL(baseUrl).origin],
+    mcpMaxBodyBytes: e.MCP_MAX_BODY_BYTES,
+    mcpSessionTtlSeconds: e.MCP_SESSION_TTL_SECONDS,
+    mcpSessionSecret: e.MCP_SESSION_SECRET ?? null,
     websub: Object.freeze({
       callbackAllowCidrs: Object.freeze(e.WEBSUB_CALLBACK_ALLOW_CIDRS),
       rateLimitPerMin: e.WEBSUB_RATE_LIMIT_PER_MIN,

@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { createApp } from './app.js';
 import type { Config } from './config.js';
@@ -6,8 +8,11 @@ import { serviceUrls } from './feeds/urls.js';
 import { precompressRepresentation } from './http/representation.js';
 import { sendJson, sendRepresentation } from './http/respond.js';
 import type { Route } from './http/router.js';
-import { loadSampleFile, samplePath } from './import/sample.js';
+import { loadSampleFile, packageRoot, samplePath } from './import/sample.js';
 import type { Logger } from './logger.js';
+import { mcpRoutes } from './mcp/route.js';
+import { createMcpServerFactory } from './mcp/server.js';
+import { createSessionManager } from './mcp/sessions.js';
 import { buildOpenApiDocument } from './openapi/document.js';
 import { reviewRoutes } from './reviews/routes.js';
 import { buildSnapshot } from './snapshot/build.js';
@@ -89,8 +94,22 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
       headers: { 'Cache-Control': 'public, max-age=3600' },
     },
   );
+  const version = (
+    JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string }
+  ).version;
+  const sessions = await createSessionManager(store.sessions, {
+    ttlSeconds: config.mcpSessionTtlSeconds,
+    secret: config.mcpSessionSecret,
+  });
   const routes: Route[] = [
     ...reviewRoutes(publisher),
+    ...mcpRoutes({
+      createServer: createMcpServerFactory({ published: publisher, urls, version }),
+      sessions,
+      allowedOrigins: config.mcpAllowedOrigins,
+      maxBodyBytes: config.mcpMaxBodyBytes,
+      logger,
+    }),
     ...hub.routes,
     {
       path: '/openapi.json',
@@ -110,6 +129,12 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
       },
     },
   ];
+  const purge = setInterval(() => {
+    store.sessions
+      .purgeEnded(Date.now())
+      .catch((err: unknown) => logger.warn({ err }, 'could not purge ended MCP sessions'));
+  }, 3_600_000);
+  purge.unref();
   const server = createServer(
     {
       keepAliveTimeout: 5_000,
@@ -133,6 +158,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     publisher,
     hub,
     async close() {
+      clearInterval(purge);
       publisher.stop();
       await hub.stop();
       await new Promise<void>((resolve) => {

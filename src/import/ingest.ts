@@ -1,7 +1,14 @@
 import type { Business } from '../domain/business.js';
 import type { ReviewSource } from '../domain/review.js';
 import { compileMentionMatcher } from '../mentions/index.js';
-import { reviewKey, type DataState, type Store, type StoredReview } from '../store/index.js';
+import {
+  reviewKey,
+  type DataState,
+  type ReviewKey,
+  type Store,
+  type StoreTransaction,
+  type StoredReview,
+} from '../store/index.js';
 import { deriveReview, type DeriveContext } from './derive.js';
 
 export interface IngestInput {
@@ -28,12 +35,30 @@ export interface IngestResult {
   state: DataState | null;
 }
 
+/** Validated rows handed over in batches, so a large import never sits in memory at once. */
+export type ReviewBatches =
+  AsyncIterable<readonly ReviewSource[]> | Iterable<readonly ReviewSource[]>;
+
+export interface IngestStreamInput {
+  /** A new business profile (roster and catalogue included); re-derives every stored review. */
+  business?: Business;
+  /** Called inside the transaction with the business in force (new or stored); yields the rows. */
+  batches: (business: Business | null) => ReviewBatches;
+  /** Remove stored reviews of the sources present in the input that the input does not hold. */
+  prune?: boolean;
+  /** Reviews the input holds but did not import (rejected rows): kept by `prune`. */
+  alsoPresent?: () => Iterable<ReviewKey>;
+  /** The commit time; defaults to now. */
+  now?: string;
+  /** Called after each batch is written (inside the transaction) with the counts so far. */
+  onBatch?: (result: Readonly<IngestResult>, rows: number) => void | Promise<void>;
+  /** Called just before commit; throwing here rolls the whole import back. */
+  beforeCommit?: (result: Readonly<IngestResult>) => void;
+}
+
 const BATCH = 1000;
 
-async function rederiveAll(
-  tx: Parameters<Parameters<Store['transaction']>[0]>[0],
-  ctx: DeriveContext,
-): Promise<number> {
+async function rederiveAll(tx: StoreTransaction, ctx: DeriveContext): Promise<number> {
   let changed = 0;
   await tx.forEachReview(BATCH, async (page) => {
     const updates: StoredReview[] = [];
@@ -47,12 +72,42 @@ async function rederiveAll(
   return changed;
 }
 
+async function writeBatch(
+  tx: StoreTransaction,
+  ctx: DeriveContext,
+  batch: readonly ReviewSource[],
+  result: IngestResult,
+): Promise<void> {
+  const existing = await tx.getReviews(batch);
+  const writes: StoredReview[] = [];
+  for (const source of batch) {
+    const previous = existing.get(reviewKey(source.source, source.sourceReviewId));
+    const next = deriveReview(source, ctx, previous);
+    if (!previous) result.inserted++;
+    else if (previous.sourceHash !== next.sourceHash) result.updated++;
+    else if (previous.publicJson !== next.publicJson) {
+      // Same source fields, but the derivation (matcher, time zone) gives a different record.
+      result.rederived++;
+    } else {
+      result.unchanged++;
+      continue;
+    }
+    writes.push(next);
+  }
+  await tx.upsertReviews(writes);
+}
+
+function changeCount(r: IngestResult): number {
+  return r.inserted + r.updated + r.pruned + r.rederived + (r.businessChanged ? 1 : 0);
+}
+
 /**
- * Writes a batch of validated reviews (and optionally a business profile) in one transaction,
- * keyed on (source, sourceReviewId). Unchanged rows are left alone; when nothing changes at all,
- * the data version does not move, so ETags stay and no change is announced.
+ * Writes validated reviews (and optionally a business profile) in one transaction, keyed on
+ * (source, sourceReviewId), taking the rows batch by batch. Unchanged rows are left alone; when
+ * nothing changes at all the data version does not move, so ETags stay and no change is
+ * announced. Anything thrown (by the batches, `onBatch` or `beforeCommit`) rolls everything back.
  */
-export async function ingest(store: Store, input: IngestInput): Promise<IngestResult> {
+export async function ingestStream(store: Store, input: IngestStreamInput): Promise<IngestResult> {
   const now = input.now ?? new Date().toISOString();
   return store.transaction(async (tx) => {
     const current = await tx.getBusiness();
@@ -73,37 +128,49 @@ export async function ingest(store: Store, input: IngestInput): Promise<IngestRe
       await tx.putBusiness(input.business);
       result.rederived = await rederiveAll(tx, ctx);
     }
-    const total = input.reviews.length;
-    for (let start = 0; start < total; start += BATCH) {
-      const batch = input.reviews.slice(start, start + BATCH);
-      const existing = await tx.getReviews(batch);
-      const writes: StoredReview[] = [];
-      for (const source of batch) {
-        const previous = existing.get(reviewKey(source.source, source.sourceReviewId));
-        const next = deriveReview(source, ctx, previous);
-        if (!previous) result.inserted++;
-        else if (previous.sourceHash !== next.sourceHash) result.updated++;
-        else {
-          result.unchanged++;
-          continue;
+    const sources = new Set<string>();
+    const keep = new Set<string>();
+    let rows = 0;
+    for await (const batch of input.batches(business)) {
+      if (input.prune) {
+        for (const r of batch) {
+          sources.add(r.source);
+          keep.add(reviewKey(r.source, r.sourceReviewId));
         }
-        writes.push(next);
       }
-      await tx.upsertReviews(writes);
-      input.onProgress?.(Math.min(start + BATCH, total), total);
+      await writeBatch(tx, ctx, batch, result);
+      rows += batch.length;
+      await input.onBatch?.(result, rows);
     }
     if (input.prune) {
-      const sources = [...new Set(input.reviews.map((r) => r.source))];
-      const keep = new Set(input.reviews.map((r) => reviewKey(r.source, r.sourceReviewId)));
-      result.pruned = await tx.pruneReviews(sources, keep);
+      for (const k of input.alsoPresent?.() ?? []) {
+        sources.add(k.source);
+        keep.add(reviewKey(k.source, k.sourceReviewId));
+      }
+      result.pruned = await tx.pruneReviews([...sources], keep);
     }
-    const changes =
-      result.inserted +
-      result.updated +
-      result.pruned +
-      result.rederived +
-      (businessChanged ? 1 : 0);
-    if (changes > 0) result.state = await tx.bumpVersion(now);
+    input.beforeCommit?.(result);
+    if (changeCount(result) > 0) result.state = await tx.bumpVersion(now);
     return result;
+  });
+}
+
+function* chunks<T>(items: readonly T[], size: number): Generator<readonly T[]> {
+  for (let start = 0; start < items.length; start += size) yield items.slice(start, start + size);
+}
+
+/**
+ * Writes a batch of validated reviews (and optionally a business profile) in one transaction,
+ * keyed on (source, sourceReviewId). Unchanged rows are left alone; when nothing changes at all,
+ * the data version does not move, so ETags stay and no change is announced.
+ */
+export async function ingest(store: Store, input: IngestInput): Promise<IngestResult> {
+  const total = input.reviews.length;
+  return ingestStream(store, {
+    business: input.business,
+    batches: () => chunks(input.reviews, BATCH),
+    prune: input.prune,
+    now: input.now,
+    onBatch: (_result, rows) => input.onProgress?.(rows, total),
   });
 }

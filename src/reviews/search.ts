@@ -48,13 +48,17 @@ export function firstBefore(dates: readonly string[], since: string): number {
   return lo;
 }
 
-/** First position that comes after `key` in published order. */
-function firstAfterKey(index: SearchIndex, key: SortKey): number {
+/**
+ * First position that comes after `key` in published order (or, with `inclusive`, at it): the
+ * place a keyset cursor resumes from, even when the review with that key is gone.
+ */
+export function positionAfterKey(index: SearchIndex, key: SortKey, inclusive = false): number {
   let lo = 0;
   let hi = index.size;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (compareKeys(index.keys[mid]!, key) <= 0) lo = mid + 1;
+    const c = compareKeys(index.keys[mid]!, key);
+    if (c < 0 || (c === 0 && !inclusive)) lo = mid + 1;
     else hi = mid;
   }
   return lo;
@@ -128,7 +132,7 @@ export function runSearch(index: SearchIndex, f: SearchFilters, after?: SortKey)
     if (!exact) verify = lower;
   }
   lists.sort((a, b) => a.length - b.length);
-  const start = after ? Math.max(lo, firstAfterKey(index, after)) : lo;
+  const start = after ? Math.max(lo, positionAfterKey(index, after)) : lo;
   const minRating = f.min_rating ?? 0;
   const hits: SearchHits = { total: 0, positions: [], more: false };
   const cursors = lists.map(() => ({ i: 0 }));

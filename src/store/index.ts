@@ -5,6 +5,7 @@ export type {
   DataState,
   Dataset,
   ReviewKey,
+  SessionStore,
   Store,
   StoreTransaction,
   StoredReview,

@@ -171,7 +171,7 @@ export function openSqliteStore(path: string): Store {
   migrate(writer);
   const reader = path === ':memory:' ? writer : connect(path);
   let queue: Promise<unknown> = Promise.resolve();
-  // Every write (an import's transaction, a WebSub update) runs on the writer, one at a time.
+  /** Serialises every write on the writer connection, so none lands inside another's transaction. */
   const serialize = <T>(run: () => Promise<T>): Promise<T> => {
     const next = queue.then(run, run);
     queue = next.catch(() => undefined);
@@ -183,6 +183,44 @@ export function openSqliteStore(path: string): Store {
   return {
     engine: 'sqlite',
     location: path,
+    sessions: {
+      secret(name, create) {
+        return serialize(async () => {
+          writer
+            .prepare(
+              'INSERT OR IGNORE INTO service_secrets (name, value, created_at) VALUES (?, ?, ?)',
+            )
+            .run(name, create(), new Date().toISOString());
+          return writer
+            .prepare('SELECT value FROM service_secrets WHERE name = ?')
+            .pluck()
+            .get(name) as string;
+        });
+      },
+      async isEnded(sessionKey) {
+        return (
+          reader
+            .prepare('SELECT 1 FROM mcp_ended_sessions WHERE session_key = ?')
+            .get(sessionKey) !== undefined
+        );
+      },
+      end(sessionKey, expiresAtMs) {
+        return serialize(async () => {
+          writer
+            .prepare(
+              'INSERT OR REPLACE INTO mcp_ended_sessions (session_key, expires_at) VALUES (?, ?)',
+            )
+            .run(sessionKey, expiresAtMs);
+        });
+      },
+      purgeEnded(nowMs) {
+        return serialize(
+          async () =>
+            writer.prepare('DELETE FROM mcp_ended_sessions WHERE expires_at < ?').run(nowMs)
+              .changes,
+        );
+      },
+    },
     async state() {
       return readState(reader);
     },

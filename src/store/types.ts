@@ -50,6 +50,18 @@ export interface StoreTransaction {
   bumpVersion(changedAt: string): Promise<DataState>;
 }
 
+/** Shared secrets and ended MCP sessions: what lets several instances agree on sessions. */
+export interface SessionStore {
+  /** The secret named `name`, created once with `create()` and then shared by every instance. */
+  secret(name: string, create: () => string): Promise<string>;
+  /** True when the session with this key was ended (DELETE) on any instance. */
+  isEnded(sessionKey: string): Promise<boolean>;
+  /** Records the end of a session, kept until it would have expired anyway. */
+  end(sessionKey: string, expiresAtMs: number): Promise<void>;
+  /** Forgets ended sessions whose expiry has passed; returns how many. */
+  purgeEnded(nowMs: number): Promise<number>;
+}
+
 /**
  * The narrow storage interface every feature uses. Implementations: SQLite (embedded default);
  * PostgreSQL later, for several instances on one database. Nothing outside `src/store` may depend
@@ -59,6 +71,7 @@ export interface Store {
   readonly engine: 'sqlite';
   /** A human-readable location for logs (never credentials). */
   readonly location: string;
+  readonly sessions: SessionStore;
   state(): Promise<DataState>;
   readDataset(): Promise<Dataset>;
   countReviews(): Promise<number>;

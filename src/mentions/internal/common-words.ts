@@ -73,3 +73,9 @@ export const COMMON_WORD_NAMES = new Set([
   'blanca',
   'salvador',
 ]);
+
+/**
+ * Names that often open a sentence as a verb in reviews ("Will be back", "May have been",
+ * "Hope to return"). Alone and first in a sentence, they are not taken as a mention.
+ */
+export const SENTENCE_VERB_NAMES = new Set(['will', 'may', 'hope']);

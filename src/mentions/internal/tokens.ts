@@ -4,9 +4,19 @@ export interface Token {
   capitalized: boolean;
   /** The form before the possessive was removed, lower-cased. */
   raw: string;
+  /** First word of the text or of a sentence (after `.`, `!`, `?` or a line break). */
+  sentenceStart: boolean;
 }
 
 const WORD_RE = /[\p{L}\p{N}]+(?:['’][\p{L}]+)*/gu;
+const SKIPPED_BEFORE = new Set([' ', '\t', '"', "'", '“', '”', '‘', '’', '(', '[', '*', '-', '–']);
+const SENTENCE_END = new Set(['.', '!', '?', '\n', '\r', '…']);
+
+function startsSentence(text: string, index: number): boolean {
+  let i = index - 1;
+  while (i >= 0 && SKIPPED_BEFORE.has(text[i]!)) i--;
+  return i < 0 || SENTENCE_END.has(text[i]!);
+}
 
 /** Splits text into word tokens; `Mike's` and `Mike’s` become `mike`, flagged capitalised. */
 export function tokenize(text: string): Token[] {
@@ -17,7 +27,12 @@ export function tokenize(text: string): Token[] {
     let word = lower;
     if (word.endsWith("'s") || word.endsWith('’s')) word = word.slice(0, -2);
     const first = original[0]!;
-    out.push({ word, raw: lower, capitalized: first !== first.toLowerCase() });
+    out.push({
+      word,
+      raw: lower,
+      capitalized: first !== first.toLowerCase(),
+      sentenceStart: startsSentence(text, m.index),
+    });
   }
   return out;
 }

@@ -28,7 +28,20 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
     UNIQUE (source, source_review_id)
   );
   `,
-  // 2: the WebSub hub (subscriptions, verifications of intent, topic versions, deliveries).
+  `
+  CREATE TABLE service_secrets (
+    name TEXT PRIMARY KEY,
+    value TEXT NOT NULL,
+    created_at TEXT NOT NULL
+  );
+
+  CREATE TABLE mcp_ended_sessions (
+    session_key TEXT PRIMARY KEY,
+    expires_at INTEGER NOT NULL
+  );
+  CREATE INDEX mcp_ended_sessions_expiry ON mcp_ended_sessions (expires_at);
+  `,
+  // 3: the WebSub hub (subscriptions, verifications of intent, topic versions, deliveries).
   `
   CREATE TABLE websub_subscriptions (
     topic TEXT NOT NULL,

@@ -1,0 +1,83 @@
+import { parseArgs } from 'node:util';
+import { Source } from '../domain/review.js';
+import { FORMATS, type FormatId } from './types.js';
+
+/** The command line of `npm run import`, parsed. */
+export interface CliArgs {
+  path: string;
+  format?: FormatId;
+  strict: boolean;
+  prune: boolean;
+  json: boolean;
+  dryRun: boolean;
+  progress: boolean;
+  source: Source | null;
+}
+
+/** A bad command line: reported with the usage, exit code 2. */
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+/** The usage text. */
+export const USAGE = `Usage: npm run import -- <file|directory> [options]
+
+Imports a review export into the store named by DATABASE_URL (default sqlite:./data/reviews.db).
+
+Options:
+  --format <f>    gbp | dealerrater | csv | reviews-json | business (default: detected)
+  --strict        any rejected row fails the import; nothing is written
+  --prune         remove stored reviews of the file's sources that the file does not hold
+  --json          print only a JSON summary on stdout
+  --dry-run       validate and count, then roll back
+  --source <s>    source of CSV rows without a source column (google, dealerrater, yelp, ...)
+  --progress      progress lines on stderr even when it is not a terminal
+  -h, --help      this text
+
+See docs/importing.md.`;
+
+/** Parses the arguments after `npm run import --`; `null` means `--help`. */
+export function parseCliArgs(argv: readonly string[]): CliArgs | null {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...argv],
+      allowPositionals: true,
+      strict: true,
+      options: {
+        format: { type: 'string' },
+        strict: { type: 'boolean', default: false },
+        prune: { type: 'boolean', default: false },
+        json: { type: 'boolean', default: false },
+        'dry-run': { type: 'boolean', default: false },
+        progress: { type: 'boolean', default: false },
+        source: { type: 'string' },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    });
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+  const { values, positionals } = parsed;
+  if (values.help) return null;
+  if (positionals.length !== 1)
+    throw new UsageError('give exactly one file or directory to import');
+  const format = values.format;
+  if (format !== undefined && !(FORMATS as readonly string[]).includes(format)) {
+    throw new UsageError(`--format must be one of ${FORMATS.join(', ')}`);
+  }
+  const source = values.source === undefined ? null : Source.safeParse(values.source);
+  if (source && !source.success) {
+    throw new UsageError(`--source must be one of ${Source.options.join(', ')}`);
+  }
+  return {
+    path: positionals[0]!,
+    format: format as FormatId | undefined,
+    strict: values.strict,
+    prune: values.prune,
+    json: values.json,
+    dryRun: values['dry-run'],
+    progress: values.progress,
+    source: source ? source.data! : null,
+  };
+}

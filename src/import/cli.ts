@@ -1,0 +1,91 @@
+import { ConfigError, loadConfig } from '../config.js';
+import { openStore, type Store } from '../store/index.js';
+import { parseCliArgs, UsageError, USAGE, type CliArgs } from './args.js';
+import { FileError } from './internal/text.js';
+import { createProgress, type ProgressSink } from './progress.js';
+import { formatSummary } from './report.js';
+import { runImport, StrictImportError, type ImportSummary } from './run.js';
+
+function fail(args: CliArgs | null, message: string, code: number): number {
+  if (args?.json) process.stdout.write(`${JSON.stringify({ error: message })}\n`);
+  process.stderr.write(`import: ${message}\n`);
+  return code;
+}
+
+function print(args: CliArgs, summary: ImportSummary): void {
+  if (args.json) process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
+  else process.stdout.write(formatSummary(summary, args.path, args.dryRun));
+}
+
+function progressFor(args: CliArgs): ProgressSink | null {
+  if (process.stderr.isTTY && !args.json) return createProgress(process.stderr, 'bar');
+  return args.progress ? createProgress(process.stderr, 'lines') : null;
+}
+
+function describe(err: unknown): string {
+  if (err instanceof FileError || err instanceof ConfigError) return err.message;
+  const e = err as { code?: string; message?: string };
+  if (e?.code === 'SQLITE_BUSY') return 'the database is locked by another import; try again';
+  if (typeof e?.code === 'string' && e.code.startsWith('SQLITE')) {
+    return `database error (${e.code}): ${e.message}`;
+  }
+  return `unexpected error: ${e?.message ?? String(err)}`;
+}
+
+async function importWith(store: Store, args: CliArgs): Promise<number> {
+  const progress = progressFor(args);
+  try {
+    const summary = await runImport(store, {
+      path: args.path,
+      format: args.format,
+      strict: args.strict,
+      prune: args.prune,
+      dryRun: args.dryRun,
+      defaultSource: args.source,
+      onProgress: (p) => progress?.update(p),
+    });
+    progress?.done();
+    print(args, summary);
+    return 0;
+  } catch (err) {
+    progress?.done();
+    if (!(err instanceof StrictImportError)) throw err;
+    print(args, err.summary);
+    process.stderr.write(`import: ${err.message}\n`);
+    return 1;
+  }
+}
+
+/**
+ * `npm run import -- <file> [options]`: parses the command line and the environment, opens the
+ * store named by DATABASE_URL and imports. Exit codes: 0 imported (rejected rows are reported,
+ * not fatal), 1 the import failed and nothing was written, 2 bad command line.
+ */
+export async function main(argv: readonly string[]): Promise<number> {
+  let args: CliArgs | null = null;
+  try {
+    args = parseCliArgs(argv);
+    if (args === null) {
+      process.stdout.write(`${USAGE}\n`);
+      return 0;
+    }
+    const config = loadConfig();
+    const store = openStore(config.databaseUrl);
+    const interrupted = (): void => {
+      process.stderr.write('\nimport: interrupted; nothing was imported\n');
+      process.exit(130);
+    };
+    process.once('SIGINT', interrupted);
+    process.once('SIGTERM', interrupted);
+    try {
+      return await importWith(store, args);
+    } finally {
+      await store.close();
+    }
+  } catch (err) {
+    if (err instanceof UsageError) return fail(args, `${err.message}\n\n${USAGE}`, 2);
+    return fail(args, describe(err), 1);
+  }
+}
+
+process.exitCode = await main(process.argv.slice(2));

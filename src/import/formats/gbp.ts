@@ -1,0 +1,147 @@
+import {
+  iterateArray,
+  parseJsonAt,
+  parseSpan,
+  scanJsonRoot,
+  type JsonSpan,
+} from '../internal/json-scan.js';
+import { FileError, type TextDocument } from '../internal/text.js';
+import {
+  asRecord,
+  parseDateTime,
+  parseOptionalDateTime,
+  parseStarWord,
+  pick,
+  text,
+} from '../internal/values.js';
+import {
+  FieldError,
+  rejectRow,
+  type FieldNames,
+  type FormatReader,
+  type MappedRow,
+  type RowContext,
+} from '../types.js';
+import { splitGoogleTranslation } from './translation.js';
+
+/** What Google shows for a reviewer who chose to stay anonymous. */
+export const GOOGLE_ANONYMOUS = 'A Google user';
+
+const FIELDS: FieldNames = {
+  sourceReviewId: 'reviewId',
+  'reviewRating.ratingValue': 'starRating',
+  reviewRating: 'starRating',
+  reviewBody: 'comment',
+  reviewBodyTranslated: 'comment',
+  inLanguage: 'comment',
+  author: 'reviewer',
+  'author.name': 'reviewer.displayName',
+  datePublished: 'createTime',
+  dateModified: 'updateTime',
+  ownerResponse: 'reviewReply',
+  'ownerResponse.text': 'reviewReply.comment',
+  'ownerResponse.dateModified': 'reviewReply.updateTime',
+};
+
+function reviewIdOf(r: Record<string, unknown>): string | null {
+  const id = text(r.reviewId);
+  if (id !== null) return id;
+  // `name` is "accounts/{a}/locations/{l}/reviews/{reviewId}".
+  const name = text(r.name);
+  const m = name === null ? null : /\/reviews\/([^/]+)$/.exec(name);
+  return m ? m[1]! : null;
+}
+
+function authorOf(r: Record<string, unknown>): string {
+  const reviewer = asRecord(r.reviewer);
+  if (!reviewer || reviewer.isAnonymous === true) return GOOGLE_ANONYMOUS;
+  return text(reviewer.displayName) ?? GOOGLE_ANONYMOUS;
+}
+
+function replyOf(r: Record<string, unknown>, ctx: RowContext): Record<string, unknown> | null {
+  const reply = asRecord(r.reviewReply);
+  if (!reply) return null;
+  const comment = text(reply.comment);
+  if (comment === null) return null;
+  const split = splitGoogleTranslation(comment);
+  return {
+    text: split.original ?? comment,
+    dateModified: parseOptionalDateTime(reply.updateTime, 'reviewReply.updateTime', ctx),
+  };
+}
+
+/** Maps one item of a GBP `reviews.list` page (or a Takeout `reviews.json`) to a candidate row. */
+export function mapGoogleReview(
+  raw: unknown,
+  row: number,
+  line: number | null,
+  ctx: RowContext,
+): MappedRow {
+  const r = asRecord(raw);
+  const base = { row, line, raw, key: null };
+  if (!r) return rejectRow(base, '(row)', 'not a JSON object');
+  const id = reviewIdOf(r);
+  const key = id === null ? null : { source: 'google', sourceReviewId: id };
+  const withKey = { ...base, key };
+  if (id === null) return rejectRow(withKey, 'reviewId', 'missing review id (reviewId or name)');
+  try {
+    const comment = typeof r.comment === 'string' ? r.comment : null;
+    const split = splitGoogleTranslation(comment);
+    const candidate = {
+      source: 'google',
+      sourceReviewId: id,
+      reviewRating: { ratingValue: parseStarWord(r.starRating, 'starRating') },
+      reviewBody: split.original,
+      reviewBodyTranslated: split.translated,
+      inLanguage: split.language,
+      author: { name: authorOf(r) },
+      datePublished: parseDateTime(r.createTime, 'createTime', ctx),
+      dateModified: parseOptionalDateTime(r.updateTime, 'updateTime', ctx),
+      ownerResponse: replyOf(r, ctx),
+    };
+    return { ...withKey, candidate, fields: FIELDS };
+  } catch (err) {
+    if (err instanceof FieldError) return rejectRow(withKey, err.field, err.reason);
+    throw err;
+  }
+}
+
+function reviewsSpan(doc: TextDocument): { span: JsonSpan; reported: Record<string, unknown> } {
+  const root = scanJsonRoot(doc.bytes);
+  if (root.kind === 'array') return { span: root.span, reported: {} };
+  const span = root.members.get('reviews');
+  if (!span) throw new FileError(`${doc.path}: no "reviews" array (not a Google reviews file)`);
+  const reported: Record<string, unknown> = {};
+  for (const key of ['averageRating', 'totalReviewCount']) {
+    const s = root.members.get(key);
+    if (s) reported[key] = parseSpan(doc.bytes, s);
+  }
+  return { span, reported };
+}
+
+/**
+ * Reads a Google Business Profile reviews file: a Takeout `reviews.json` or a page of the API's
+ * `reviews.list` (`{ reviews, averageRating, totalReviewCount, nextPageToken }`), or a bare
+ * array of review items. Items are parsed one at a time as the import goes.
+ */
+export function readGoogleReviews(doc: TextDocument): FormatReader {
+  const { span, reported } = reviewsSpan(doc);
+  return {
+    format: 'gbp',
+    reported: Object.keys(reported).length > 0 ? { google: reported } : undefined,
+    warnings: [],
+    *rows(ctx) {
+      for (const item of iterateArray(doc.bytes, span)) {
+        yield mapGoogleReview(parseJsonAt(item.text, item.line), item.index, item.line, ctx);
+      }
+    },
+  };
+}
+
+/** Case-insensitive lookup used by detection: does this item look like a Google review? */
+export function looksLikeGoogleReview(item: Record<string, unknown>): boolean {
+  return (
+    pick(item, 'starRating') !== null ||
+    (pick(item, 'reviewer') !== null && pick(item, 'createTime') !== null)
+  );
+}

@@ -1,0 +1,140 @@
+import { describe, expect, it } from 'vitest';
+import { detectFormat } from '../detect.js';
+import { decodeText } from '../internal/text.js';
+import type { MappedCandidate, RowContext } from '../types.js';
+import { validateRow } from '../validate.js';
+import { checkBusiness } from './business.js';
+import { mapDealerRaterReview } from './dealerrater.js';
+import { mapGoogleReview } from './gbp.js';
+import { mapPublishedReview } from './reviews-json.js';
+
+const ctx: RowContext = { timeZone: 'UTC', defaultSource: null, noteLocalTime: () => {} };
+const doc = (text: string, path = 'x.json') => decodeText(path, Buffer.from(text));
+
+describe('detectFormat', () => {
+  it.each([
+    ['{"reviews":[{"reviewId":"a","starRating":"FIVE"}]}', 'gbp'],
+    ['[{"name":"accounts/1/locations/2/reviews/a","reviewer":{},"createTime":"x"}]', 'gbp'],
+    ['{"DealerId":1,"Reviews":[]}', 'dealerrater'],
+    ['{"reviews":[{"Id":1,"Employees":[]}]}', 'dealerrater'],
+    [
+      '{"business":{},"aggregateRating":{},"reviews":[{"sourceReviewId":"a","reviewRating":{}}]}',
+      'reviews-json',
+    ],
+    ['{"business":{"name":"A"},"reviews":[]}', 'reviews-json'],
+    ['{"name":"A","timeZone":"UTC","address":{}}', 'business'],
+    ['Rating,Date,Author\n5,2024-01-01,A\n', 'csv'],
+  ])('detects %s as %s', (text, format) => {
+    expect(detectFormat(doc(text))).toBe(format);
+  });
+
+  it('trusts a .csv name and refuses what it cannot tell', () => {
+    expect(detectFormat(doc('x', 'export.csv'))).toBe('csv');
+    expect(() => detectFormat(doc('{"items":[]}'))).toThrow(/unrecognised file/);
+    expect(() => detectFormat(doc('hello world'))).toThrow(/use --format/);
+  });
+});
+
+describe('row mappers', () => {
+  it('maps a Google review, naming Google fields in rejections', () => {
+    const row = mapGoogleReview(
+      { reviewId: 'a', starRating: 'FIVE', createTime: 'soon', reviewer: { displayName: 'X' } },
+      1,
+      3,
+      ctx,
+    );
+    expect(row).toMatchObject({ row: 1, line: 3, field: 'createTime' });
+    const long = mapGoogleReview(
+      {
+        reviewId: 'b',
+        starRating: 'ONE',
+        createTime: '2024-01-01T00:00:00Z',
+        reviewer: { displayName: 'x'.repeat(300) },
+      },
+      2,
+      null,
+      ctx,
+    );
+    const result = validateRow(long, false);
+    expect(!result.ok && result.rejection.field).toBe('reviewer.displayName');
+  });
+
+  it('maps DealerRater keys in either case and reports their names', () => {
+    const row = mapDealerRaterReview(
+      {
+        id: 5,
+        rating: 4,
+        userName: 'u',
+        dateCreated: '2024-01-01T10:00:00Z',
+        employees: [{ name: 'A B', rating: 0 }],
+      },
+      1,
+      null,
+      ctx,
+    ) as MappedCandidate;
+    expect(row.candidate).toMatchObject({
+      sourceReviewId: '5',
+      reviewRating: { ratingValue: 4 },
+      taggedStaff: [{ name: 'A B', via: 'tagged', rating: null }],
+    });
+    const missing = mapDealerRaterReview({ Id: 6, DateCreated: '2024-01-01' }, 2, null, ctx);
+    expect(missing).toMatchObject({ field: 'Rating', reason: 'missing rating' });
+  });
+
+  it('maps a published review back to its source fields, keeping tags and dropping text matches', () => {
+    const row = mapPublishedReview(
+      {
+        id: 'x',
+        date: '2024-01-01',
+        source: 'google',
+        sourceReviewId: 'g1',
+        reviewRating: { ratingValue: 5, bestRating: 5, worstRating: 1 },
+        author: { name: 'A' },
+        datePublished: '2024-01-01T10:00:00.000Z',
+        mentions: {
+          technicians: [
+            { name: 'Ann Lee', role: 'sales', via: 'tagged', rating: 4 },
+            { name: 'Bo Diaz', role: null, via: 'text-match', rating: null },
+          ],
+          services: ['brakes'],
+        },
+      },
+      1,
+      null,
+    );
+    const result = validateRow(row, false);
+    expect(result.ok && result.review.taggedStaff).toEqual([
+      { name: 'Ann Lee', via: 'tagged', rating: 4 },
+    ]);
+  });
+});
+
+describe('checkBusiness', () => {
+  it('gives staff without an id one from their name, and reports the first problem', () => {
+    const base = {
+      id: 'shop',
+      name: 'Shop',
+      url: 'https://shop.example',
+      address: {
+        streetAddress: '',
+        addressLocality: '',
+        addressRegion: '',
+        postalCode: '',
+        addressCountry: 'US',
+      },
+      timeZone: 'UTC',
+    };
+    const ok = checkBusiness({
+      ...base,
+      staff: [
+        { name: 'José Núñez', role: 'technician' },
+        { name: 'José Núñez', role: 'sales' },
+      ],
+    });
+    expect(ok.ok && ok.business.staff.map((s) => s.id)).toEqual(['jose-nunez', 'jose-nunez-2']);
+    expect(checkBusiness({ ...base, timeZone: 'Nowhere/Else' })).toMatchObject({
+      ok: false,
+      field: 'business.timeZone',
+    });
+  });
+});

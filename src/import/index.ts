@@ -1,0 +1,14 @@
+/**
+ * Importing review exports: the public surface of `src/import`. The CLI (`cli.ts`) is the
+ * operator's entry point; `ingest`/`ingestStream` are the transactional write path that other
+ * features (the sample loader) share.
+ */
+export { ingest, ingestStream } from './ingest.js';
+export type { IngestInput, IngestResult, IngestStreamInput, ReviewBatches } from './ingest.js';
+export { FALLBACK_TIME_ZONE, deriveReview, hashSource } from './derive.js';
+export type { DeriveContext } from './derive.js';
+export { runImport, StrictImportError } from './run.js';
+export type { ImportOptions, ImportProgress, ImportSummary } from './run.js';
+export { FileError } from './internal/text.js';
+export { FORMATS } from './types.js';
+export type { FormatId, Rejection } from './types.js';

@@ -1,0 +1,78 @@
+import { isUtf8 } from 'node:buffer';
+import { readFile } from 'node:fs/promises';
+
+/** An import file: its UTF-8 bytes, and where they are not valid UTF-8. */
+export interface TextDocument {
+  /** The path as given on the command line (or a file inside a given directory). */
+  path: string;
+  /** The file's bytes, without a UTF-8 byte-order mark; decoded piece by piece as rows are read. */
+  bytes: Buffer;
+  /** 1-based line numbers holding invalid UTF-8 (decoded as U+FFFD); empty when valid. */
+  invalidLines: readonly number[];
+}
+
+/** An import problem that concerns the whole file: reported as one line, exit code 1. */
+export class FileError extends Error {
+  override name = 'FileError';
+}
+
+const NEWLINE = 0x0a;
+
+function findInvalidLines(buf: Buffer): number[] {
+  const lines: number[] = [];
+  let start = 0;
+  let line = 1;
+  while (start <= buf.length) {
+    let end = buf.indexOf(NEWLINE, start);
+    if (end === -1) end = buf.length;
+    if (!isUtf8(buf.subarray(start, end))) lines.push(line);
+    start = end + 1;
+    line++;
+  }
+  return lines;
+}
+
+/**
+ * Prepares file bytes for reading: drops a leading UTF-8 byte-order mark and records the lines
+ * holding invalid UTF-8 (decoding turns those bytes into U+FFFD), so the rows that hold them can be
+ * rejected while the rest of the file imports. The bytes are not decoded into one string: a
+ * 40 MB export would take 80 MB as a JavaScript string.
+ */
+export function decodeText(path: string, buf: Buffer): TextDocument {
+  const bytes = buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf ? buf.subarray(3) : buf;
+  const invalidLines = isUtf8(bytes) ? [] : findInvalidLines(bytes);
+  return { path, bytes, invalidLines };
+}
+
+/** True when the bytes hold nothing but whitespace. */
+function isBlank(buf: Buffer): boolean {
+  for (const c of buf) if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) return false;
+  return true;
+}
+
+/** Reads and decodes a file; an unreadable or empty file is a `FileError`. */
+export async function readTextFile(path: string): Promise<TextDocument> {
+  let buf: Buffer;
+  try {
+    buf = await readFile(path);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    const why =
+      code === 'ENOENT'
+        ? 'no such file'
+        : code === 'EACCES'
+          ? 'permission denied'
+          : code === 'EISDIR'
+            ? 'is a directory'
+            : (code ?? 'unreadable');
+    throw new FileError(`cannot read ${path}: ${why}`);
+  }
+  const doc = decodeText(path, buf);
+  if (isBlank(doc.bytes)) throw new FileError(`${path} is empty: nothing to import`);
+  return doc;
+}
+
+/** True when the text holds U+FFFD, the mark of an invalid UTF-8 sequence once decoded. */
+export function hasReplacementChar(text: string): boolean {
+  return text.includes('\uFFFD');
+}

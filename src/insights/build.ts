@@ -1,0 +1,61 @@
+import type { Business } from '../domain/business.js';
+import type { Review } from '../domain/review.js';
+import type { Analyzer } from './analyzer.js';
+import { computeAspects, trendMonths, type Category } from './internal/aspects.js';
+import { addDays, computeChanges, RECENT_DAYS } from './internal/changes.js';
+import { serviceAreaInsights, serviceInsights, technicianInsights } from './internal/entities.js';
+import { computeFaq } from './internal/faq.js';
+import { prepareReviews } from './internal/prepare.js';
+import { ownerResponseStats } from './internal/responses.js';
+import { computeSummary } from './internal/summary.js';
+import { topicInsights } from './internal/topics.js';
+import type { Insights } from './schema.js';
+
+export interface InsightsInput {
+  /** Published reviews, newest first. */
+  reviews: readonly Review[];
+  business: Business | null;
+  /** Commit time of the data version (`generatedAt`). */
+  changedAt: string;
+}
+
+export interface InsightsMethod {
+  categories: readonly Category[];
+  analyze: Analyzer;
+  method: Insights['method'];
+}
+
+/** Months shown in each aspect's trend. */
+export const TREND_MONTHS = 24;
+
+/**
+ * Computes `/insights.json` from the published reviews: every review text is analysed once (the
+ * analyzer caches per text), then every figure is a count over those analyses, and every quote a
+ * sentence copied from a review. Deterministic for a given data version.
+ */
+export function computeInsights(input: InsightsInput, m: InsightsMethod): Insights {
+  const { reviews, business } = input;
+  const prepared = prepareReviews(reviews, m.analyze);
+  const newest = reviews[0]?.date;
+  const aspects = computeAspects(prepared, m.categories, trendMonths(newest, TREND_MONTHS));
+  const changes = computeChanges(prepared, m.categories, newest);
+  const topics = topicInsights(prepared, newest ? addDays(newest, -(RECENT_DAYS - 1)) : null);
+  const ownerResponses = ownerResponseStats(reviews);
+  return {
+    reviewCount: reviews.length,
+    generatedAt: input.changedAt,
+    period: { from: reviews.at(-1)?.date ?? null, to: newest ?? null },
+    aspects,
+    entities: {
+      technicians: technicianInsights(prepared, business),
+      services: serviceInsights(prepared, business),
+      serviceAreas: serviceAreaInsights(prepared),
+    },
+    topics,
+    faq: computeFaq(prepared, aspects, topics),
+    summary: computeSummary(aspects, changes, ownerResponses, reviews.length),
+    changes,
+    ownerResponses,
+    method: m.method,
+  };
+}

@@ -1,0 +1,211 @@
+import type { Polarity } from '../analyzer.js';
+import type { Business } from '../../domain/business.js';
+import { compileMentionMatcher } from '../../mentions/index.js';
+import type { EvidenceByPolarity, Sentiment } from '../schema.js';
+import { sentencePolarity, type PreparedReview, type PreparedSentence } from './prepare.js';
+import { escapeRegExp, phraseMatcher } from './text-match.js';
+import { combine, ratingPolarity, Tally } from './tally.js';
+
+/** DealerRater shows employee ratings from a handful of reviews on; so do we. */
+export const MIN_TECHNICIAN_MENTIONS = 3;
+
+type Entity = Sentiment & {
+  name: string;
+  mentions: number;
+  averageRating: number | null;
+  evidence: EvidenceByPolarity;
+};
+
+/**
+ * Tallies a subject mentioned in reviews: review-level polarity from the sentences that name it,
+ * or from the star rating when the review names it without an opinion sentence (a tag).
+ */
+function tallySubject(
+  reviews: readonly PreparedReview[],
+  names: (s: PreparedSentence) => boolean,
+): { tally: Tally; averageRating: number | null } {
+  const tally = new Tally();
+  let sum = 0;
+  for (const p of reviews) {
+    sum += p.review.reviewRating.ratingValue;
+    const polarities: Polarity[] = [];
+    for (const s of p.sentences) {
+      if (!names(s)) continue;
+      const polarity =
+        sentencePolarity(s) ??
+        (ratingPolarity(p.review.reviewRating.ratingValue) === 'positive' ? 'positive' : 'neutral');
+      polarities.push(polarity);
+      const confidence = Math.max(0, ...s.aspects.map((a) => a.confidence));
+      tally.offer({ reviewId: p.review.id, order: p.order, quote: s.text, polarity, confidence });
+    }
+    tally.add(
+      polarities.length > 0
+        ? combine(polarities)
+        : ratingPolarity(p.review.reviewRating.ratingValue),
+    );
+  }
+  return {
+    tally,
+    averageRating: reviews.length ? Math.round((sum / reviews.length) * 100) / 100 : null,
+  };
+}
+
+function entity(
+  name: string,
+  reviews: readonly PreparedReview[],
+  names: (s: PreparedSentence) => boolean,
+): Entity {
+  const { tally, averageRating } = tallySubject(reviews, names);
+  return {
+    name,
+    mentions: reviews.length,
+    averageRating,
+    ...tally.sentiment(),
+    evidence: tally.evidence(),
+  };
+}
+
+/**
+ * Staff with at least MIN_TECHNICIAN_MENTIONS reviews naming them in `mentions.technicians`
+ * (so `mentions` equals that count), with the sentiment of the sentences that name them.
+ */
+export function technicianInsights(
+  prepared: readonly PreparedReview[],
+  business: Business | null,
+): (Entity & { role: string | null })[] {
+  const byName = new Map<string, { role: string | null; reviews: PreparedReview[] }>();
+  for (const m of business?.staff ?? []) byName.set(m.name, { role: m.role, reviews: [] });
+  for (const p of prepared) {
+    for (const t of p.review.mentions.technicians) {
+      const entry = byName.get(t.name) ?? { role: t.role, reviews: [] };
+      entry.reviews.push(p);
+      byName.set(t.name, entry);
+    }
+  }
+  return [...byName.entries()]
+    .filter(([, e]) => e.reviews.length >= MIN_TECHNICIAN_MENTIONS)
+    .map(([name, e]) => {
+      const parts = name
+        .split(/\s+/)
+        .filter((w) => w.length >= 2)
+        .map(escapeRegExp);
+      const re = new RegExp(`(?<![\\p{L}])(?:${parts.join('|')})`, 'iu');
+      return { ...entity(name, e.reviews, (s) => re.test(s.text)), role: e.role };
+    })
+    .sort((a, b) => b.mentions - a.mentions || a.name.localeCompare(b.name));
+}
+
+/** Catalogue services with mentions (reviews whose `mentions.services` hold the id) and sentiment. */
+export function serviceInsights(
+  prepared: readonly PreparedReview[],
+  business: Business | null,
+): (Entity & { id: string })[] {
+  const out: (Entity & { id: string })[] = [];
+  for (const svc of business?.services ?? []) {
+    const reviews = prepared.filter((p) => p.review.mentions.services.includes(svc.id));
+    const matcher = compileMentionMatcher({ staff: [], services: [svc] });
+    const names = (s: PreparedSentence) =>
+      matcher.match({ name: null, reviewBody: s.text }).services.length > 0;
+    out.push({ ...entity(svc.name, reviews, names), id: svc.id });
+  }
+  return out.sort((a, b) => b.mentions - a.mentions || a.id.localeCompare(b.id));
+}
+
+const AREA_NAMES: Record<string, string> = {
+  service: 'Service department',
+  sales: 'Sales',
+  finance: 'Finance',
+  parts: 'Parts',
+  'body-shop': 'Body shop',
+};
+
+const AREA_WORDS: [string, RegExp][] = [
+  ['body-shop', phraseMatcher(['body shop', 'collision', 'bodywork', 'dent', 'paint job'])],
+  [
+    'finance',
+    phraseMatcher(['finance', 'financing', 'loan', 'interest rate', 'credit', 'f&i', 'paperwork']),
+  ],
+  ['parts', phraseMatcher(['parts department', 'parts counter', 'ordered a part', 'parts desk'])],
+  [
+    'sales',
+    phraseMatcher([
+      'salesman',
+      'saleswoman',
+      'sales rep',
+      'salesperson',
+      'bought',
+      'purchased',
+      'test drive',
+      'trade-in',
+      'new car',
+      'used car',
+    ]),
+  ],
+  [
+    'service',
+    phraseMatcher([
+      'service',
+      'repair',
+      'oil change',
+      'technician',
+      'mechanic',
+      'service advisor',
+      'maintenance',
+    ]),
+  ],
+];
+
+/** The area of a visit: the source's department, else inferred from the text and mentions. */
+export function areaOf(p: PreparedReview): string | null {
+  const d = p.review.department;
+  if (d === 'sales' || d === 'sales-new' || d === 'sales-used' || d === 'lease') return 'sales';
+  if (d && d !== 'other') return d;
+  if (p.review.mentions.services.length > 0) return 'service';
+  const text = `${p.review.name ?? ''} ${p.review.reviewBody ?? ''}`;
+  for (const [area, re] of AREA_WORDS) if (re.test(text)) return area;
+  return null;
+}
+
+/** Reviews per service area (department), with the sentiment their star ratings give. */
+export function serviceAreaInsights(
+  prepared: readonly PreparedReview[],
+): (Entity & { id: string })[] {
+  const groups = new Map<string, PreparedReview[]>();
+  for (const p of prepared) {
+    const area = areaOf(p);
+    if (!area) continue;
+    const list = groups.get(area);
+    if (list) list.push(p);
+    else groups.set(area, [p]);
+  }
+  return [...groups.entries()]
+    .map(([id, reviews]) => {
+      const tally = new Tally();
+      let sum = 0;
+      for (const p of reviews) {
+        sum += p.review.reviewRating.ratingValue;
+        tally.add(ratingPolarity(p.review.reviewRating.ratingValue));
+        for (const s of p.sentences) {
+          const polarity = sentencePolarity(s);
+          if (polarity && polarity !== 'conflict') {
+            tally.offer({
+              reviewId: p.review.id,
+              order: p.order,
+              quote: s.text,
+              polarity,
+              confidence: Math.max(...s.aspects.map((a) => a.confidence)),
+            });
+          }
+        }
+      }
+      return {
+        id,
+        name: AREA_NAMES[id] ?? id,
+        mentions: reviews.length,
+        averageRating: Math.round((sum / reviews.length) * 100) / 100,
+        ...tally.sentiment(),
+        evidence: tally.evidence(),
+      };
+    })
+    .sort((a, b) => b.mentions - a.mentions);
+}

@@ -1,0 +1,235 @@
+import type { Polarity } from '../analyzer.js';
+import type { AspectInsight, Evidence, Insights } from '../schema.js';
+import type { PreparedReview } from './prepare.js';
+import type { TopicInsight } from './topics.js';
+import { phraseMatcher } from './text-match.js';
+import { combine, Tally } from './tally.js';
+
+type Faq = Insights['faq'][number];
+
+const MIN_BASIS = 3;
+
+const pct = (k: number, n: number) => `${Math.round((k / n) * 100)}%`;
+
+function answerFrom(
+  subject: string,
+  t: { positive: number; negative: number; neutral: number; mixed: number },
+  detail = '',
+): string {
+  const n = t.positive + t.negative + t.neutral + t.mixed;
+  if (n < MIN_BASIS) return `Too few reviews mention ${subject} to tell (${n}).`;
+  return `${n} reviews mention ${subject}: ${pct(t.positive, n)} positively, ${pct(t.negative, n)} negatively${t.mixed ? `, ${pct(t.mixed, n)} both` : ''}.${detail}`;
+}
+
+function fromTally(id: string, question: string, subject: string, tally: Tally, detail = ''): Faq {
+  const s = tally.sentiment();
+  const ev = tally.evidence(2);
+  return {
+    id,
+    question,
+    answer: answerFrom(subject, s, detail),
+    basis: {
+      reviews: tally.mentions,
+      positive: s.positive,
+      negative: s.negative,
+      neutral: s.neutral,
+      mixed: s.mixed,
+    },
+    evidence: [...ev.positive, ...ev.negative, ...ev.neutral].slice(0, 4),
+  };
+}
+
+/** Sentences of one aspect that also match `re`, tallied per review. */
+function aspectSubset(prepared: readonly PreparedReview[], aspect: string, re: RegExp): Tally {
+  const tally = new Tally();
+  for (const p of prepared) {
+    const polarities: Polarity[] = [];
+    for (const s of p.sentences) {
+      const a = s.aspects.find((x) => x.category === aspect);
+      if (!a || !re.test(s.text)) continue;
+      polarities.push(a.polarity);
+      tally.offer({
+        reviewId: p.review.id,
+        order: p.order,
+        quote: s.text,
+        polarity: a.polarity,
+        confidence: a.confidence,
+      });
+    }
+    if (polarities.length) tally.add(combine(polarities));
+  }
+  return tally;
+}
+
+const WORDS: Record<string, number> = {
+  a: 1,
+  an: 1,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  half: 0.5,
+};
+const DURATION_RE =
+  /\b(\d+(?:\.\d+)?|an?|one|two|three|four|five|six|half an?)\s*(hours?|hrs?|minutes?|mins?)\b/giu;
+
+/** Durations ("2 hours", "45 minutes", "an hour") customers report in wait-time sentences, in minutes. */
+function reportedWaits(prepared: readonly PreparedReview[]): number[] {
+  const out: number[] = [];
+  for (const p of prepared) {
+    for (const s of p.sentences) {
+      if (!s.aspects.some((a) => a.category === 'wait-time')) continue;
+      for (const m of s.text.matchAll(DURATION_RE)) {
+        const raw = m[1]!.toLowerCase();
+        const n = raw.startsWith('half') ? 0.5 : (WORDS[raw] ?? Number(raw));
+        const minutes = m[2]!.toLowerCase().startsWith('h') ? n * 60 : n;
+        if (minutes > 0 && minutes <= 24 * 60) out.push(minutes);
+      }
+    }
+  }
+  return out.sort((a, b) => a - b);
+}
+
+function combineTopics(
+  topics: readonly TopicInsight[],
+  ids: string[],
+): {
+  tally: Pick<Tally, 'positive' | 'negative' | 'neutral' | 'mixed'>;
+  evidence: Evidence[];
+  mentions: number;
+} {
+  const chosen = topics.filter((t) => ids.includes(t.id));
+  const sum = (k: 'positive' | 'negative' | 'neutral' | 'mixed') =>
+    chosen.reduce((a, t) => a + t[k], 0);
+  return {
+    tally: {
+      positive: sum('positive'),
+      negative: sum('negative'),
+      neutral: sum('neutral'),
+      mixed: sum('mixed'),
+    },
+    evidence: chosen
+      .flatMap((t) => [...t.evidence.positive.slice(0, 1), ...t.evidence.negative.slice(0, 1)])
+      .slice(0, 4),
+    mentions: chosen.reduce((a, t) => a + t.mentions, 0),
+  };
+}
+
+function fromTopics(
+  id: string,
+  question: string,
+  subject: string,
+  topics: readonly TopicInsight[],
+  ids: string[],
+): Faq {
+  const { tally, evidence } = combineTopics(topics, ids);
+  const n = tally.positive + tally.negative + tally.neutral + tally.mixed;
+  return {
+    id,
+    question,
+    answer: answerFrom(subject, tally),
+    basis: { reviews: n, ...tally },
+    evidence,
+  };
+}
+
+/**
+ * Questions shoppers and owners ask, each answered only from counted reviews with quotes: loaner
+ * cars and shuttles, wait times (with the durations customers report), prices against quotes,
+ * appointments, warranty and recall work, sales pressure, follow-up.
+ */
+export function computeFaq(
+  prepared: readonly PreparedReview[],
+  aspects: readonly AspectInsight[],
+  topics: readonly TopicInsight[],
+): Faq[] {
+  const aspect = (id: string) => aspects.find((a) => a.id === id);
+  const fromAspect = (id: string, question: string, subject: string, detail = ''): Faq => {
+    const a = aspect(id);
+    const basis = a
+      ? {
+          reviews: a.mentions,
+          positive: a.positive,
+          negative: a.negative,
+          neutral: a.neutral,
+          mixed: a.mixed,
+        }
+      : { reviews: 0, positive: 0, negative: 0, neutral: 0, mixed: 0 };
+    return {
+      id,
+      question,
+      answer: answerFrom(subject, basis, detail),
+      basis,
+      evidence: a ? [...a.evidence.positive.slice(0, 2), ...a.evidence.negative.slice(0, 2)] : [],
+    };
+  };
+  const waits = reportedWaits(prepared);
+  const median = waits.length ? waits[Math.floor((waits.length - 1) / 2)]! : null;
+  const waitDetail =
+    median !== null && waits.length >= MIN_BASIS
+      ? ` Where customers state a duration (${waits.length} times), the median is ${median >= 60 ? `${Math.round((median / 60) * 10) / 10} hours` : `${median} minutes`}.`
+      : '';
+  return [
+    fromTopics(
+      'loaner-cars',
+      'Do they offer loaner cars or a shuttle while my car is in service?',
+      'loaner cars or the shuttle',
+      topics,
+      ['loaner-car', 'shuttle'],
+    ),
+    fromAspect('wait-times', 'How long do service visits take?', 'wait times', waitDetail),
+    fromTally(
+      'price-vs-quote',
+      'Is the final price in line with the quote?',
+      'prices compared with quotes or estimates',
+      aspectSubset(
+        prepared,
+        'price-value',
+        phraseMatcher([
+          'quote',
+          'quoted',
+          'estimate',
+          'estimated',
+          'price they gave',
+          'upsell',
+          'upsold',
+          'hidden fee',
+          'fees',
+          'cotización',
+        ]),
+      ),
+      '',
+    ),
+    fromAspect('appointments', 'Is it easy to get an appointment?', 'scheduling and appointments'),
+    fromTopics(
+      'warranty-recalls',
+      'Do they handle warranty and recall work well?',
+      'warranty or recall work',
+      topics,
+      ['warranty', 'recall'],
+    ),
+    fromTally(
+      'sales-pressure',
+      'Is buying a car there low-pressure?',
+      'sales pressure',
+      aspectSubset(
+        prepared,
+        'sales-experience',
+        phraseMatcher([
+          'pressure',
+          'pressured',
+          'pushy',
+          'no pressure',
+          'pressure-free',
+          'hassle',
+          'hassle-free',
+          'haggle',
+        ]),
+      ),
+      '',
+    ),
+    fromAspect('follow-up', 'Do they follow up after a visit?', 'follow-up calls and updates'),
+  ];
+}

@@ -1,0 +1,25 @@
+import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+
+/**
+ * A JSON-RPC error for the SDK to send as is (`code`, `message`, `data`). Unlike the SDK's
+ * `McpError`, the message is not prefixed with "MCP error <code>:".
+ */
+export class RpcError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+  ) {
+    super(message);
+  }
+}
+
+/** -32602: the request's params are invalid; `data.issues` names each offending field. */
+export function invalidParams(message: string, issues?: unknown[]): RpcError {
+  return new RpcError(ErrorCode.InvalidParams, message, issues ? { issues } : undefined);
+}
+
+/** -32002: the resource does not exist (the code the MCP specification uses). */
+export function resourceNotFound(uri: string): RpcError {
+  return new RpcError(-32002, 'Resource not found', { uri: uri.slice(0, 300) });
+}

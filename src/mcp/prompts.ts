@@ -1,0 +1,142 @@
+import type { GetPromptResult } from '@modelcontextprotocol/sdk/types.js';
+import { invalidParams } from './internal/errors.js';
+import type { Review } from '../domain/review.js';
+import { normalizeName } from '../reviews/search-index.js';
+import { serviceSummaries, staffSummaries } from '../reviews/views.js';
+import type { Snapshot } from '../snapshot/types.js';
+
+export interface PromptArgument {
+  name: string;
+  description: string;
+  required: boolean;
+}
+
+export interface PromptDefinition {
+  name: string;
+  title: string;
+  description: string;
+  arguments: PromptArgument[];
+  /** Values offered by `completion/complete` for an argument. */
+  complete?(argument: string, snapshot: Snapshot): string[];
+  get(args: Record<string, string>, snapshot: Snapshot): GetPromptResult;
+}
+
+const MAX_REVIEWS = 60;
+
+function compact(r: Review): string {
+  const who = r.mentions.technicians.map((t) => t.name).join(', ');
+  const text = (r.reviewBody ?? '(rating only)').replace(/\s+/g, ' ');
+  return `- [${r.date}] ${r.reviewRating.ratingValue}/5${r.department ? ` (${r.department})` : ''}${who ? ` staff: ${who}` : ''} id=${r.id}: ${text}`;
+}
+
+function message(text: string): GetPromptResult['messages'][number] {
+  return { role: 'user', content: { type: 'text', text } };
+}
+
+function required(args: Record<string, string>, name: string): string {
+  const value = args[name]?.trim();
+  if (!value) throw invalidParams(`Missing required argument: ${name}`);
+  return value;
+}
+
+const recentSummary: PromptDefinition = {
+  name: 'summarize_recent_reviews',
+  title: 'Summarize recent reviews',
+  description:
+    'Summarise what customers said in the last N days: praise, complaints, named staff, and changes.',
+  arguments: [{ name: 'days', description: 'How many days back (default 30).', required: false }],
+  get(args, snapshot) {
+    const days = Number(args.days ?? '30');
+    if (!Number.isInteger(days) || days < 1 || days > 3650) {
+      throw invalidParams('Invalid argument days: must be an integer from 1 to 3650');
+    }
+    const newest = snapshot.reviews[0]?.date;
+    const cutoff = newest
+      ? new Date(Date.parse(newest) - days * 86_400_000).toISOString().slice(0, 10)
+      : '';
+    const recent = snapshot.reviews.filter((r) => r.date > cutoff);
+    const shown = recent.slice(0, MAX_REVIEWS);
+    const name = snapshot.business?.name ?? 'the business';
+    return {
+      description: `Reviews of ${name} from the last ${days} days`,
+      messages: [
+        message(
+          `Summarise the customer reviews of ${name} from the last ${days} days (${recent.length} reviews; the ${shown.length} newest are below). ` +
+            'Group praise and complaints by theme, name staff members customers mention, quote short phrases with the review id, and say what the data does not show. ' +
+            'Use the search_reviews tool for more.\n\n' +
+            shown.map(compact).join('\n'),
+        ),
+      ],
+    };
+  },
+};
+
+const technicianFeedback: PromptDefinition = {
+  name: 'technician_feedback',
+  title: 'Feedback about one staff member',
+  description: 'What customers say about one technician or other staff member, with evidence.',
+  arguments: [
+    {
+      name: 'technician',
+      description: 'Full name (or unique first name) of the staff member.',
+      required: true,
+    },
+  ],
+  complete: (argument, snapshot) =>
+    argument === 'technician' ? staffSummaries(snapshot).map((s) => s.name) : [],
+  get(args, snapshot) {
+    const wanted = normalizeName(required(args, 'technician'));
+    const staff = staffSummaries(snapshot).filter(
+      (s) => normalizeName(s.name) === wanted || normalizeName(s.name).split(' ')[0] === wanted,
+    );
+    if (staff.length !== 1) {
+      throw invalidParams(
+        'Invalid argument technician: not exactly one staff member has this name',
+      );
+    }
+    const person = staff[0]!;
+    const reviews = snapshot.reviews.filter((r) =>
+      r.mentions.technicians.some((t) => t.name === person.name),
+    );
+    return {
+      description: `Feedback about ${person.name}`,
+      messages: [
+        message(
+          `Write balanced feedback for ${person.name}${person.role ? ` (${person.role})` : ''} from the ${reviews.length} reviews that mention them (average ${person.averageRating ?? 'n/a'}/5; the ${Math.min(reviews.length, MAX_REVIEWS)} newest are below). ` +
+            'List strengths and things to improve, each with a short quote and the review id. Do not invent anything the reviews do not say.\n\n' +
+            reviews.slice(0, MAX_REVIEWS).map(compact).join('\n'),
+        ),
+      ],
+    };
+  },
+};
+
+const serviceFeedback: PromptDefinition = {
+  name: 'service_feedback',
+  title: 'Feedback about one service',
+  description: 'What customers say about one service from the catalogue (oil change, brakes, ...).',
+  arguments: [{ name: 'service', description: 'Service id from list_services.', required: true }],
+  complete: (argument, snapshot) =>
+    argument === 'service' ? serviceSummaries(snapshot).map((s) => s.id) : [],
+  get(args, snapshot) {
+    const id = required(args, 'service').toLowerCase();
+    const service = serviceSummaries(snapshot).find((s) => s.id === id);
+    if (!service) throw invalidParams('Invalid argument service: unknown service id');
+    const reviews = snapshot.reviews.filter((r) => r.mentions.services.includes(service.id));
+    return {
+      description: `Feedback about ${service.name}`,
+      messages: [
+        message(
+          `Summarise what customers say about ${service.name} (${reviews.length} reviews mention it; the ${Math.min(reviews.length, MAX_REVIEWS)} newest are below): price, speed, quality and communication, with short quotes and review ids.\n\n` +
+            reviews.slice(0, MAX_REVIEWS).map(compact).join('\n'),
+        ),
+      ],
+    };
+  },
+};
+
+export const PROMPTS: readonly PromptDefinition[] = [
+  recentSummary,
+  technicianFeedback,
+  serviceFeedback,
+];

@@ -1,0 +1,155 @@
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  CallToolRequestSchema,
+  CompleteRequestSchema,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListToolsRequestSchema,
+  ReadResourceRequestSchema,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import type { ServiceUrls } from '../feeds/urls.js';
+import type { Published, Snapshot } from '../snapshot/types.js';
+import { invalidParams } from './internal/errors.js';
+import { PROMPTS } from './prompts.js';
+import { documentResources, readResource, REVIEW_TEMPLATE } from './resources.js';
+import { parseToolArguments, TOOLS, type ToolDefinition } from './tools.js';
+
+export interface McpDeps {
+  published: Published;
+  urls: ServiceUrls;
+  version: string;
+  /** Extra tools (e.g. `get_insights`) registered by other features. */
+  extraTools?: readonly ToolDefinition[];
+}
+
+function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Tool['inputSchema'] {
+  const out = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Record<string, unknown>;
+  delete out.$schema;
+  return out as Tool['inputSchema'];
+}
+
+/** The `tools/list` entries, converted to JSON Schema once. */
+function describeTools(tools: readonly ToolDefinition[]): Tool[] {
+  return tools.map((t) => ({
+    name: t.name,
+    title: t.title,
+    description: t.description,
+    inputSchema: jsonSchema(t.input, 'input'),
+    outputSchema: jsonSchema(t.output, 'output') as Tool['outputSchema'],
+    annotations: { title: t.title, readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  }));
+}
+
+function instructions(snapshot: Snapshot): string {
+  const b = snapshot.business;
+  const about = b
+    ? `${b.name}, ${b.address.addressLocality}, ${b.address.addressRegion} (time zone ${b.timeZone})`
+    : 'one business';
+  return [
+    `Read-only verified customer reviews of ${about}: ${snapshot.aggregate.ratingCount} ratings, average ${snapshot.aggregate.ratingValue ?? 'n/a'}/5.`,
+    'Start with get_business (roster of staff and service catalogue), then search_reviews (filters combine with AND; dates are local YYYY-MM-DD; results newest first, paged with nextCursor).',
+    'list_technicians and list_services give mention counts; get_rating_summary gives distributions by month, department or source; get_review fetches one review by id.',
+    'Every tool is read-only. Quote reviews by id when you cite them.',
+  ].join(' ');
+}
+
+/**
+ * Builds the MCP server on the SDK's low-level `Server`: handlers for tools, resources, prompts
+ * and completion over the current snapshot. One is built per HTTP request (stateless), which is
+ * what lets any instance serve any session; everything expensive is precomputed once.
+ */
+export function createMcpServerFactory(deps: McpDeps): () => Server {
+  const tools = [...TOOLS, ...(deps.extraTools ?? [])];
+  const byName = new Map(tools.map((t) => [t.name, t]));
+  const listed = { tools: describeTools(tools) };
+  const prompts = {
+    prompts: PROMPTS.map((p) => ({
+      name: p.name,
+      title: p.title,
+      description: p.description,
+      arguments: p.arguments,
+    })),
+  };
+
+  return () => {
+    const snapshot = deps.published.current();
+    const server = new Server(
+      { name: 'dealer-reviews', title: 'Customer reviews', version: deps.version },
+      {
+        capabilities: {
+          tools: { listChanged: false },
+          resources: { listChanged: false, subscribe: false },
+          prompts: { listChanged: false },
+          completions: {},
+          logging: {},
+        },
+        instructions: instructions(snapshot),
+      },
+    );
+    server.setRequestHandler(ListToolsRequestSchema, () => listed);
+    server.setRequestHandler(CallToolRequestSchema, (request) => {
+      const tool = byName.get(request.params.name);
+      if (!tool) throw invalidParams(`Unknown tool: ${request.params.name.slice(0, 100)}`);
+      const args = parseToolArguments(tool, request.params.arguments);
+      const outcome = tool.run(args, snapshot);
+      if ('error' in outcome)
+        return { content: [{ type: 'text', text: outcome.error }], isError: true };
+      return {
+        content: [{ type: 'text', text: JSON.stringify(outcome.structured) }],
+        structuredContent: outcome.structured,
+      };
+    });
+    server.setRequestHandler(ListResourcesRequestSchema, () => ({
+      resources: documentResources(deps.urls, snapshot).map(({ path: _path, ...r }) => r),
+    }));
+    server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({
+      resourceTemplates: [
+        {
+          uriTemplate: REVIEW_TEMPLATE,
+          name: 'review',
+          title: 'One review',
+          description: 'One review by id, as JSON.',
+          mimeType: 'application/json',
+        },
+      ],
+    }));
+    server.setRequestHandler(ReadResourceRequestSchema, (request) => ({
+      contents: [readResource(request.params.uri, deps.urls, snapshot)],
+    }));
+    server.setRequestHandler(ListPromptsRequestSchema, () => prompts);
+    server.setRequestHandler(GetPromptRequestSchema, (request) => {
+      const prompt = PROMPTS.find((p) => p.name === request.params.name);
+      if (!prompt) throw invalidParams(`Unknown prompt: ${request.params.name.slice(0, 100)}`);
+      return prompt.get(request.params.arguments ?? {}, snapshot);
+    });
+    server.setRequestHandler(CompleteRequestSchema, (request) => {
+      const { ref, argument } = request.params;
+      let values: string[] = [];
+      if (ref.type === 'ref/prompt') {
+        const prompt = PROMPTS.find((p) => p.name === ref.name);
+        if (!prompt) throw invalidParams(`Unknown prompt: ${ref.name.slice(0, 100)}`);
+        values = prompt.complete?.(argument.name, snapshot) ?? [];
+      } else if (
+        ref.type === 'ref/resource' &&
+        ref.uri === REVIEW_TEMPLATE &&
+        argument.name === 'id'
+      ) {
+        values = snapshot.reviews.slice(0, 1000).map((r) => r.id);
+      }
+      const prefix = argument.value.toLowerCase();
+      const matching = values.filter((v) => v.toLowerCase().startsWith(prefix));
+      return {
+        completion: {
+          values: matching.slice(0, 100),
+          total: matching.length,
+          hasMore: matching.length > 100,
+        },
+      };
+    });
+    return server;
+  };
+}

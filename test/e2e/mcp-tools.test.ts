@@ -1,0 +1,303 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ReviewsDocument, SearchResponse } from '../../src/domain/public-schemas.js';
+import type { Review } from '../../src/domain/review.js';
+import { testBusiness, testReviews } from '../helpers/fixtures.js';
+import { http } from '../helpers/http.js';
+import { connectClient } from '../helpers/mcp.js';
+import { startTestService, TEST_BASE_URL, type TestService } from '../helpers/service.js';
+
+let svc: TestService;
+let client: Client;
+let all: Review[];
+
+beforeAll(async () => {
+  svc = await startTestService({ business: testBusiness(), reviews: testReviews(90) });
+  ({ client } = await connectClient(svc.url));
+  all = ReviewsDocument.parse((await http(`${svc.url}/reviews.json`)).json()).reviews;
+});
+afterAll(async () => {
+  await client.close();
+  await svc.stop();
+});
+
+async function call(name: string, args: Record<string, unknown> = {}) {
+  const result = await client.callTool({ name, arguments: args });
+  const text = (result.content as { type: string; text: string }[])[0]!.text;
+  return { result, structured: result.structuredContent as Record<string, unknown>, text };
+}
+
+async function rpcError(fn: () => Promise<unknown>): Promise<McpError> {
+  try {
+    await fn();
+  } catch (err) {
+    if (err instanceof McpError) return err;
+    throw err;
+  }
+  throw new Error('expected a JSON-RPC error');
+}
+
+describe('initialize', () => {
+  it('tells the agent what the server holds and what it can do', () => {
+    expect(client.getServerVersion()?.name).toBe('dealer-reviews');
+    expect(client.getInstructions()).toMatch(/Test Motors/);
+    expect(client.getInstructions()).toMatch(/search_reviews/);
+    const caps = client.getServerCapabilities()!;
+    expect(Object.keys(caps).sort()).toEqual([
+      'completions',
+      'logging',
+      'prompts',
+      'resources',
+      'tools',
+    ]);
+  });
+});
+
+describe('tools', () => {
+  it('lists read-only tools with descriptions, input and output schemas', async () => {
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name)).toEqual([
+      'get_business',
+      'search_reviews',
+      'get_review',
+      'get_reviews_since',
+      'get_rating_summary',
+      'list_technicians',
+      'list_services',
+    ]);
+    for (const t of tools) {
+      expect(t.description!.length, t.name).toBeGreaterThan(30);
+      expect(t.inputSchema.type).toBe('object');
+      expect(t.outputSchema?.type).toBe('object');
+      expect(t.annotations?.readOnlyHint).toBe(true);
+    }
+    const search = tools.find((t) => t.name === 'search_reviews')!;
+    expect(Object.keys(search.inputSchema.properties!).sort()).toEqual([
+      'cursor',
+      'limit',
+      'mentions_service',
+      'mentions_technician',
+      'min_rating',
+      'query',
+      'rating',
+      'since',
+      'until',
+    ]);
+  });
+
+  it('get_business returns the business and aggregate, with the same text copy', async () => {
+    const { structured, text } = await call('get_business');
+    expect(structured).toMatchObject({
+      business: { name: 'Test Motors' },
+      aggregateRating: { ratingCount: 90 },
+    });
+    expect(JSON.parse(text)).toEqual(structured);
+  });
+
+  it.each([
+    { rating: 5, limit: 7 },
+    { min_rating: 3.5, query: 'BRAKE' },
+    { mentions_technician: 'sarah', since: '2024-01-01', until: '2025-06-30', limit: 100 },
+    { mentions_service: 'oil-change' },
+    {},
+  ])('search_reviews %j answers exactly like GET /api/reviews/search', async (args) => {
+    const { structured } = await call('search_reviews', args);
+    const qs = new URLSearchParams(
+      Object.entries(args).map(([k, v]): [string, string] => [k, String(v)]),
+    );
+    const viaHttp = SearchResponse.parse(
+      (await http(`${svc.url}/api/reviews/search?${qs}`)).json(),
+    );
+    const { nextCursor, ...rest } = structured;
+    expect(rest).toEqual(viaHttp);
+    expect(nextCursor === null).toBe(viaHttp.total <= viaHttp.count);
+  });
+
+  it('search_reviews pages with cursors through every match, newest first', async () => {
+    const ids: string[] = [];
+    let cursor: string | undefined;
+    let pages = 0;
+    do {
+      const { structured } = await call('search_reviews', {
+        min_rating: 2,
+        limit: 7,
+        ...(cursor ? { cursor } : {}),
+      });
+      ids.push(...(structured.reviews as Review[]).map((r) => r.id));
+      cursor = (structured.nextCursor as string | null) ?? undefined;
+      pages++;
+    } while (cursor && pages < 50);
+    const expected = all.filter((r) => r.reviewRating.ratingValue >= 2).map((r) => r.id);
+    expect(ids).toEqual(expected);
+    expect(pages).toBe(Math.ceil(expected.length / 7));
+  });
+
+  it('rejects a cursor used with other filters', async () => {
+    const { structured } = await call('search_reviews', { limit: 2 });
+    const err = await rpcError(() =>
+      client.callTool({
+        name: 'search_reviews',
+        arguments: { limit: 2, rating: 5, cursor: structured.nextCursor },
+      }),
+    );
+    expect(err.code).toBe(-32602);
+    expect(err.message).toMatch(/cursor/);
+  });
+
+  it.each([
+    [{ rating: 9 }, 'rating'],
+    [{ rating: 2.5 }, 'rating'],
+    [{ limit: 0 }, 'limit'],
+    [{ since: '2024-02-30' }, 'since'],
+    [{ since: '2025-02-01', until: '2025-01-01' }, 'since'],
+    [{ unknown_filter: 1 }, 'unknown_filter'],
+    [{ rating: '5' }, 'rating'],
+    [{ mentions_technician: 'mike' }, 'mentions_technician'],
+  ])('search_reviews %j is a -32602 error naming %s', async (args, field) => {
+    const err = await rpcError(() => client.callTool({ name: 'search_reviews', arguments: args }));
+    expect(err.code).toBe(-32602);
+    expect(err.message).toContain(field);
+  });
+
+  it('an unknown tool is a JSON-RPC error', async () => {
+    const err = await rpcError(() => client.callTool({ name: 'drop_tables', arguments: {} }));
+    expect(err.code).toBe(-32602);
+  });
+
+  it('get_review finds a review by id, and reports an unknown id as a tool error', async () => {
+    const { structured } = await call('get_review', { id: all[3]!.id });
+    expect(structured).toEqual({ review: all[3] });
+    const missing = await client.callTool({ name: 'get_review', arguments: { id: 'nope' } });
+    expect(missing.isError).toBe(true);
+  });
+
+  it('get_reviews_since pages oldest first through the since set', async () => {
+    const day = all[40]!.date;
+    const expected = all
+      .filter((r) => r.date >= day)
+      .reverse()
+      .map((r) => r.id);
+    const ids: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const { structured } = await call('get_reviews_since', {
+        date: day,
+        limit: 6,
+        ...(cursor ? { cursor } : {}),
+      });
+      expect(structured.total).toBe(expected.length);
+      ids.push(...(structured.reviews as Review[]).map((r) => r.id));
+      cursor = (structured.nextCursor as string | null) ?? undefined;
+    } while (cursor);
+    expect(ids).toEqual(expected);
+  });
+
+  it('get_rating_summary gives distributions overall and per month', async () => {
+    const { structured } = await call('get_rating_summary', {
+      group_by: 'month',
+      since: '2024-01-01',
+      until: '2024-12-31',
+    });
+    const inYear = all.filter((r) => r.date.startsWith('2024'));
+    const overall = structured.overall as {
+      ratingCount: number;
+      distribution: Record<string, number>;
+    };
+    expect(overall.ratingCount).toBe(inYear.length);
+    const groups = structured.groups as { key: string; aggregateRating: { ratingCount: number } }[];
+    expect(groups.every((g) => g.key.startsWith('2024-'))).toBe(true);
+    expect(groups.reduce((a, g) => a + g.aggregateRating.ratingCount, 0)).toBe(inYear.length);
+  });
+
+  it('list_technicians and list_services count the reviews that mention each', async () => {
+    const { structured: staff } = await call('list_technicians');
+    for (const t of staff.technicians as { name: string; mentions: number }[]) {
+      expect(t.mentions, t.name).toBe(
+        all.filter((r) => r.mentions.technicians.some((m) => m.name === t.name)).length,
+      );
+    }
+    const { structured: techOnly } = await call('list_technicians', { role: 'technician' });
+    expect((techOnly.technicians as { role: string }[]).every((t) => t.role === 'technician')).toBe(
+      true,
+    );
+    const { structured: services } = await call('list_services');
+    for (const s of services.services as { id: string; mentions: number }[]) {
+      expect(s.mentions, s.id).toBe(all.filter((r) => r.mentions.services.includes(s.id)).length);
+    }
+  });
+});
+
+describe('resources and prompts', () => {
+  it('lists the datasets and feeds and reads them byte for byte', async () => {
+    const { resources } = await client.listResources();
+    expect(resources.map((r) => r.uri)).toEqual([
+      `${TEST_BASE_URL}/reviews.json`,
+      `${TEST_BASE_URL}/api/feed.json`,
+      `${TEST_BASE_URL}/feed.xml`,
+    ]);
+    const read = await client.readResource({ uri: `${TEST_BASE_URL}/feed.xml` });
+    const content = read.contents[0] as { text: string; mimeType: string };
+    expect(content.mimeType).toBe('application/atom+xml');
+    expect(content.text).toBe((await http(`${svc.url}/feed.xml`)).text);
+  });
+
+  it('reads one review through the resource template, and -32002 for an unknown one', async () => {
+    const { resourceTemplates } = await client.listResourceTemplates();
+    expect(resourceTemplates[0]!.uriTemplate).toBe('review://{id}');
+    const read = await client.readResource({ uri: `review://${all[0]!.id}` });
+    expect(JSON.parse((read.contents[0] as { text: string }).text)).toEqual(all[0]);
+    const err = await rpcError(() => client.readResource({ uri: 'review://missing' }));
+    expect(err.code).toBe(-32002);
+  });
+
+  it('lists prompts and fills them from the data', async () => {
+    const { prompts } = await client.listPrompts();
+    expect(prompts.map((p) => p.name)).toEqual([
+      'summarize_recent_reviews',
+      'technician_feedback',
+      'service_feedback',
+    ]);
+    const tech = await client.getPrompt({
+      name: 'technician_feedback',
+      arguments: { technician: 'Sarah Lopez' },
+    });
+    const text = (tech.messages[0]!.content as { text: string }).text;
+    expect(text).toContain('Sarah Lopez');
+    const mentioned = all.filter((r) =>
+      r.mentions.technicians.some((t) => t.name === 'Sarah Lopez'),
+    );
+    expect(text).toContain(`from the ${mentioned.length} reviews`);
+    const svcPrompt = await client.getPrompt({
+      name: 'service_feedback',
+      arguments: { service: 'brakes' },
+    });
+    expect((svcPrompt.messages[0]!.content as { text: string }).text).toContain('Brake service');
+    const recent = await client.getPrompt({
+      name: 'summarize_recent_reviews',
+      arguments: { days: '365' },
+    });
+    expect((recent.messages[0]!.content as { text: string }).text).toMatch(/last 365 days/);
+    const err = await rpcError(() =>
+      client.getPrompt({ name: 'technician_feedback', arguments: { technician: 'Mike' } }),
+    );
+    expect(err.code).toBe(-32602);
+  });
+
+  it('completes technician names and service ids', async () => {
+    const tech = await client.complete({
+      ref: { type: 'ref/prompt', name: 'technician_feedback' },
+      argument: { name: 'technician', value: 'mi' },
+    });
+    expect(tech.completion.values).toEqual(['Mike Chen', 'Mike Torres']);
+    const svcIds = await client.complete({
+      ref: { type: 'ref/prompt', name: 'service_feedback' },
+      argument: { name: 'service', value: '' },
+    });
+    expect(svcIds.completion.values.sort()).toEqual(['brakes', 'oil-change', 'tire-rotation']);
+  });
+
+  it('accepts a logging level', async () => {
+    expect(await client.setLoggingLevel('warning')).toEqual({});
+  });
+});

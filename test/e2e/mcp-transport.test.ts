@@ -1,0 +1,273 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
+import { createLogger } from '../../src/logger.js';
+import { startService, type RunningService } from '../../src/service.js';
+import { testBusiness, testReviews } from '../helpers/fixtures.js';
+import { connectClient, initSession, rpc } from '../helpers/mcp.js';
+import { startTestService, TEST_BASE_URL, type TestService } from '../helpers/service.js';
+
+let svc: TestService;
+let second: RunningService;
+
+const LIST = { jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} };
+
+beforeAll(async () => {
+  svc = await startTestService({
+    business: testBusiness(),
+    reviews: testReviews(30),
+    env: { MCP_MAX_BODY_BYTES: '4096' },
+  });
+  // A second instance on the same store: no shared memory, only the database.
+  const config = loadConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    BASE_URL: TEST_BASE_URL,
+    DATABASE_URL: svc.databaseUrl,
+    SAMPLE_DATA: 'off',
+    LOG_LEVEL: 'silent',
+  });
+  second = await startService(config, createLogger('silent'));
+});
+afterAll(async () => {
+  await second.close();
+  await svc.stop();
+});
+
+function errorOf(json: unknown): { code: number; message: string } {
+  return (json as { error: { code: number; message: string } }).error;
+}
+
+describe('initialize and sessions', () => {
+  it('returns Mcp-Session-Id on initialize, with visible ASCII only', async () => {
+    const res = await rpc(svc.url, {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: {
+        protocolVersion: '2025-06-18',
+        capabilities: {},
+        clientInfo: { name: 'raw', version: '1' },
+      },
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('mcp-session-id')).toMatch(/^[\x21-\x7e]{20,}$/);
+    expect((res.json as { result: { protocolVersion: string } }).result.protocolVersion).toBe(
+      '2025-06-18',
+    );
+  });
+
+  it('negotiates: a supported version is kept, an unknown one gets the latest', async () => {
+    for (const [asked, expected] of [
+      ['2025-03-26', '2025-03-26'],
+      ['2024-11-05', '2024-11-05'],
+      ['1999-01-01', '2025-11-25'],
+    ]) {
+      const res = await rpc(svc.url, {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: {
+          protocolVersion: asked,
+          capabilities: {},
+          clientInfo: { name: 'raw', version: '1' },
+        },
+      });
+      expect(
+        (res.json as { result: { protocolVersion: string } }).result.protocolVersion,
+        asked,
+      ).toBe(expected);
+    }
+  });
+
+  it('answers 400 without a session id and 404 with an unknown or forged one', async () => {
+    const missing = await rpc(svc.url, LIST);
+    expect(missing.status).toBe(400);
+    const id = await initSession(svc.url);
+    const forged = `${id.split('.')[0]}.AAAA${id.split('.')[1]!.slice(4)}`;
+    for (const bad of ['nope', forged, `${id}x`, 'a.b.c']) {
+      const res = await rpc(svc.url, LIST, { 'Mcp-Session-Id': bad });
+      expect(res.status, bad).toBe(404);
+      expect(errorOf(res.json).code).toBe(-32001);
+    }
+    expect((await rpc(svc.url, LIST, { 'Mcp-Session-Id': id })).status).toBe(200);
+  });
+
+  it('ends a session with DELETE; later requests get 404', async () => {
+    const id = await initSession(svc.url);
+    const del = await fetch(`${svc.url}/mcp`, {
+      method: 'DELETE',
+      headers: { 'Mcp-Session-Id': id },
+    });
+    expect(del.status).toBe(200);
+    expect((await rpc(svc.url, LIST, { 'Mcp-Session-Id': id })).status).toBe(404);
+    const again = await fetch(`${svc.url}/mcp`, {
+      method: 'DELETE',
+      headers: { 'Mcp-Session-Id': id },
+    });
+    expect(again.status).toBe(404);
+  });
+
+  it('serves a session started on one instance from another, and an end on one ends it on all', async () => {
+    const { client, transport } = await connectClient(svc.url);
+    const sessionId = transport.sessionId!;
+    const onSecond = await connectClient(second.url, { sessionId });
+    const viaSecond = await onSecond.client.callTool({
+      name: 'search_reviews',
+      arguments: { limit: 3 },
+    });
+    expect((viaSecond.structuredContent as { count: number }).count).toBe(3);
+    const del = await fetch(`${second.url}/mcp`, {
+      method: 'DELETE',
+      headers: { 'Mcp-Session-Id': sessionId },
+    });
+    expect(del.status).toBe(200);
+    expect((await rpc(svc.url, LIST, { 'Mcp-Session-Id': sessionId })).status).toBe(404);
+    await client.close().catch(() => undefined);
+  });
+
+  it('answers GET with 405: there is no server-initiated event stream', async () => {
+    const id = await initSession(svc.url);
+    const res = await fetch(`${svc.url}/mcp`, {
+      headers: { Accept: 'text/event-stream', 'Mcp-Session-Id': id },
+    });
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toContain('POST');
+  });
+});
+
+describe('request validation', () => {
+  it('requires Accept to list application/json and text/event-stream (406)', async () => {
+    for (const accept of ['application/json', 'text/event-stream', '*/*']) {
+      const res = await rpc(svc.url, LIST, { Accept: accept });
+      expect(res.status, accept).toBe(406);
+    }
+  });
+
+  it('requires a JSON body (415)', async () => {
+    const res = await rpc(svc.url, LIST, { 'Content-Type': 'text/plain' });
+    expect(res.status).toBe(415);
+  });
+
+  it('caps the body size (413)', async () => {
+    const id = await initSession(svc.url);
+    const big = { ...LIST, params: { pad: 'x'.repeat(10_000) } };
+    const res = await rpc(svc.url, big, { 'Mcp-Session-Id': id });
+    expect(res.status).toBe(413);
+    expect(res.headers.get('content-type')).toBe('application/json');
+  });
+
+  it.each(['{', '<html>', '', 'null', '{"jsonrpc": "2.0", "id": 1', '\u0000'])(
+    'a malformed body %j is a JSON -32700, with no HTML or file path',
+    async (body) => {
+      const res = await rpc(svc.url, body);
+      expect(res.status).toBe(400);
+      expect(res.headers.get('content-type')).toBe('application/json');
+      expect([-32700, -32600]).toContain(errorOf(res.json).code);
+      expect(res.text).not.toMatch(/<html|\/work\/|node_modules|at .*:\d+/i);
+    },
+  );
+
+  it('an unknown method is -32601', async () => {
+    const id = await initSession(svc.url);
+    const res = await rpc(
+      svc.url,
+      { jsonrpc: '2.0', id: 5, method: 'reviews/delete', params: {} },
+      { 'Mcp-Session-Id': id },
+    );
+    expect(errorOf(res.json).code).toBe(-32601);
+  });
+
+  it('invalid params are -32602', async () => {
+    const id = await initSession(svc.url);
+    const res = await rpc(
+      svc.url,
+      {
+        jsonrpc: '2.0',
+        id: 6,
+        method: 'tools/call',
+        params: { name: 'search_reviews', arguments: { limit: 500 } },
+      },
+      { 'Mcp-Session-Id': id },
+    );
+    expect(errorOf(res.json).code).toBe(-32602);
+    expect(errorOf(res.json).message).toContain('limit');
+  });
+
+  it('rejects an unsupported MCP-Protocol-Version header with 400', async () => {
+    const id = await initSession(svc.url);
+    const res = await rpc(svc.url, LIST, {
+      'Mcp-Session-Id': id,
+      'MCP-Protocol-Version': '1999-01-01',
+    });
+    expect(res.status).toBe(400);
+  });
+
+  it('rejects batches under 2025-06-18 and handles them under 2025-03-26', async () => {
+    const modern = await initSession(svc.url, '2025-06-18');
+    const batch = [LIST, { jsonrpc: '2.0', id: 3, method: 'ping' }];
+    const rejected = await rpc(svc.url, batch, { 'Mcp-Session-Id': modern });
+    expect(rejected.status).toBe(400);
+    expect(errorOf(rejected.json).code).toBe(-32600);
+    const legacy = await initSession(svc.url, '2025-03-26');
+    const handled = await rpc(svc.url, batch, {
+      'Mcp-Session-Id': legacy,
+      'MCP-Protocol-Version': '2025-03-26',
+    });
+    expect(handled.status).toBe(200);
+    const answers = handled.json as { id: number }[];
+    expect(answers.map((a) => a.id).sort()).toEqual([2, 3]);
+  });
+
+  it('accepts notifications with 202 and no body', async () => {
+    const id = await initSession(svc.url);
+    const res = await rpc(
+      svc.url,
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      { 'Mcp-Session-Id': id },
+    );
+    expect(res.status).toBe(202);
+    expect(res.text).toBe('');
+  });
+});
+
+describe('Origin', () => {
+  it('allows requests without Origin and from the BASE_URL origin; refuses others with 403', async () => {
+    const init = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: {
+        protocolVersion: '2025-06-18',
+        capabilities: {},
+        clientInfo: { name: 'raw', version: '1' },
+      },
+    };
+    const ok = await rpc(svc.url, init, { Origin: TEST_BASE_URL });
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get('access-control-allow-origin')).toBe(TEST_BASE_URL);
+    expect(ok.headers.get('access-control-expose-headers')).toContain('Mcp-Session-Id');
+    for (const origin of [
+      'https://evil.example',
+      'null',
+      'https://reviews.example.com.evil.example',
+    ]) {
+      const res = await rpc(svc.url, init, { Origin: origin });
+      expect(res.status, origin).toBe(403);
+      expect(res.headers.get('mcp-session-id')).toBeNull();
+    }
+  });
+
+  it('answers a preflight from an allowed origin only', async () => {
+    const ok = await fetch(`${svc.url}/mcp`, {
+      method: 'OPTIONS',
+      headers: { Origin: TEST_BASE_URL },
+    });
+    expect(ok.status).toBe(204);
+    expect(ok.headers.get('access-control-allow-headers')).toContain('Mcp-Session-Id');
+    const bad = await fetch(`${svc.url}/mcp`, {
+      method: 'OPTIONS',
+      headers: { Origin: 'https://evil.example' },
+    });
+    expect(bad.status).toBe(403);
+  });
+});

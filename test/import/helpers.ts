@@ -1,0 +1,106 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Review } from '../../src/domain/review.js';
+import { openStore } from '../../src/store/index.js';
+
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const CLI = join(ROOT, 'dist', 'src', 'import', 'cli.js');
+export const FIXTURES = join(ROOT, 'test', 'fixtures');
+
+/** A fixture's path. */
+export const fixture = (name: string): string => join(FIXTURES, name);
+
+/** A fresh temporary directory, removed by the returned function. */
+export function tempDir(): { dir: string; cleanup: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), 'dealer-reviews-import-'));
+  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+export interface CliResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * The child's environment: this one without the service's variables (vitest sets BASE_URL to
+ * "/", which the config rightly refuses), with DATABASE_URL naming the test store.
+ */
+function childEnv(db: string): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  for (const key of ['PORT', 'HOST', 'BASE_URL', 'SAMPLE_DATA', 'LOG_LEVEL', 'DATA_POLL_MS']) {
+    delete env[key];
+  }
+  return { ...env, DATABASE_URL: `sqlite:${db}` };
+}
+
+/** Starts the built CLI against the SQLite store at `db`. */
+export function spawnCli(args: readonly string[], db: string): ChildProcess {
+  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` first`);
+  return spawn(process.execPath, [CLI, ...args], {
+    cwd: ROOT,
+    env: childEnv(db),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
+/** Runs the built CLI to completion. */
+export function runCli(args: readonly string[], db: string): Promise<CliResult> {
+  const child = spawnCli(args, db);
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+  return new Promise((res, rej) => {
+    child.on('error', rej);
+    child.on('close', (code, signal) => res({ code, signal, stdout, stderr }));
+  });
+}
+
+/** The `--json` summary the CLI printed. */
+export interface JsonSummary {
+  inserted: number;
+  updated: number;
+  unchanged: number;
+  rejected: { row: number; field: string; reason: string; line?: number; file?: string }[];
+  pruned: number;
+  rederived: number;
+  businessChanged: boolean;
+  version: number | null;
+  committed: boolean;
+  format: string;
+  rows: number;
+  warnings: string[];
+  reported?: Record<string, unknown>;
+}
+
+/** Runs the CLI with `--json` and parses its stdout. */
+export async function importJson(
+  args: readonly string[],
+  db: string,
+): Promise<{ result: CliResult; summary: JsonSummary }> {
+  const result = await runCli([...args, '--json'], db);
+  return { result, summary: JSON.parse(result.stdout) as JsonSummary };
+}
+
+/** What the store publishes: the data version and the reviews by sourceReviewId. */
+export async function readPublished(
+  db: string,
+): Promise<{ version: number; reviews: Map<string, Review>; business: unknown }> {
+  const store = openStore(`sqlite:${db}`);
+  try {
+    const data = await store.readDataset();
+    const reviews = new Map<string, Review>();
+    for (const json of data.reviews) {
+      const r = JSON.parse(json) as Review;
+      reviews.set(r.sourceReviewId, r);
+    }
+    return { version: data.state.version, reviews, business: data.business };
+  } finally {
+    await store.close();
+  }
+}
