@@ -71,6 +71,8 @@ describe('WebSub callbacks that could reach inside the network are refused befor
     '127.1', // short
     '127.0.0.1.', // trailing dot
     '%31%32%37.0.0.1', // percent-encoded
+    '１２７.０.０.１', // full-width digits
+    '127。0。0。1', // ideographic full stops
     '[::1]',
     '[0:0:0:0:0:0:0:1]',
     '[::ffff:127.0.0.1]', // IPv4-mapped
