@@ -104,11 +104,17 @@ export async function benchWebSub(subscribers: number): Promise<Record<string, s
     const sampler = setInterval(() => {
       peak = Math.max(peak, memoryOf(svc.child.pid!).rssMB);
     }, 50);
-    await ingest(store, { reviews: [ReviewSource.parse(review(10_000))] });
+    const result = await ingest(store, { reviews: [ReviewSource.parse(review(10_000))] });
     const committed = Date.now();
     const deadline = committed + 120_000;
-    while (latest.count < subscribers && Date.now() < deadline)
+    let queued = 0;
+    while (latest.count < subscribers && Date.now() < deadline) {
+      if (!queued) {
+        const topic = (await store.websub.listTopics()).find((t) => t.topic === TOPIC);
+        if (topic && topic.version >= result.state!.version) queued = Date.now();
+      }
       await new Promise((r) => setTimeout(r, 20));
+    }
     clearInterval(sampler);
     // The last answers may still be on their way back: wait until the hub recorded every outcome.
     while ((await store.websub.listPendingDeliveries()).length > 0 && Date.now() < deadline)
@@ -118,6 +124,7 @@ export async function benchWebSub(subscribers: number): Promise<Record<string, s
       subscribers,
       delivered: latest.count,
       'change → last delivery (s)': ((latest.lastAt - committed) / 1000).toFixed(2),
+      'of which change → queued (s)': queued ? ((queued - committed) / 1000).toFixed(2) : '?',
       'MB delivered': Math.round(latest.bytes / 1024 / 1024),
       'hub RSS before (MB)': before.rssMB,
       'hub RSS peak during (MB)': peak,

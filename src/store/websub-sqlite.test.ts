@@ -103,13 +103,13 @@ describe('the SQLite WebSub store', () => {
     const [d] = await store.websub.claimDeliveries(claim());
     await store.websub.announce(TOPIC, 3, '"c"', 1_600);
     await store.websub.announce(TOPIC, 4, '"d"', 1_700);
-    await store.websub.deliverySucceeded(d!, 'w1', 2, 2_100);
+    await store.websub.deliveriesSucceeded([{ delivery: d!, sentVersion: 2 }], 'w1', 2_100);
     const pending = await store.websub.listPendingDeliveries();
     expect(pending).toEqual([
       expect.objectContaining({ minVersion: 4, attempts: 0, dueAt: 2_100, claimedBy: null }),
     ]);
     const [again] = await store.websub.claimDeliveries(claim({ now: 2_200 }));
-    await store.websub.deliverySucceeded(again!, 'w1', 4, 2_300);
+    await store.websub.deliveriesSucceeded([{ delivery: again!, sentVersion: 4 }], 'w1', 2_300);
     expect(await store.websub.listPendingDeliveries()).toEqual([]);
   });
 
@@ -139,7 +139,7 @@ describe('the SQLite WebSub store', () => {
     expect((await store.websub.getSubscription(TOPIC, sub(1).callback))?.failures).toBe(1);
     await store.websub.announce(TOPIC, 3, '"c"', 1_300);
     [d] = await store.websub.claimDeliveries(claim());
-    await store.websub.deliverySucceeded(d!, 'w1', 3, 1_400);
+    await store.websub.deliveriesSucceeded([{ delivery: d!, sentVersion: 3 }], 'w1', 1_400);
     expect((await store.websub.getSubscription(TOPIC, sub(1).callback))?.failures).toBe(0);
   });
 

@@ -245,28 +245,24 @@ export function createSqliteWebSubStore(reader: Db, writer: Db, write: WriteRunn
         }));
       }),
 
-    deliverySucceeded: (d, owner, sentVersion, now) =>
+    deliveriesSucceeded: (done, owner, now) =>
       write(() => {
-        const done = writer
-          .prepare(
-            'DELETE FROM websub_deliveries WHERE id = ? AND claimed_by = ? AND min_version <= ?',
-          )
-          .run(d.id, owner, sentVersion);
-        if (done.changes === 0) {
-          // Newer content was queued while this one was in flight: send it next.
-          writer
-            .prepare(
-              `UPDATE websub_deliveries SET claimed_by = NULL, claimed_until = NULL, attempts = 0,
-                 due_at = ? WHERE id = ? AND claimed_by = ?`,
-            )
-            .run(now, d.id, owner);
+        const remove = writer.prepare(
+          'DELETE FROM websub_deliveries WHERE id = ? AND claimed_by = ? AND min_version <= ?',
+        );
+        // Newer content was queued while this one was in flight: send it next.
+        const again = writer.prepare(
+          `UPDATE websub_deliveries SET claimed_by = NULL, claimed_until = NULL, attempts = 0,
+             due_at = ? WHERE id = ? AND claimed_by = ?`,
+        );
+        const streak = writer.prepare(
+          `UPDATE websub_subscriptions SET failures = 0
+           WHERE topic = ? AND callback = ? AND failures <> 0`,
+        );
+        for (const { delivery: d, sentVersion } of done) {
+          if (remove.run(d.id, owner, sentVersion).changes === 0) again.run(now, d.id, owner);
+          streak.run(d.topic, d.callback);
         }
-        writer
-          .prepare(
-            `UPDATE websub_subscriptions SET failures = 0
-             WHERE topic = ? AND callback = ? AND failures <> 0`,
-          )
-          .run(d.topic, d.callback);
       }),
 
     deliveryRetry: (d, owner, dueAt) =>

@@ -129,13 +129,13 @@ export interface WebSubStore {
   /** Claims due deliveries whose content this worker can send (`minVersion <= maxVersion`). */
   claimDeliveries(options: ClaimOptions & { maxVersion: number }): Promise<ClaimedDelivery[]>;
   /**
-   * Records a 2xx: ends the failure streak and removes the delivery, unless newer content was
-   * queued meanwhile, in which case it is due again at once.
+   * Records 2xx answers, in one transaction: each ends its subscription's failure streak and
+   * removes its delivery, unless newer content was queued meanwhile, in which case that delivery is
+   * due again at once.
    */
-  deliverySucceeded(
-    delivery: ClaimedDelivery,
+  deliveriesSucceeded(
+    done: readonly { delivery: ClaimedDelivery; sentVersion: number }[],
     owner: string,
-    sentVersion: number,
     now: number,
   ): Promise<void>;
   /** Records a failed attempt that will be retried at `dueAt`. */

@@ -1,6 +1,7 @@
 import type { Logger } from '../../logger.js';
 import type { Published } from '../../snapshot/types.js';
 import type { ClaimedDelivery, ClaimedIntent, WebSubStore } from '../../store/index.js';
+import { createBatcher } from './batch.js';
 import { callbackId } from './callback-url.js';
 import { attemptDelivery } from './deliver.js';
 import type { Outbound } from './outbound.js';
@@ -14,6 +15,12 @@ export interface Clock {
 
 /** Consecutive failed deliveries after which a subscription is removed. */
 export const MAX_FAILURES = 3;
+
+/** The `hub.reason` of a denial: the count, and the last status when there was one (no error text). */
+function denialReason(detail: string): string {
+  const status = /^status \d{3}$/.test(detail) ? `; the last answer was ${detail}` : '';
+  return `${MAX_FAILURES} consecutive deliveries failed${status}`;
+}
 
 export interface WorkerOptions {
   store: WebSubStore;
@@ -78,6 +85,10 @@ export function createWorker(o: WorkerOptions): Worker {
     running.add(p);
   };
 
+  const succeeded = createBatcher<{ delivery: ClaimedDelivery; sentVersion: number }>((done) =>
+    o.store.deliveriesSucceeded(done, o.owner, o.clock.now()),
+  );
+
   const runIntent = async (intent: ClaimedIntent): Promise<void> => {
     const id = callbackId(intent.callback);
     if (intent.mode === 'denied') {
@@ -114,7 +125,13 @@ export function createWorker(o: WorkerOptions): Worker {
       await o.store.deliveryRetry(d, o.owner, o.clock.now() + delay);
       return;
     }
-    const result = await o.store.deliveryFailed(d, o.owner, MAX_FAILURES, detail, o.clock.now());
+    const result = await o.store.deliveryFailed(
+      d,
+      o.owner,
+      MAX_FAILURES,
+      denialReason(detail),
+      o.clock.now(),
+    );
     o.logger.warn(
       { callback: callbackId(d.callback), host: d.callbackHost, topic: d.topic, detail, ...result },
       result.removed
@@ -133,9 +150,8 @@ export function createWorker(o: WorkerOptions): Worker {
     }
     const outcome = await attemptDelivery(o.outbound, d, rep);
     if (stopped) return;
-    const now = o.clock.now();
     if (outcome.kind === 'delivered') {
-      await o.store.deliverySucceeded(d, o.owner, snapshot.state.version, now);
+      await succeeded({ delivery: d, sentVersion: snapshot.state.version });
     } else if (outcome.kind === 'gone') {
       await o.store.deliveryGone(d);
       o.logger.info(
