@@ -4,8 +4,7 @@ import { serviceUrls } from '../feeds/urls.js';
 import { createLogger } from '../logger.js';
 import { buildSnapshot } from '../snapshot/build.js';
 import type { ChangeEvent, Published, Snapshot } from '../snapshot/types.js';
-import { openSqliteStore } from '../store/sqlite.js';
-import type { Store } from '../store/index.js';
+import { openStore, type Store } from '../store/index.js';
 import { startHub, type Hub } from './hub.js';
 
 const urls = serviceUrls('https://reviews.example.com');
@@ -69,7 +68,7 @@ const failingConnector: buildConnector.connector = (opts, cb) => {
 };
 
 beforeEach(() => {
-  store = openSqliteStore(':memory:');
+  store = openStore('sqlite::memory:');
   now = Date.parse('2030-01-01T00:00:00Z');
   connects.length = 0;
   hub = null;
