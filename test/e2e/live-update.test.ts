@@ -6,6 +6,7 @@ import type { ChangeEvent } from '../../src/snapshot/types.js';
 import { testBusiness, testReviews } from '../helpers/fixtures.js';
 import { http } from '../helpers/http.js';
 import { startTestService, type TestService } from '../helpers/service.js';
+import { fixture, runCli } from '../import/helpers.js';
 
 const DIST = join(import.meta.dirname, '../../dist/src');
 
@@ -130,5 +131,25 @@ describe('live updates', () => {
     off();
     expect(events).toHaveLength(1);
     expect(events[0]!.changed).toEqual(['/reviews.json']);
+  });
+
+  it('publishes what the import CLI commits from another process', async () => {
+    const before = svc.publisher.current().reviews.length;
+    const etag = (await http(`${svc.url}/reviews.json`)).headers.etag;
+    const run = await runCli(
+      [fixture('gbp-api-page.json'), '--json'],
+      svc.databaseUrl.slice('sqlite:'.length),
+    );
+    expect(run.code, run.stderr).toBe(0);
+    const { inserted } = JSON.parse(run.stdout) as { inserted: number };
+    expect(inserted).toBeGreaterThan(0);
+    let after = await http(`${svc.url}/reviews.json`);
+    const started = Date.now();
+    while (after.headers.etag === etag && Date.now() - started < 10_000) {
+      await new Promise((r) => setTimeout(r, 50));
+      after = await http(`${svc.url}/reviews.json`);
+    }
+    const doc = after.json<{ reviews: { source: string }[] }>();
+    expect(doc.reviews).toHaveLength(before + inserted);
   });
 });
