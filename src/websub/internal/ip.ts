@@ -95,12 +95,3 @@ export function cidrContains(cidr: Cidr, address: IpAddress): boolean {
 export function cidrWithin(inner: Cidr, outer: Cidr): boolean {
   return inner.prefix >= outer.prefix && cidrContains(outer, inner.network);
 }
-
-/** The text form of an address (IPv4 dotted quad; IPv6 as eight hex groups). */
-export function formatIp(ip: IpAddress): string {
-  if (ip.family === 4) return [...ip.bytes].join('.');
-  const groups: string[] = [];
-  for (let i = 0; i < 16; i += 2)
-    groups.push(((ip.bytes[i]! << 8) | ip.bytes[i + 1]!).toString(16));
-  return groups.join(':');
-}
