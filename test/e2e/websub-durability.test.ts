@@ -1,5 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freshReview, ingestInAnotherProcess, waitUntil } from '../helpers/child-service.js';
+import {
+  freshReview,
+  ingestInAnotherProcess,
+  startChildService,
+  waitUntil,
+} from '../helpers/child-service.js';
 import { startWebSubWorld, TOPICS, type WebSubWorld } from '../helpers/websub.js';
 
 let w: WebSubWorld;
@@ -67,5 +72,42 @@ describe('WebSub durability across kill -9', () => {
     const seen = w.sub.verifications.filter((v) => v.path === path);
     expect(seen).toHaveLength(2);
     expect(seen[0]!.query.get('hub.challenge')).not.toBe(seen[1]!.query.get('hub.challenge'));
+  });
+
+  it('makes each delivery once when two instances share the store', async () => {
+    const second = await startChildService({ databaseUrl: w.databaseUrl, caPath: w.ca.caPath });
+    try {
+      const now = Date.now();
+      for (let i = 0; i < 40; i++) {
+        await w.store.websub.putSubscription(
+          {
+            topic: TOPICS.atom,
+            callback: w.sub.url(`/shared/${i}`),
+            callbackHost: 'localhost',
+            secret: null,
+            leaseSeconds: 3600,
+            expiresAt: now + 3_600_000,
+          },
+          now,
+        );
+      }
+      await w.change();
+      await w.change();
+      await waitUntil(noPendingWork, 'the deliveries');
+      const counts = new Map<string, number>();
+      for (const d of w.sub.deliveries.filter((d) => d.path.startsWith('/shared/')))
+        counts.set(d.path, (counts.get(d.path) ?? 0) + 1);
+      expect(counts.size).toBe(40);
+      // Two changes: one or two deliveries each (the second may coalesce), never a duplicate of
+      // the same content.
+      for (const path of counts.keys()) {
+        const bodies = w.sub.deliveries
+          .filter((d) => d.path === path)
+          .map((d) => d.body.toString());
+        expect(new Set(bodies).size).toBe(bodies.length);
+      }
+    } finally {
+      await second.stop();
+    }
   });
 });
