@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -36,6 +37,40 @@ const positiveInt = (max: number) =>
     .transform(Number)
     .refine((n) => n >= 1 && n <= max, `must be from 1 to ${max}`);
 
+/** No lease may be longer than a year: WebSub forbids perpetual leases. */
+const MAX_LEASE_SECONDS = 31_536_000;
+
+function isCidr(entry: string): boolean {
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+const cidrList = z
+  .string()
+  .transform((s) =>
+    s
+      .split(',')
+      .map((e) => e.trim())
+      .filter((e) => e !== ''),
+  )
+  .refine(
+    (list) => list.every(isCidr),
+    'must be a comma-separated list of IP addresses or CIDR ranges (10.0.0.0/8, ::1/128)',
+  );
+
+const retryDelays = z
+  .string()
+  .transform((s) => s.split(',').map((e) => e.trim()))
+  .refine(
+    (list) =>
+      list.length <= 20 && list.every((e) => /^\d{1,8}$/.test(e) && Number(e) <= 86_400_000),
+    'must be a comma-separated list of at most 20 delays in milliseconds (0 to 86400000 each)',
+  )
+  .transform((list) => list.map(Number));
+
 /** The environment variables the service reads, with their defaults. The README documents each. */
 export const EnvSchema = z.object({
   PORT: port.default(3000),
@@ -68,6 +103,21 @@ export const EnvSchema = z.object({
   MCP_MAX_BODY_BYTES: positiveInt(16 * 1024 * 1024).default(65_536),
   MCP_SESSION_TTL_SECONDS: positiveInt(30 * 86_400).default(86_400),
   MCP_SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  WEBSUB_CALLBACK_ALLOW_CIDRS: cidrList.default([]),
+  WEBSUB_RATE_LIMIT_PER_MIN: positiveInt(1_000_000).default(60),
+  WEBSUB_TIMEOUT_MS: z
+    .string()
+    .regex(/^\d+$/, 'must be a positive integer')
+    .transform(Number)
+    .refine((n) => n >= 100 && n <= 600_000, 'must be from 100 to 600000')
+    .default(10_000),
+  WEBSUB_RETRY_DELAYS_MS: retryDelays.default([10_000, 60_000, 300_000, 1_800_000]),
+  WEBSUB_CONCURRENCY: positiveInt(10_000).default(64),
+  WEBSUB_HOST_CONCURRENCY: positiveInt(1_000).default(8),
+  WEBSUB_MAX_SUBSCRIPTIONS_PER_HOST: positiveInt(10_000_000).default(1_000),
+  WEBSUB_LEASE_MIN_SECONDS: positiveInt(MAX_LEASE_SECONDS).default(3_600),
+  WEBSUB_LEASE_DEFAULT_SECONDS: positiveInt(MAX_LEASE_SECONDS).default(864_000),
+  WEBSUB_LEASE_MAX_SECONDS: positiveInt(MAX_LEASE_SECONDS).default(2_592_000),
 });
 
 export interface Config {
@@ -88,6 +138,29 @@ export interface Config {
   readonly mcpSessionTtlSeconds: number;
   /** When unset, a secret is generated once and kept in the store, shared by every instance. */
   readonly mcpSessionSecret: string | null;
+  /** The WebSub hub's limits and policies. */
+  readonly websub: WebSubConfig;
+}
+
+/** Settings of the WebSub hub (every `WEBSUB_*` variable). */
+export interface WebSubConfig {
+  /** Address ranges callbacks may reach although they are private or reserved. */
+  readonly callbackAllowCidrs: readonly string[];
+  readonly rateLimitPerMin: number;
+  /** Timeout of one outgoing request (connect, headers and body each). */
+  readonly timeoutMs: number;
+  /** Delays before each retry of a failed delivery; their count is the number of retries. */
+  readonly retryDelaysMs: readonly number[];
+  /** Outgoing requests in flight at once, and per callback host. */
+  readonly concurrency: number;
+  readonly hostConcurrency: number;
+  /** Subscriptions (and pending requests) per callback host. */
+  readonly maxSubscriptionsPerHost: number;
+  readonly lease: {
+    readonly minSeconds: number;
+    readonly defaultSeconds: number;
+    readonly maxSeconds: number;
+  };
 }
 
 /** A configuration problem, reported as one line at start-up. */
@@ -115,6 +188,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const e = parsed.data;
   const baseUrl = e.BASE_URL ?? `http://localhost:${e.PORT}`;
+  const lease = {
+    minSeconds: e.WEBSUB_LEASE_MIN_SECONDS,
+    defaultSeconds: e.WEBSUB_LEASE_DEFAULT_SECONDS,
+    maxSeconds: e.WEBSUB_LEASE_MAX_SECONDS,
+  };
+  if (lease.minSeconds > lease.defaultSeconds || lease.defaultSeconds > lease.maxSeconds) {
+    throw new ConfigError(
+      `invalid WEBSUB_LEASE_DEFAULT_SECONDS=${JSON.stringify(String(lease.defaultSeconds))}: must be between WEBSUB_LEASE_MIN_SECONDS (${lease.minSeconds}) and WEBSUB_LEASE_MAX_SECONDS (${lease.maxSeconds})`,
+    );
+  }
+  if (e.WEBSUB_HOST_CONCURRENCY > e.WEBSUB_CONCURRENCY) {
+    throw new ConfigError(
+      `invalid WEBSUB_HOST_CONCURRENCY=${JSON.stringify(String(e.WEBSUB_HOST_CONCURRENCY))}: must not exceed WEBSUB_CONCURRENCY (${e.WEBSUB_CONCURRENCY})`,
+    );
+  }
   return Object.freeze({
     port: e.PORT,
     host: e.HOST,
@@ -128,5 +216,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mcpMaxBodyBytes: e.MCP_MAX_BODY_BYTES,
     mcpSessionTtlSeconds: e.MCP_SESSION_TTL_SECONDS,
     mcpSessionSecret: e.MCP_SESSION_SECRET ?? null,
+    websub: Object.freeze({
+      callbackAllowCidrs: Object.freeze(e.WEBSUB_CALLBACK_ALLOW_CIDRS),
+      rateLimitPerMin: e.WEBSUB_RATE_LIMIT_PER_MIN,
+      timeoutMs: e.WEBSUB_TIMEOUT_MS,
+      retryDelaysMs: Object.freeze(e.WEBSUB_RETRY_DELAYS_MS),
+      concurrency: e.WEBSUB_CONCURRENCY,
+      hostConcurrency: e.WEBSUB_HOST_CONCURRENCY,
+      maxSubscriptionsPerHost: e.WEBSUB_MAX_SUBSCRIPTIONS_PER_HOST,
+      lease: Object.freeze(lease),
+    }),
   });
 }

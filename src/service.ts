@@ -18,6 +18,7 @@ import { reviewRoutes } from './reviews/routes.js';
 import { buildSnapshot } from './snapshot/build.js';
 import { startPublisher, type Publisher } from './snapshot/publisher.js';
 import { openStore, type Store } from './store/index.js';
+import { hubOpenApiPaths, startHub, topicPaths, type Hub } from './websub/index.js';
 
 export interface RunningService {
   server: Server;
@@ -25,6 +26,7 @@ export interface RunningService {
   url: string;
   store: Store;
   publisher: Publisher;
+  hub: Hub;
   close(): Promise<void>;
 }
 
@@ -71,12 +73,21 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     build: (dataset) =>
       buildSnapshot(dataset, {
         urls,
-        hub: false,
+        hub: true,
         responseCache: { maxEntries: config.responseCacheEntries, maxBytes: 64 * 1024 * 1024 },
       }),
   });
+  const hub = await startHub({
+    store: store.websub,
+    published: publisher,
+    urls,
+    config: config.websub,
+    pollMs: config.dataPollMs,
+    logger,
+  });
+  const topics = [...topicPaths(urls).keys()] as [string, ...string[]];
   const openapi = await precompressRepresentation(
-    JSON.stringify(buildOpenApiDocument(config.baseUrl)),
+    JSON.stringify(buildOpenApiDocument(config.baseUrl, hubOpenApiPaths(topics))),
     {
       contentType: 'application/json',
       lastModifiedMs: Date.now(),
@@ -99,6 +110,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
       maxBodyBytes: config.mcpMaxBodyBytes,
       logger,
     }),
+    ...hub.routes,
     {
       path: '/openapi.json',
       methods: { GET: (req, res) => sendRepresentation(req, res, openapi) },
@@ -144,9 +156,11 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     url: `http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${address.port}`,
     store,
     publisher,
+    hub,
     async close() {
       clearInterval(purge);
       publisher.stop();
+      await hub.stop();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();

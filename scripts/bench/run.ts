@@ -1,9 +1,12 @@
+import { table } from './harness.js';
 import { benchHttp } from './http.js';
 import { benchMcp } from './mcp.js';
+import { benchWebSub } from './websub.js';
 
 /**
- * `npm run bench [-- http]`: runs the benchmarks and prints Markdown tables. Sizes come from
- * BENCH_SIZES (default "1000,100000"); each load runs BENCH_DURATION seconds (default 10).
+ * `npm run bench [-- http|mcp|websub]`: runs the benchmarks and prints Markdown tables. Sizes come from
+ * BENCH_SIZES (default "1000,100000"); each load runs BENCH_DURATION seconds (default 10). The
+ * WebSub subscriber counts come from BENCH_WEBSUB_SUBSCRIBERS (default "1000,10000").
  */
 async function main(): Promise<void> {
   const which = new Set(process.argv.slice(2));
@@ -16,6 +19,13 @@ async function main(): Promise<void> {
   if (all || which.has('mcp')) {
     console.log('## MCP\n');
     for (const size of sizes) console.log(await benchMcp(size));
+  }
+  if (all || which.has('websub')) {
+    console.log('## WebSub distribution\n');
+    const counts = (process.env.BENCH_WEBSUB_SUBSCRIBERS ?? '1000,10000').split(',').map(Number);
+    const rows = [];
+    for (const n of counts) rows.push(await benchWebSub(n));
+    console.log(table(rows));
   }
 }
 

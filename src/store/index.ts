@@ -11,6 +11,20 @@ export type {
   StoredReview,
 } from './types.js';
 export { reviewKey } from './types.js';
+export type {
+  ClaimOptions,
+  ClaimedDelivery,
+  ClaimedIntent,
+  FailureResult,
+  IntentMode,
+  IntentOutcome,
+  NewIntent,
+  NewSubscription,
+  PendingDelivery,
+  Subscription,
+  TopicState,
+  WebSubStore,
+} from './websub-types.js';
 
 /**
  * Opens the store named by a `DATABASE_URL` (already validated by the config): `sqlite:<path>`

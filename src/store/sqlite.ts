@@ -4,6 +4,7 @@ import Database from 'better-sqlite3';
 import type { Business } from '../domain/business.js';
 import type { ReviewSource } from '../domain/review.js';
 import { SQLITE_MIGRATIONS } from './internal/migrations.js';
+import { createSqliteWebSubStore } from './websub-sqlite.js';
 import {
   reviewKey,
   type DataState,
@@ -176,6 +177,8 @@ export function openSqliteStore(path: string): Store {
     queue = next.catch(() => undefined);
     return next;
   };
+  const writeSync = <T>(fn: () => T): Promise<T> =>
+    serialize(async () => writer.transaction(fn).immediate());
 
   return {
     engine: 'sqlite',
@@ -246,6 +249,7 @@ export function openSqliteStore(path: string): Store {
       };
       return serialize(run);
     },
+    websub: createSqliteWebSubStore(reader, writer, writeSync),
     async close() {
       await queue;
       if (reader !== writer) reader.close();

@@ -1,5 +1,6 @@
 import type { Business } from '../domain/business.js';
 import type { ReviewSource } from '../domain/review.js';
+import type { WebSubStore } from './websub-types.js';
 
 /** The version of the published data: bumped by every committed change to reviews or business. */
 export interface DataState {
@@ -76,6 +77,8 @@ export interface Store {
   countReviews(): Promise<number>;
   /** Runs `fn` in one write transaction: everything it writes commits together or not at all. */
   transaction<T>(fn: (tx: StoreTransaction) => Promise<T>): Promise<T>;
+  /** Subscriptions and work queues of the WebSub hub. */
+  readonly websub: WebSubStore;
   close(): Promise<void>;
 }
 

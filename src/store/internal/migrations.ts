@@ -41,4 +41,59 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX mcp_ended_sessions_expiry ON mcp_ended_sessions (expires_at);
   `,
+  // 3: the WebSub hub (subscriptions, verifications of intent, topic versions, deliveries).
+  `
+  CREATE TABLE websub_subscriptions (
+    topic TEXT NOT NULL,
+    callback TEXT NOT NULL,
+    callback_host TEXT NOT NULL,
+    secret TEXT,
+    lease_seconds INTEGER NOT NULL,
+    expires_at INTEGER NOT NULL,
+    failures INTEGER NOT NULL DEFAULT 0,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL,
+    PRIMARY KEY (topic, callback)
+  );
+  CREATE INDEX websub_subscriptions_expires ON websub_subscriptions (expires_at);
+  CREATE INDEX websub_subscriptions_host ON websub_subscriptions (callback_host);
+
+  CREATE TABLE websub_intents (
+    id INTEGER PRIMARY KEY,
+    mode TEXT NOT NULL CHECK (mode IN ('subscribe', 'unsubscribe', 'denied')),
+    topic TEXT NOT NULL,
+    callback TEXT NOT NULL,
+    callback_host TEXT NOT NULL,
+    secret TEXT,
+    lease_seconds INTEGER,
+    reason TEXT,
+    created_at INTEGER NOT NULL,
+    claimed_by TEXT,
+    claimed_until INTEGER
+  );
+  CREATE INDEX websub_intents_key ON websub_intents (topic, callback, id);
+  CREATE INDEX websub_intents_host ON websub_intents (callback_host);
+
+  CREATE TABLE websub_topics (
+    topic TEXT PRIMARY KEY,
+    version INTEGER NOT NULL,
+    etag TEXT NOT NULL,
+    updated_at INTEGER NOT NULL
+  );
+
+  CREATE TABLE websub_deliveries (
+    id INTEGER PRIMARY KEY,
+    topic TEXT NOT NULL,
+    callback TEXT NOT NULL,
+    callback_host TEXT NOT NULL,
+    min_version INTEGER NOT NULL,
+    attempts INTEGER NOT NULL DEFAULT 0,
+    due_at INTEGER NOT NULL,
+    claimed_by TEXT,
+    claimed_until INTEGER,
+    UNIQUE (topic, callback),
+    FOREIGN KEY (topic, callback) REFERENCES websub_subscriptions (topic, callback) ON DELETE CASCADE
+  );
+  CREATE INDEX websub_deliveries_due ON websub_deliveries (due_at, id);
+  `,
 ];

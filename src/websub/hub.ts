@@ -1,0 +1,165 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { buildConnector } from 'undici';
+import type { WebSubConfig } from '../config.js';
+import type { ServiceUrls } from '../feeds/urls.js';
+import type { Route } from '../http/router.js';
+import type { Logger } from '../logger.js';
+import type { Published, Snapshot } from '../snapshot/types.js';
+import type { WebSubStore } from '../store/index.js';
+import { createAddressPolicy } from './internal/address-policy.js';
+import { createOutbound } from './internal/outbound.js';
+import { createRateLimiter } from './internal/rate-limit.js';
+import { createHostVetter, systemResolver, type Resolver } from './internal/target.js';
+import { createWorker, type Clock } from './internal/worker.js';
+import { hubRoute } from './routes.js';
+
+/** Bytes read of any callback response, at most (a challenge is 43). */
+export const MAX_RESPONSE_BYTES = 4096;
+
+export interface HubOptions {
+  store: WebSubStore;
+  published: Published;
+  urls: ServiceUrls;
+  config: WebSubConfig;
+  /** How often to look for work queued by other instances and for expired leases. */
+  pollMs: number;
+  logger: Logger;
+  /** Injected in tests; default: the system clock, resolver and connector. */
+  clock?: Clock;
+  resolver?: Resolver;
+  connect?: buildConnector.connector;
+}
+
+/** The running hub. */
+export interface Hub {
+  /** `POST /api/websub/hub`. */
+  readonly routes: readonly Route[];
+  /** Runs maintenance now: removes expired subscriptions and claims due work. */
+  tick(): Promise<void>;
+  /** Stops claiming, aborts requests in flight and gives back this instance's claims. */
+  stop(): Promise<void>;
+}
+
+/** Topic URL -> path of its document in the snapshot. */
+export function topicPaths(urls: ServiceUrls): ReadonlyMap<string, string> {
+  return new Map([
+    [urls.atomFeed, '/feed.xml'],
+    [urls.jsonFeed, '/api/feed.json'],
+    [urls.reviews, '/reviews.json'],
+  ]);
+}
+
+function createAnnouncer(o: HubOptions, clock: Clock, topics: ReadonlyMap<string, string>) {
+  return async (snapshot: Snapshot): Promise<number> => {
+    let queued = 0;
+    for (const [url, path] of topics) {
+      const rep = snapshot.representations.get(path);
+      if (rep) queued += await o.store.announce(url, snapshot.state.version, rep.etag, clock.now());
+    }
+    return queued;
+  };
+}
+
+/**
+ * Starts the WebSub hub: records the current content of each topic (queueing deliveries for any
+ * change that happened while no instance was running), listens for the publisher's change events
+ * to queue deliveries, runs the worker that verifies intents and delivers, and sweeps expired
+ * leases every `pollMs` (at most once a second).
+ */
+export async function startHub(o: HubOptions): Promise<Hub> {
+  const clock = o.clock ?? { now: () => Date.now() };
+  const { config, logger } = o;
+  const vet = createHostVetter(
+    createAddressPolicy(config.callbackAllowCidrs),
+    o.resolver ?? systemResolver,
+    config.timeoutMs,
+  );
+  const outbound = createOutbound({
+    timeoutMs: config.timeoutMs,
+    connectionsPerOrigin: config.hostConcurrency,
+    maxBodyBytes: MAX_RESPONSE_BYTES,
+    vet,
+    userAgent: `dealer-reviews-websub (+${o.urls.hub})`,
+    ...(o.connect ? { connect: o.connect } : {}),
+  });
+  const topics = topicPaths(o.urls);
+  const owner = `${hostname()}/${process.pid}/${randomUUID().slice(0, 8)}`;
+  const worker = createWorker({
+    store: o.store,
+    published: o.published,
+    outbound,
+    logger,
+    clock,
+    topics,
+    owner,
+    concurrency: config.concurrency,
+    hostConcurrency: config.hostConcurrency,
+    retryDelaysMs: config.retryDelaysMs,
+    claimLeaseMs: 2 * config.timeoutMs + 5_000,
+  });
+  const announce = createAnnouncer(o, clock, topics);
+  const queued = await announce(o.published.current());
+  if (queued > 0)
+    logger.info({ queued }, 'websub deliveries queued for changes made while stopped');
+
+  const off = o.published.onChange((event) => {
+    announce(event.snapshot).then(
+      (n) => {
+        if (n > 0) logger.info({ version: event.version, queued: n }, 'websub deliveries queued');
+        worker.wake();
+      },
+      (err: unknown) => logger.error({ err }, 'websub could not queue deliveries'),
+    );
+  });
+
+  let lastSweep = 0;
+  const tick = async (): Promise<void> => {
+    const now = clock.now();
+    if (now - lastSweep >= 1_000) {
+      lastSweep = now;
+      const expired = await o.store.expireSubscriptions(now);
+      if (expired > 0) logger.info({ expired }, 'websub leases expired');
+    }
+    await worker.pump();
+  };
+  let stopped = false;
+  let timer: NodeJS.Timeout | null = null;
+  const loop = (): void => {
+    if (stopped) return;
+    timer = setTimeout(() => {
+      tick()
+        .catch((err: unknown) => logger.error({ err }, 'websub maintenance failed'))
+        .finally(loop);
+    }, o.pollMs);
+    timer.unref();
+  };
+  loop();
+  worker.wake();
+
+  return {
+    routes: [
+      hubRoute({
+        topics: [...topics.keys()] as [string, ...string[]],
+        lease: config.lease,
+        maxSubscriptionsPerHost: config.maxSubscriptionsPerHost,
+        store: o.store,
+        vet,
+        limiter: createRateLimiter(config.rateLimitPerMin),
+        clock,
+        logger,
+        onQueued: () => worker.wake(),
+      }),
+    ],
+    tick,
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      off();
+      const settled = worker.stop();
+      await outbound.close();
+      await settled;
+      await o.store.releaseClaims(owner);
+    },
+  };
+}

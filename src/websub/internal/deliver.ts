@@ -1,0 +1,48 @@
+import type { Representation } from '../../snapshot/types.js';
+import type { ClaimedDelivery } from '../../store/index.js';
+import type { Outbound } from './outbound.js';
+import { hubSignature } from './signature.js';
+import { RefusedTargetError } from './target.js';
+
+/** How one delivery attempt ended. */
+export type AttemptOutcome =
+  | { kind: 'delivered'; status: number }
+  | { kind: 'gone' }
+  | { kind: 'refused'; detail: string }
+  | { kind: 'failed'; detail: string };
+
+/**
+ * POSTs the topic's current bytes to the callback: the same `Content-Type` as a GET of the topic,
+ * its `Link` header (hub and self), and `X-Hub-Signature` when the subscription has a secret. A
+ * 2xx is delivered, 410 gone, a refused address is refused (no connection was made), anything
+ * else failed.
+ */
+export async function attemptDelivery(
+  outbound: Outbound,
+  delivery: ClaimedDelivery,
+  rep: Representation,
+): Promise<AttemptOutcome> {
+  const headers: Record<string, string> = {
+    'content-type': rep.contentType,
+    'content-length': String(rep.body.length),
+  };
+  if (rep.headers.Link) headers.link = rep.headers.Link;
+  if (delivery.secret !== null)
+    headers['x-hub-signature'] = hubSignature(rep.body, delivery.secret);
+  try {
+    const res = await outbound.request(delivery.callback, {
+      method: 'POST',
+      headers,
+      body: rep.body,
+    });
+    if (res.status >= 200 && res.status <= 299) return { kind: 'delivered', status: res.status };
+    if (res.status === 410) return { kind: 'gone' };
+    return { kind: 'failed', detail: `status ${res.status}` };
+  } catch (err) {
+    if (err instanceof RefusedTargetError) return { kind: 'refused', detail: err.message };
+    return {
+      kind: 'failed',
+      detail: err instanceof Error ? `${err.name}: ${err.message}` : 'error',
+    };
+  }
+}

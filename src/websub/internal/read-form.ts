@@ -1,0 +1,57 @@
+import type { IncomingMessage } from 'node:http';
+import { HubError } from './hub-error.js';
+
+/** Largest request body the hub reads: the longest valid form fits with room to spare. */
+export const MAX_FORM_BYTES = 8 * 1024;
+
+const FORM_TYPE = 'application/x-www-form-urlencoded';
+
+/** The parameters the hub reads; every other one is ignored, as WebSub requires. */
+const KNOWN = new Set(['hub.mode', 'hub.topic', 'hub.callback', 'hub.secret', 'hub.lease_seconds']);
+
+function checkContentType(header: string | undefined): void {
+  const [type = '', ...params] = (header ?? '').split(';').map((p) => p.trim().toLowerCase());
+  if (type !== FORM_TYPE)
+    throw new HubError(415, `The request body must be ${FORM_TYPE} (UTF-8).`, {
+      Accept: FORM_TYPE,
+    });
+  const charset = params.find((p) => p.startsWith('charset='))?.slice('charset='.length);
+  if (charset !== undefined && charset.replace(/"/g, '') !== 'utf-8')
+    throw new HubError(415, 'The form must be encoded in UTF-8.', { Accept: FORM_TYPE });
+}
+
+async function readCapped(req: IncomingMessage, max: number): Promise<Buffer> {
+  const declared = Number(req.headers['content-length'] ?? 0);
+  if (declared > max) throw new HubError(413, `The request body must be at most ${max} bytes.`);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > max) throw new HubError(413, `The request body must be at most ${max} bytes.`);
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}
+
+/**
+ * Reads the hub's form body: 415 unless it is form-encoded UTF-8, 413 past `MAX_FORM_BYTES`, 400
+ * when it is not valid UTF-8 or names a `hub.*` parameter twice. Returns the `hub.*` parameters;
+ * every other parameter is ignored.
+ */
+export async function readHubForm(req: IncomingMessage): Promise<Record<string, string>> {
+  checkContentType(req.headers['content-type']);
+  const bytes = await readCapped(req, MAX_FORM_BYTES);
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw new HubError(400, 'The request body is not valid UTF-8.');
+  }
+  const form: Record<string, string> = {};
+  for (const [key, value] of new URLSearchParams(text)) {
+    if (!KNOWN.has(key)) continue;
+    if (Object.hasOwn(form, key)) throw new HubError(400, `${key}: given more than once`);
+    form[key] = value;
+  }
+  return form;
+}

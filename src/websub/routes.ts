@@ -1,0 +1,119 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Logger } from '../logger.js';
+import type { Route } from '../http/router.js';
+import type { WebSubStore } from '../store/index.js';
+import { grantLease, hubFormSchema, type HubRequest, type LeaseBounds } from './form.js';
+import { HubError, sendText } from './internal/hub-error.js';
+import { clientKey, type RateLimiter } from './internal/rate-limit.js';
+import { readHubForm } from './internal/read-form.js';
+import { RefusedTargetError, type HostVetter } from './internal/target.js';
+import type { Clock } from './internal/worker.js';
+
+/** The hub's path, relative to BASE_URL. */
+export const HUB_PATH = '/api/websub/hub';
+
+export interface HubRouteOptions {
+  topics: readonly [string, ...string[]];
+  lease: LeaseBounds;
+  maxSubscriptionsPerHost: number;
+  store: WebSubStore;
+  vet: HostVetter;
+  limiter: RateLimiter;
+  clock: Clock;
+  logger: Logger;
+  /** Called once a request is queued, so that verification starts at once. */
+  onQueued: () => void;
+}
+
+function toRequest(
+  form: Record<string, string>,
+  schema: ReturnType<typeof hubFormSchema>,
+  lease: LeaseBounds,
+): HubRequest {
+  const parsed = schema.safeParse(form);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `${String(i.path[0] ?? 'form')}: ${i.message}`);
+    throw new HubError(400, lines.join('\n'));
+  }
+  const f = parsed.data;
+  let leaseSeconds: number | null = null;
+  if (f['hub.mode'] === 'subscribe') {
+    leaseSeconds = grantLease(f['hub.lease_seconds'], lease);
+    if (leaseSeconds === null)
+      throw new HubError(400, 'hub.lease_seconds: must be a positive integer number of seconds');
+  }
+  return {
+    mode: f['hub.mode'],
+    topic: f['hub.topic'],
+    callback: f['hub.callback'],
+    secret: f['hub.secret'] ?? null,
+    leaseSeconds,
+  };
+}
+
+async function vetCallback(vet: HostVetter, callback: URL): Promise<void> {
+  try {
+    await vet(callback.hostname);
+  } catch (err) {
+    if (!(err instanceof RefusedTargetError)) throw err;
+    // One answer for names that do not resolve and names that resolve to refused addresses, so
+    // the hub cannot be used to learn what internal names exist.
+    const literal = callback.hostname.startsWith('[') || /^[\d.]+$/.test(callback.hostname);
+    throw new HubError(
+      403,
+      literal
+        ? `hub.callback: ${err.message}; the hub only calls public addresses`
+        : 'hub.callback: the callback host does not resolve to a public address the hub may call',
+    );
+  }
+}
+
+/**
+ * The `POST /api/websub/hub` route: rate limit per client, form reading and validation, the
+ * callback's host checked against the address policy, the per-host cap, then the verification of
+ * intent is queued in the store and 202 is answered at once. Refusals are plain text.
+ */
+export function hubRoute(o: HubRouteOptions): Route {
+  const schema = hubFormSchema(o.topics);
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const decision = o.limiter.take(clientKey(req.socket.remoteAddress), o.clock.now());
+    if (!decision.ok)
+      throw new HubError(429, 'Too many hub requests from this address; try again later.', {
+        'Retry-After': String(decision.retryAfterSeconds),
+      });
+    const request = toRequest(await readHubForm(req), schema, o.lease);
+    await vetCallback(o.vet, request.callback);
+    const queued = await o.store.addIntent(
+      {
+        mode: request.mode,
+        topic: request.topic,
+        callback: request.callback.href,
+        callbackHost: request.callback.hostname,
+        secret: request.secret,
+        leaseSeconds: request.leaseSeconds,
+        reason: null,
+      },
+      o.clock.now(),
+      o.maxSubscriptionsPerHost,
+    );
+    if (!queued)
+      throw new HubError(403, 'hub.callback: this callback host has too many subscriptions.');
+    o.onQueued();
+    sendText(res, 202, 'Accepted: the hub will verify the request with the callback.');
+  };
+  return {
+    path: HUB_PATH,
+    methods: {
+      POST: async (req, res) => {
+        try {
+          await handle(req, res);
+        } catch (err) {
+          if (!(err instanceof HubError)) throw err;
+          o.logger.debug({ status: err.status }, 'websub request refused');
+          if (err.status === 413) res.setHeader('Connection', 'close');
+          sendText(res, err.status, err.message, err.headers);
+        }
+      },
+    },
+  };
+}

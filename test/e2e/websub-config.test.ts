@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/config.js';
+
+describe('WebSub settings from the environment', () => {
+  it('has documented defaults', () => {
+    expect(loadConfig({}).websub).toEqual({
+      callbackAllowCidrs: [],
+      rateLimitPerMin: 60,
+      timeoutMs: 10_000,
+      retryDelaysMs: [10_000, 60_000, 300_000, 1_800_000],
+      concurrency: 64,
+      hostConcurrency: 8,
+      maxSubscriptionsPerHost: 1_000,
+      lease: { minSeconds: 3_600, defaultSeconds: 864_000, maxSeconds: 2_592_000 },
+    });
+  });
+
+  it('parses lists', () => {
+    const c = loadConfig({
+      WEBSUB_CALLBACK_ALLOW_CIDRS: ' 127.0.0.0/8, ::1/128,10.1.2.3 ',
+      WEBSUB_RETRY_DELAYS_MS: '0, 100,2000',
+      WEBSUB_LEASE_MIN_SECONDS: '1',
+    }).websub;
+    expect(c.callbackAllowCidrs).toEqual(['127.0.0.0/8', '::1/128', '10.1.2.3']);
+    expect(c.retryDelaysMs).toEqual([0, 100, 2000]);
+    expect(c.lease.minSeconds).toBe(1);
+  });
+
+  it.each([
+    ['WEBSUB_CALLBACK_ALLOW_CIDRS', '127.0.0.0/33'],
+    ['WEBSUB_CALLBACK_ALLOW_CIDRS', 'localhost'],
+    ['WEBSUB_CALLBACK_ALLOW_CIDRS', '10.0.0.0/8/8'],
+    ['WEBSUB_RATE_LIMIT_PER_MIN', '0'],
+    ['WEBSUB_RATE_LIMIT_PER_MIN', 'many'],
+    ['WEBSUB_TIMEOUT_MS', '50'],
+    ['WEBSUB_TIMEOUT_MS', '1e4'],
+    ['WEBSUB_RETRY_DELAYS_MS', '100,,200'],
+    ['WEBSUB_RETRY_DELAYS_MS', '-1'],
+    ['WEBSUB_RETRY_DELAYS_MS', '1s'],
+    ['WEBSUB_CONCURRENCY', '0'],
+    ['WEBSUB_HOST_CONCURRENCY', '65'],
+    ['WEBSUB_MAX_SUBSCRIPTIONS_PER_HOST', '0'],
+    ['WEBSUB_LEASE_MIN_SECONDS', '0'],
+    ['WEBSUB_LEASE_MAX_SECONDS', '31536001'],
+    ['WEBSUB_LEASE_DEFAULT_SECONDS', '3599'],
+    ['WEBSUB_LEASE_DEFAULT_SECONDS', '2592001'],
+  ])('rejects %s=%s naming the variable', (key, value) => {
+    expect(() => loadConfig({ [key]: value })).toThrow(ConfigError);
+    expect(() => loadConfig({ [key]: value })).toThrow(new RegExp(`^invalid ${key}=`));
+  });
+});
