@@ -1,0 +1,141 @@
+import { expand, pickTemplate, type Template } from './grammar.js';
+import { EN, englishPoolsFor } from './pools.js';
+import type { Rng } from './prng.js';
+import type { RosterEntry } from './roster.js';
+import { createSlotContext, hasSlot, resolveSlot, type SlotContext } from './slot-values.js';
+import { finishText, type Sentence } from './voice.js';
+import type { Opinion, Polarity, Visit } from './visit-types.js';
+
+/** A written review body and the staff it names. */
+export interface Written {
+  text: string;
+  /** Staff named in the text, in order of first mention. */
+  mentioned: RosterEntry[];
+  /** The English a translation would show, for Spanish reviews. */
+  translation: string | null;
+}
+
+function render(ctx: SlotContext, pool: readonly Template[] | undefined, used: Set<Template>): string | null {
+  if (!pool || pool.length === 0) return null;
+  const has = (slot: string): boolean => hasSlot(ctx, slot);
+  let t = pickTemplate(pool, ctx.rng, has);
+  for (let i = 0; i < 3 && t && used.has(t); i++) t = pickTemplate(pool, ctx.rng, has);
+  if (!t || used.has(t)) return null;
+  used.add(t);
+  return expand(t, ctx.rng, EN.rules, (name, form) => resolveSlot(ctx, name, form));
+}
+
+function renderOpinion(ctx: SlotContext, op: Opinion, used: Set<Template>): string | null {
+  for (const pool of englishPoolsFor(ctx.visit.dept, op)) {
+    const text = render(ctx, pool, used);
+    if (text) return text;
+  }
+  return null;
+}
+
+function contextPool(v: Visit, rng: Rng): readonly Template[] {
+  if (v.dept === 'service' || v.dept === 'parts' || v.dept === 'body-shop') {
+    const specific = EN.contextByService.get(v.services[0]!.id);
+    if (specific && (v.dept !== 'service' || rng.chance(0.45))) return specific;
+    return EN.contextService;
+  }
+  if (v.dept === 'finance' && rng.chance(0.6)) return EN.contextFinance;
+  if (v.salesKind === 'lease' && rng.chance(0.7)) return EN.contextLease;
+  return EN.contextSales;
+}
+
+function tone(v: Visit): 'pos' | 'neg' | 'mid' {
+  if (v.valence === 'pos' || v.valence === 'mixed-pos') return 'pos';
+  return v.valence === 'neg' || v.valence === 'mixed-neg' ? 'neg' : 'mid';
+}
+
+const PLAN = {
+  short: { opener: 0, context: 0.15, story: 0, aside: 0, overall: 0, closer: 0.3, repeat: 0 },
+  medium: { opener: 0.15, context: 0.6, story: 0, aside: 0.05, overall: 0.1, closer: 0.5, repeat: 0 },
+  long: { opener: 0.35, context: 0.9, story: 0.35, aside: 0.3, overall: 0.3, closer: 0.7, repeat: 0.25 },
+  epic: { opener: 0.5, context: 1, story: 0.85, aside: 0.6, overall: 0.5, closer: 0.85, repeat: 0.6 },
+} as const;
+
+function storySentences(ctx: SlotContext, used: Set<Template>): Sentence[] {
+  const v = ctx.visit;
+  const group = v.dept === 'service' ? 'service' : v.salesKind ? 'sales' : null;
+  if (!group) return [];
+  const negative =
+    v.valence === 'neg' || v.valence === 'mixed-neg' || (v.valence === 'mixed' && ctx.rng.chance(0.5));
+  const beats = EN.stories.get(`${group}.${negative ? 'neg' : 'pos'}`) ?? [];
+  const out: Sentence[] = [];
+  beats.forEach((beat, i) => {
+    if (i > 0 && !ctx.rng.chance(v.length === 'epic' ? 0.9 : 0.6)) return;
+    const text = render(ctx, beat, used);
+    if (text) out.push({ text, pol: null, kind: 'story' });
+  });
+  return out;
+}
+
+const OVERALL: Readonly<Record<'pos' | 'neg' | 'mid', readonly string[]>> = {
+  pos: ['overall a great experience', 'overall very happy', 'overall could not be happier', 'all in all a good visit'],
+  mid: ['overall not bad', 'overall a decent experience', 'overall it was ok', 'mixed feelings overall'],
+  neg: ['overall a terrible experience', 'overall very disappointed', 'all in all a waste of a day'],
+};
+
+function tinyReview(ctx: SlotContext, used: Set<Template>): Sentence[] {
+  const t = tone(ctx.visit);
+  const text = render(ctx, EN.tiny.get(t), used) ?? 'ok';
+  return [{ text, pol: null, kind: 'frame' }];
+}
+
+function opinionSentences(ctx: SlotContext, used: Set<Template>, repeat: number): Sentence[] {
+  const v = ctx.visit;
+  const ops = [...v.opinions];
+  // Happy reviews save their one complaint for last; unhappy ones their one praise.
+  if (v.valence === 'mixed-pos' || v.valence === 'mixed-neg') {
+    const odd = v.valence === 'mixed-pos' ? 'pos' : 'neg';
+    ops.sort((a, b) => Number(a.polarity !== odd) - Number(b.polarity !== odd));
+  }
+  const out: Sentence[] = [];
+  for (const op of ops) {
+    // The long waits of the short-staffed months are what those reviews are about.
+    const stress = op.era === 'shortstaffed' ? 0.6 : 0;
+    const times = ctx.rng.chance(Math.max(repeat, stress)) ? 2 : 1;
+    for (let k = 0; k < times; k++) {
+      const text = renderOpinion(ctx, op, used);
+      if (text) out.push({ text, pol: op.polarity as Polarity, kind: 'op' });
+    }
+  }
+  return out;
+}
+
+/**
+ * Writes an English review body for a planned visit: a one-liner for tiny reviews, otherwise an
+ * opener, the reason for the visit, the opinions (complaint last in a happy review), an aside,
+ * an overall verdict and a closer as the length allows, then the edit paragraph if the author
+ * came back to it. The surface (contractions, punctuation, typos, capitals) is the voice's job.
+ */
+export function composeEnglish(v: Visit, rng: Rng): Written {
+  const ctx = createSlotContext(v, rng, 'en');
+  const used = new Set<Template>();
+  let sentences: Sentence[];
+  if (v.length === 'tiny') sentences = tinyReview(ctx, used);
+  else {
+    const plan = PLAN[v.length];
+    const t = tone(v);
+    sentences = [];
+    const frame = (pool: readonly Template[] | undefined, p: number): void => {
+      if (!rng.chance(p)) return;
+      const text = render(ctx, pool, used);
+      if (text) sentences.push({ text, pol: null, kind: 'frame' });
+    };
+    frame(rng.chance(0.25) ? EN.openers.get('any') : EN.openers.get(t === 'neg' ? 'neg' : 'pos'), plan.opener);
+    const story = rng.chance(plan.story) ? storySentences(ctx, used) : [];
+    frame(contextPool(v, rng), story.length > 0 ? 0 : plan.context);
+    sentences.push(...story);
+    sentences.push(...opinionSentences(ctx, used, plan.repeat));
+    frame(EN.asides, plan.aside);
+    if (rng.chance(plan.overall)) sentences.push({ text: rng.pick(OVERALL[t]), pol: null, kind: 'frame' });
+    frame(EN.closers.get(t), plan.closer);
+    if (sentences.length === 0) sentences = tinyReview(ctx, used);
+  }
+  const update = v.edit ? render(ctx, EN.updates.get(v.edit.kind), used) : null;
+  const text = finishText(sentences, v, rng, update);
+  return { text, mentioned: ctx.mentioned, translation: null };
+}
