@@ -17,6 +17,8 @@ export interface CatalogueEntry {
   readonly es: readonly (readonly [string, string])[];
   /** Relative frequency among service visits. */
   readonly weight: number;
+  /** What the job typically costs in dollars (a quote falls in the range); 0 when covered. */
+  readonly price: readonly [number, number];
 }
 
 const svc = (e: CatalogueEntry): CatalogueEntry => e;
@@ -31,6 +33,7 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
     bare: ['oil change', 'oil change', 'LOF', 'oil service', 'synthetic oil change'],
     es: [['un cambio de aceite', 'an oil change'], ['el cambio de aceite', 'the oil change']],
     weight: 30,
+    price: [60, 140],
   }),
   svc({
     id: 'tire-rotation',
@@ -40,6 +43,7 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
     bare: ['tire rotation', 'rotation'],
     es: [['la rotación de llantas', 'the tire rotation']],
     weight: 10,
+    price: [25, 60],
   }),
   svc({
     id: 'tires',
@@ -49,6 +53,7 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
     bare: ['new tires', 'tire repair', 'tire replacement'],
     es: [['llantas nuevas', 'new tires'], ['neumáticos nuevos', 'new tires']],
     weight: 6,
+    price: [450, 1300],
   }),
   svc({
     id: 'brakes',
@@ -58,6 +63,7 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
     bare: ['brake job', 'brakes', 'brake pads', 'rotors'],
     es: [['los frenos', 'the brakes'], ['frenos nuevos', 'new brakes']],
     weight: 9,
+    price: [320, 950],
   }),
   svc({
     id: 'alignment',
@@ -67,6 +73,7 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
     bare: ['alignment', 'wheel alignment'],
     es: [['una alineación', 'an alignment'], ['la alineacion', 'the alignment']],
     weight: 4,
+    price: [110, 220],
   }),
   svc({
     id: 'battery',
@@ -76,6 +83,7 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
     bare: ['battery', 'new battery', 'battery replacement'],
     es: [['una batería nueva', 'a new battery'], ['la bateria', 'the battery']],
     weight: 5,
+    price: [180, 340],
   }),
   svc({
     id: 'state-inspection',
@@ -85,6 +93,7 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
     bare: ['inspection', 'state inspection', 'emissions inspection'],
     es: [['la inspección', 'the inspection'], ['la inspeccion del estado', 'the state inspection']],
     weight: 6,
+    price: [30, 60],
   }),
   svc({
     id: 'recall',
@@ -94,6 +103,7 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
     bare: ['recall', 'recall repair', 'recall work'],
     es: [['el recall', 'the recall'], ['un recall', 'a recall']],
     weight: 5,
+    price: [0, 0],
   }),
   svc({
     id: 'warranty',
@@ -103,6 +113,7 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
     bare: ['warranty repair', 'warranty work', 'warranty claim'],
     es: [['una reparación de garantía', 'a warranty repair'], ['la garantia', 'the warranty']],
     weight: 6,
+    price: [0, 0],
   }),
   svc({
     id: 'transmission',
@@ -112,6 +123,7 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
     bare: ['transmission flush', 'transmission repair', 'transmission'],
     es: [['la transmisión', 'the transmission'], ['la transmision', 'the transmission']],
     weight: 3,
+    price: [250, 3800],
   }),
   svc({
     id: 'air-conditioning',
@@ -121,6 +133,7 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
     bare: ['A/C', 'AC', 'air conditioning'],
     es: [['el aire acondicionado', 'the air conditioning']],
     weight: 5,
+    price: [180, 1400],
   }),
   svc({
     id: 'detailing',
@@ -130,6 +143,7 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
     bare: ['detail', 'detailing', 'ceramic coating'],
     es: [['un lavado completo', 'a full detail']],
     weight: 2,
+    price: [150, 900],
   }),
   svc({
     id: 'diagnostics',
@@ -139,6 +153,7 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
     bare: ['diagnostic', 'diagnosis', 'check engine light'],
     es: [['la luz de check engine', 'the check engine light'], ['un diagnóstico', 'a diagnosis']],
     weight: 8,
+    price: [150, 1200],
   }),
   svc({
     id: 'coolant',
@@ -146,8 +161,9 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
     synonyms: ['coolant', 'coolant flush', 'radiator', 'antifreeze', 'anticongelante'],
     np: ['a coolant flush', 'a coolant leak', 'a radiator leak', 'a leaking radiator'],
     bare: ['coolant flush', 'radiator', 'coolant leak'],
-    es: [['el anticongelante', 'the antifreeze']],
+    es: [['el cambio de anticongelante', 'the antifreeze change']],
     weight: 2,
+    price: [160, 900],
   }),
   svc({
     id: 'filters-wipers',
@@ -157,6 +173,7 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
     bare: ['cabin filter', 'air filter', 'wiper blades'],
     es: [],
     weight: 2,
+    price: [40, 120],
   }),
   svc({
     id: 'tune-up',
@@ -166,6 +183,7 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
     bare: ['tune-up', 'spark plugs'],
     es: [['una afinación', 'a tune-up'], ['una afinacion', 'a tune-up']],
     weight: 2,
+    price: [250, 600],
   }),
   svc({
     id: 'scheduled-maintenance',
@@ -175,6 +193,7 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
     bare: ['scheduled maintenance', 'maintenance', '60k service'],
     es: [['el mantenimiento', 'the maintenance'], ['el servicio de mantenimiento', 'the maintenance service']],
     weight: 5,
+    price: [300, 900],
   }),
   svc({
     id: 'body-repair',
@@ -184,6 +203,7 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
     bare: ['body work', 'collision repair', 'paint job'],
     es: [['la hojalatería', 'the body work'], ['hojalateria y pintura', 'body work and paint']],
     weight: 0,
+    price: [900, 4500],
   }),
   svc({
     id: 'key-fob',
@@ -193,6 +213,7 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
     bare: ['key fob', 'spare key', 'key programming'],
     es: [],
     weight: 2,
+    price: [180, 450],
   }),
   svc({
     id: 'software-update',
@@ -202,6 +223,7 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
     bare: ['software update', 'infotainment screen', 'reflash'],
     es: [],
     weight: 2,
+    price: [0, 250],
   }),
   svc({
     id: 'parts-counter',
@@ -211,12 +233,15 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
     bare: ['parts counter', 'parts department', 'parts desk'],
     es: [['el departamento de refacciones', 'the parts department']],
     weight: 0,
+    price: [40, 600],
   }),
 ];
 
+const BY_ID = new Map(CATALOGUE.map((s) => [s.id, s]));
+
 /** A catalogue entry by id; throws for an unknown id, which is a bug in the generator. */
 export function serviceById(id: string): CatalogueEntry {
-  const found = CATALOGUE.find((s) => s.id === id);
+  const found = BY_ID.get(id);
   if (!found) throw new Error(`unknown service ${id}`);
   return found;
 }

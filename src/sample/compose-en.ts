@@ -125,7 +125,7 @@ export function composeEnglish(v: Visit, rng: Rng): Written {
       const text = render(ctx, pool, used);
       if (text) sentences.push({ text, pol: null, kind: 'frame' });
     };
-    frame(rng.chance(0.25) ? EN.openers.get('any') : EN.openers.get(t === 'neg' ? 'neg' : 'pos'), plan.opener);
+    frame(t === 'mid' || rng.chance(0.25) ? EN.openers.get('any') : EN.openers.get(t), plan.opener);
     const story = rng.chance(plan.story) ? storySentences(ctx, used) : [];
     frame(contextPool(v, rng), story.length > 0 ? 0 : plan.context);
     sentences.push(...story);

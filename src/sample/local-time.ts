@@ -20,9 +20,21 @@ export function dayNumber(isoDate: string): number {
   return Math.floor(Date.parse(`${isoDate}T00:00:00Z`) / DAY_MS);
 }
 
-/** The `YYYY-MM-DD` text of a day number. */
+const ISO_DAYS = new Map<number, string>();
+
+/** The `YYYY-MM-DD` text of a day number (cached: the sample only ever uses a few thousand). */
 export function isoDay(day: number): string {
-  return new Date(day * DAY_MS).toISOString().slice(0, 10);
+  let text = ISO_DAYS.get(day);
+  if (text === undefined) {
+    text = new Date(day * DAY_MS).toISOString().slice(0, 10);
+    ISO_DAYS.set(day, text);
+  }
+  return text;
+}
+
+/** The calendar year of a day number. */
+export function yearOf(day: number): number {
+  return Number(isoDay(day).slice(0, 4));
 }
 
 /** 0 = Sunday .. 6 = Saturday. */
@@ -36,11 +48,21 @@ function nthSunday(year: number, month: number, n: number): number {
   return first + offset + (n - 1) * 7;
 }
 
+const DST = new Map<number, readonly [number, number]>();
+
+/** The local days daylight-saving time starts and ends in a year (US rule since 2007). */
+function dstDays(year: number): readonly [number, number] {
+  let days = DST.get(year);
+  if (!days) {
+    days = [nthSunday(year, 3, 2), nthSunday(year, 11, 1)];
+    DST.set(year, days);
+  }
+  return days;
+}
+
 /** True when daylight-saving time is in force at this local wall-clock time (US rule). */
 function isDaylightTime(t: LocalDateTime): boolean {
-  const year = new Date(t.day * DAY_MS).getUTCFullYear();
-  const start = nthSunday(year, 3, 2);
-  const end = nthSunday(year, 11, 1);
+  const [start, end] = dstDays(yearOf(t.day));
   if (t.day > start && t.day < end) return true;
   if (t.day === start) return t.second >= 2 * 3600;
   if (t.day === end) return t.second < 2 * 3600;
@@ -67,8 +89,7 @@ function pad(n: number, width = 2): string {
  */
 export function formatLocal(zone: UsZone, t: LocalDateTime): string {
   let { day, second } = t;
-  const year = new Date(day * DAY_MS).getUTCFullYear();
-  if (day === nthSunday(year, 3, 2) && second >= 2 * 3600 && second < 3 * 3600) second += 3600;
+  if (day === dstDays(yearOf(day))[0] && second >= 2 * 3600 && second < 3 * 3600) second += 3600;
   const off = offsetMinutes(zone, { day, second });
   const sign = off < 0 ? '-' : '+';
   const abs = Math.abs(off);

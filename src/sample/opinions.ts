@@ -72,21 +72,35 @@ const RANGE: Readonly<Record<LengthClass, readonly [number, number]>> = {
   epic: [5, 8],
 };
 
-function chooseTopics(rng: Rng, v: Visit): Topic[] {
-  const table: Partial<Record<Topic, number>> = { ...INCLUSION[v.dept] };
-  const after = (d: number): boolean => v.day >= d;
+const INCLUSION_LISTS = new Map(
+  Object.entries(INCLUSION).map(([dept, table]) => [dept, Object.entries(table) as [Topic, number][]]),
+);
+
+function inclusionFor(v: Visit): [Topic, number][] {
+  const list = [...INCLUSION_LISTS.get(v.dept)!];
+  const set = (topic: Topic, p: number): void => {
+    const i = list.findIndex(([t]) => t === topic);
+    if (i >= 0) list[i] = [topic, p];
+    else list.push([topic, p]);
+  };
   if (v.dept === 'service') {
-    if (v.shortStaffed) table['wait-time'] = 1;
-    if (after(EVENTS.onlineBooking)) table.scheduling = 0.3;
-    if (v.services.some((s) => s.id === 'recall')) table.recall = 0.55;
-    if (v.staff.driver) table.shuttle = 0.8;
+    if (v.shortStaffed) set('wait-time', 1);
+    if (v.day >= EVENTS.onlineBooking) set('scheduling', 0.3);
+    if (v.services.some((s) => s.id === 'recall')) set('recall', 0.55);
+    if (v.staff.driver) set('shuttle', 0.8);
   }
-  if (v.trade) table['trade-in'] = 0.35;
+  if (v.trade) set('trade-in', 0.35);
+  return list;
+}
+
+function chooseTopics(rng: Rng, v: Visit): Topic[] {
+  const table = inclusionFor(v);
   const [min, max] = RANGE[v.length];
-  const topics = (Object.keys(table) as Topic[]).filter((k) => rng.chance(table[k]!));
-  for (;;) {
-    const rest = (Object.entries(table) as [Topic, number][]).filter(([k]) => !topics.includes(k));
-    if (topics.length >= min || rest.length === 0) break;
+  const topics: Topic[] = [];
+  for (const [k, p] of table) if (rng.chance(p)) topics.push(k);
+  while (topics.length < min) {
+    const rest = table.filter(([k]) => !topics.includes(k));
+    if (rest.length === 0) break;
     topics.push(rng.weighted(rest));
   }
   while (topics.length > max) {

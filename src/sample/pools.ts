@@ -69,7 +69,19 @@ function sourcesFor(dept: DeptGroup): [Pools, string][] {
  * own sentences (short staffing, online booking...), then the department's, then shared ones.
  * A neutral opinion with no neutral sentences falls back to the positive ones.
  */
-export function englishPoolsFor(dept: DeptGroup, op: Opinion): (readonly Template[])[] {
+export function englishPoolsFor(dept: DeptGroup, op: Opinion): readonly (readonly Template[])[] {
+  const key = `${dept}|${op.topic}|${op.polarity}|${op.era ?? ''}`;
+  let pools = POOL_CACHE.get(key);
+  if (!pools) {
+    pools = findEnglishPools(dept, op);
+    POOL_CACHE.set(key, pools);
+  }
+  return pools;
+}
+
+const POOL_CACHE = new Map<string, readonly (readonly Template[])[]>();
+
+function findEnglishPools(dept: DeptGroup, op: Opinion): (readonly Template[])[] {
   const out: (readonly Template[])[] = [];
   const polarities = op.polarity === 'neu' ? ['neu', 'pos'] : [op.polarity];
   for (const pol of polarities) {

@@ -31,54 +31,82 @@ export function mix32(seed: number, index: number): number {
   return h >>> 0;
 }
 
+/** The sampling helpers, written once on top of a `next()`. */
+abstract class Sampler implements Rng {
+  abstract next(): number;
+  int(min: number, max: number): number {
+    return min + Math.floor(this.next() * (max - min + 1));
+  }
+  chance(p: number): boolean {
+    return this.next() < p;
+  }
+  pick<T>(items: readonly T[]): T {
+    return items[Math.floor(this.next() * items.length)]!;
+  }
+  weighted<T>(items: readonly (readonly [T, number])[]): T {
+    const n = items.length;
+    let total = 0;
+    for (let i = 0; i < n; i++) total += items[i]![1];
+    let r = this.next() * total;
+    for (let i = 0; i < n; i++) {
+      r -= items[i]![1];
+      if (r < 0) return items[i]![0];
+    }
+    return items[n - 1]![0];
+  }
+  logNormal(median: number, sigma: number): number {
+    // Box-Muller; 1 - u keeps the logarithm finite.
+    const u = 1 - this.next();
+    const v = this.next();
+    const z = Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
+    return median * Math.exp(sigma * z);
+  }
+}
+
+class Sfc32 extends Sampler {
+  private a: number;
+  private b: number;
+  private c: number;
+  private d = 1;
+  constructor(seed: number, stream: number) {
+    super();
+    this.a = mix32(seed, stream);
+    this.b = mix32(seed ^ 0x5bd1e995, stream + 1);
+    this.c = mix32(seed ^ 0x1b873593, stream + 2);
+    for (let i = 0; i < 12; i++) this.next();
+  }
+  next(): number {
+    const t = (((this.a + this.b) | 0) + this.d) | 0;
+    this.d = (this.d + 1) | 0;
+    this.a = this.b ^ (this.b >>> 9);
+    this.b = (this.c + (this.c << 3)) | 0;
+    this.c = (this.c << 21) | (this.c >>> 11);
+    this.c = (this.c + t) | 0;
+    return (t >>> 0) / 4294967296;
+  }
+}
+
+class FromSource extends Sampler {
+  constructor(private readonly source: () => number) {
+    super();
+  }
+  next(): number {
+    return this.source();
+  }
+}
+
 /**
  * Creates an sfc32 generator for a seed and an optional stream number. Different streams of one
  * seed are independent, which lets every review draw from its own stream: editing how one review
  * is written then leaves the others byte-for-byte unchanged.
  */
 export function createRng(seed: number, stream = 0): Rng {
-  let a = mix32(seed, stream);
-  let b = mix32(seed ^ 0x5bd1e995, stream + 1);
-  let c = mix32(seed ^ 0x1b873593, stream + 2);
-  let d = 1;
-  const next = (): number => {
-    const t = (((a + b) | 0) + d) | 0;
-    d = (d + 1) | 0;
-    a = b ^ (b >>> 9);
-    b = (c + (c << 3)) | 0;
-    c = (c << 21) | (c >>> 11);
-    c = (c + t) | 0;
-    return (t >>> 0) / 4294967296;
-  };
-  for (let i = 0; i < 12; i++) next();
-  return rngFrom(next);
+  return new Sfc32(seed, stream);
 }
 
 /** Wraps any source of uniform numbers in [0, 1) in the sampling helpers. */
 export function rngFrom(next: () => number): Rng {
-  return {
-    next,
-    int: (min, max) => min + Math.floor(next() * (max - min + 1)),
-    chance: (p) => next() < p,
-    pick: (items) => items[Math.floor(next() * items.length)]!,
-    weighted: (items) => {
-      let total = 0;
-      for (const [, w] of items) total += w;
-      let r = next() * total;
-      for (const [item, w] of items) {
-        r -= w;
-        if (r < 0) return item;
-      }
-      return items[items.length - 1]![0];
-    },
-    logNormal: (median, sigma) => {
-      // Box-Muller; 1 - u keeps the logarithm finite.
-      const u = 1 - next();
-      const v = next();
-      const z = Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
-      return median * Math.exp(sigma * z);
-    },
-  };
+  return new FromSource(next);
 }
 
 /**

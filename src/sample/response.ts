@@ -2,7 +2,9 @@ import type { Author } from './authors.js';
 import type { Written } from './compose-en.js';
 import { STORE } from './dealership.js';
 import { WINDOW } from './events.js';
-import { compileRecord, expand } from './grammar.js';
+import { compileRecord, expand, type Template } from './grammar.js';
+
+type Pools = ReadonlyMap<string, readonly Template[]>;
 import { addSeconds, compareLocal, type LocalDateTime } from './local-time.js';
 import type { Rng } from './prng.js';
 import { ROSTER, isOnStaff, type RosterEntry } from './roster.js';
@@ -22,6 +24,18 @@ export interface Reply {
 }
 
 const BASE_RATE = [0, 0.92, 0.88, 0.78, 0.55, 0.52];
+const FITTING = new Map<string, readonly Template[]>();
+
+/** The reply templates of a part whose slots can be filled, cached by which slots can. */
+function fitting(pools: Pools, key: string, has: (slot: string) => boolean): readonly Template[] {
+  const cacheKey = `${pools === R_ES ? 'es' : 'en'}|${key}|${has('first')}|${has('staff')}`;
+  let list = FITTING.get(cacheKey);
+  if (!list) {
+    list = (pools.get(key) ?? []).filter((t) => t.slots.every(has));
+    FITTING.set(cacheKey, list);
+  }
+  return list;
+}
 
 function signer(rng: Rng, v: Visit, stars: number): RosterEntry {
   const negative = stars <= 2;
@@ -71,7 +85,8 @@ function phoneFor(v: Visit): string {
 }
 
 function replyTime(rng: Rng, v: Visit, hurry: boolean): LocalDateTime | null {
-  const hours = Math.min(24 * 12, Math.max(0.5, rng.logNormal(hurry ? 5 : 20, 1.05)));
+  let hours = Math.max(0.5, rng.logNormal(hurry ? 5 : 20, 1.05));
+  if (hours > 24 * 12) hours = 24 * 11 + rng.next() * 24;
   let at = addSeconds({ day: v.day, second: v.second }, Math.round(hours * 3600));
   const hour = Math.floor(at.second / 3600);
   if (hour < 8 || hour > 20) {
@@ -105,11 +120,12 @@ export function writeReply(rng: Rng, v: Visit, w: Written | null, author: Author
     if (slot === 'staff') return staff!.name.split(' ')[0]!;
     if (slot === 'model') return v.car.model.model;
     if (slot === 'phone') return phoneFor(v);
+    if (slot === 'stars') return rng.pick([`${stars}-star`, `${['', 'one', 'two', 'three', 'four', 'five'][stars]}-star`]);
     throw new Error(`unknown reply slot $${slot}`);
   };
   const pools = v.language === 'es' && !v.ratingOnly ? R_ES : R_EN;
   const part = (key: string): string => {
-    const pool = (pools.get(key) ?? []).filter((t) => t.slots.every(has));
+    const pool = fitting(pools, key, has);
     return pool.length === 0 ? '' : expand(rng.pick(pool), rng, EN.rules, resolve).trim();
   };
   const keys = replyParts(rng, v, stars, author, staff !== undefined);

@@ -11,6 +11,7 @@ import type { Opinion, Visit } from './visit-types.js';
 export const EASTERN: UsZone = { standardOffsetMinutes: -300 };
 
 const LAST: LocalDateTime = { day: WINDOW.end, second: 86_399 };
+const RECOMMENDS = [0, 0.03, 0.1, 0.45, 0.9, 0.97];
 const clamp = (n: number): number => Math.max(1, Math.min(5, Math.round(n)));
 
 /** The source-specific pieces of a row: ids, link and, for DealerRater, the title. */
@@ -105,39 +106,51 @@ export function buildRow(
 ): ReviewSourceInput {
   const published: LocalDateTime = { day: v.day, second: v.second };
   const edited = editTime(rng, v, reply);
-  const translated = v.source === 'google' && written?.translation && rng.chance(0.75) ? written.translation : null;
-  const common = {
-    source: v.source,
+  const translated =
+    v.source === 'google' && written?.translation && rng.chance(0.75) ? written.translation : null;
+  const datePublished = formatLocal(EASTERN, published);
+  const dateModified = edited ? formatLocal(EASTERN, edited) : null;
+  const dept = department(rng, v);
+  const ownerResponse = reply
+    ? { text: reply.text, dateModified: formatLocal(EASTERN, reply.at) }
+    : null;
+  const reviewBody = written?.text ?? null;
+  if (v.source === 'google') {
+    const verified = verification(rng, v, author, published);
+    const base = {
+      source: 'google',
+      sourceReviewId: id.sourceReviewId,
+      sourceUrl: id.sourceUrl,
+      reviewRating: { ratingValue: v.rating },
+      reviewBody,
+    } as const;
+    const rest = {
+      author: { name: author.name },
+      datePublished,
+      dateModified,
+      department: dept,
+      ownerResponse,
+      verification: verified,
+    };
+    return translated
+      ? { ...base, reviewBodyTranslated: translated, inLanguage: 'es', ...rest }
+      : { ...base, ...rest };
+  }
+  return {
+    source: 'dealerrater',
     sourceReviewId: id.sourceReviewId,
     sourceUrl: id.sourceUrl,
     reviewRating: { ratingValue: v.rating },
-  } as const;
-  const tail = {
-    author: { name: author.name },
-    datePublished: formatLocal(EASTERN, published),
-    dateModified: edited ? formatLocal(EASTERN, edited) : null,
-    department: department(rng, v),
-  };
-  const response = reply ? { text: reply.text, dateModified: formatLocal(EASTERN, reply.at) } : null;
-  if (v.source === 'google') {
-    return {
-      ...common,
-      reviewBody: written?.text ?? null,
-      ...(translated ? { reviewBodyTranslated: translated, inLanguage: 'es' } : {}),
-      ...tail,
-      ownerResponse: response,
-      verification: verification(rng, v, author, published),
-    };
-  }
-  return {
-    ...common,
     name: id.title,
-    reviewBody: written?.text ?? null,
-    ...tail,
+    reviewBody,
+    author: { name: author.name },
+    datePublished,
+    dateModified,
+    department: dept,
     subRatings: subRatings(rng, v),
-    recommendsDealer: rng.chance([0, 0.03, 0.1, 0.45, 0.9, 0.97][v.rating]!),
+    recommendsDealer: rng.chance(RECOMMENDS[v.rating]!),
     taggedStaff: taggedStaff(rng, v, written),
-    ownerResponse: response,
+    ownerResponse,
     verification: verification(rng, v, author, published),
   };
 }

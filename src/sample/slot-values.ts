@@ -77,6 +77,9 @@ export function hasSlot(ctx: SlotContext, name: string): boolean {
       return v.services.length > 0 && (ctx.lang === 'en' || v.services[0]!.es.length > 0);
     case 'svc2':
       return v.services.length > 1;
+    case 'quote':
+    case 'bill':
+      return v.services.length > 0 && v.services[0]!.price[1] > 0;
     case 'svcdept':
       return v.dept === 'service';
     case 'newcar':
@@ -148,6 +151,8 @@ function english(ctx: SlotContext, name: string): string {
     case 'model':
     case 'newmodel':
       return v.car.model.model;
+    case 'make':
+      return v.car.model.make === 'Chevrolet' && rng.chance(0.5) ? 'Chevy' : v.car.model.make;
     case 'vehicle':
       return rng.chance(0.8) ? v.car.model.kind : v.car.model.model;
     case 'newcar':
@@ -155,9 +160,9 @@ function english(ctx: SlotContext, name: string): string {
     case 'trade':
       return rng.pick([`my old ${v.trade!.model.model}`, `our ${v.trade!.year} ${v.trade!.model.model}`, `my ${v.trade!.model.model}`, `my ${v.trade!.model.make}`]);
     case 'svc':
-      return rng.pick(v.services[0]!.np);
+      return memo(ctx, 'svc', () => rng.pick(v.services[0]!.np));
     case 'svcb':
-      return rng.pick(v.services[0]!.bare);
+      return memo(ctx, 'svcb', () => rng.pick(v.services[0]!.bare));
     case 'svc2':
       return rng.pick(v.services[1]!.np);
     case 'svcdept':
@@ -173,9 +178,15 @@ function english(ctx: SlotContext, name: string): string {
     case 'outtime':
       return rng.pick(['after 1', '2:30', 'noon', 'almost 3', 'after lunch', '1:45']);
     case 'quote':
-      return memo(ctx, 'quote', () => money(rng.int(25, 90) * 10));
+      return memo(ctx, 'quote', () => {
+        const [lo, hi] = v.services[0]!.price;
+        return money(Math.round((lo + rng.next() * (hi - lo)) / 5) * 5);
+      });
     case 'bill':
-      return memo(ctx, 'bill', () => money(Number(english(ctx, 'quote').replace(/[$,]/g, '')) * (1.4 + rng.next()) + rng.int(0, 9) * 10));
+      return memo(ctx, 'bill', () => {
+        const quote = Number(english(ctx, 'quote').replace(/[$,]/g, ''));
+        return money(Math.round((quote * (1.35 + rng.next() * 0.9)) / 5) * 5);
+      });
     case 'fee':
       return memo(ctx, 'fee', () => rng.pick(['$149', '$165', '$189', '$199', '$225']));
     case 'saved':

@@ -1,5 +1,5 @@
 import { EVENTS, WINDOW } from './events.js';
-import { type LocalDateTime, weekday } from './local-time.js';
+import { isoDay, type LocalDateTime, weekday } from './local-time.js';
 import type { Rng } from './prng.js';
 
 const MONTH_FACTOR = [0.8, 0.85, 1.05, 1.05, 1.1, 1.05, 1.0, 1.05, 0.95, 1.0, 0.95, 1.1];
@@ -27,10 +27,11 @@ function cumulative(weights: readonly number[]): Float64Array {
  * recall wave brings extra service visits.
  */
 export function dayWeight(day: number): number {
-  const date = new Date(day * 86_400_000);
+  const iso = isoDay(day);
   const progress = (day - WINDOW.start) / (WINDOW.end - WINDOW.start);
-  const monthDay = date.toISOString().slice(5, 10);
-  let w = (0.65 + 0.75 * progress) * MONTH_FACTOR[date.getUTCMonth()]! * WEEKDAY_FACTOR[weekday(day)]!;
+  const monthDay = iso.slice(5, 10);
+  const month = Number(iso.slice(5, 7)) - 1;
+  let w = (0.65 + 0.75 * progress) * MONTH_FACTOR[month]! * WEEKDAY_FACTOR[weekday(day)]!;
   if (QUIET_DAYS.has(monthDay)) w *= 0.35;
   if (day >= EVENTS.recallWaveStart && day <= EVENTS.recallWaveEnd) w *= 1.12;
   return w;

@@ -1,10 +1,10 @@
 import { CATALOGUE, serviceById, type CatalogueEntry } from './catalogue.js';
 import { EVENTS, WINDOW } from './events.js';
-import type { LocalDateTime } from './local-time.js';
+import { isoDay, yearOf, type LocalDateTime } from './local-time.js';
 import type { Rng } from './prng.js';
 import { ROSTER, staffOn, type RosterEntry, type StaffSlot } from './roster.js';
 import { planOpinions } from './opinions.js';
-import { FRANCHISE_MODELS, OTHER_MODELS, type VehicleModel } from './text/vehicles.js';
+import { FRANCHISE_MODELS, OTHER_MODELS } from './text/vehicles.js';
 import type { CarRef, DeptGroup, Edit, LengthClass, Valence, Visit, Voice } from './visit-types.js';
 
 type Dist<T> = readonly (readonly [T, number])[];
@@ -45,8 +45,8 @@ const VALENCE: Readonly<Record<number, Dist<Valence>>> = {
 };
 
 function pickDept(rng: Rng, t: LocalDateTime): DeptGroup {
-  const date = new Date(t.day * 86_400_000);
-  const salesPush = date.getUTCDate() >= 27 || date.getUTCMonth() === 11 ? 1.35 : 1;
+  const iso = isoDay(t.day);
+  const salesPush = Number(iso.slice(8, 10)) >= 27 || iso.slice(5, 7) === '12' ? 1.35 : 1;
   return rng.weighted<DeptGroup>([
     ['service', 58],
     ['sales', 30 * salesPush],
@@ -56,17 +56,29 @@ function pickDept(rng: Rng, t: LocalDateTime): DeptGroup {
   ]);
 }
 
+const STAFF_TABLES = new Map<string, Dist<RosterEntry>>();
+
 function pickStaff(rng: Rng, slot: StaffSlot, day: number, spanish: boolean): RosterEntry | undefined {
-  const pool = staffOn(slot, day);
-  if (pool.length === 0) return undefined;
-  return rng.weighted(pool.map((e) => [e, e.weight * (spanish && e.spanish ? 6 : 1)] as const));
+  const key = `${slot}:${day}:${spanish}`;
+  let table = STAFF_TABLES.get(key);
+  if (!table) {
+    table = staffOn(slot, day).map((e) => [e, e.weight * (spanish && e.spanish ? 6 : 1)] as const);
+    STAFF_TABLES.set(key, table);
+  }
+  return table.length === 0 ? undefined : rng.weighted(table);
 }
 
+const MODEL_TABLES = {
+  franchise: FRANCHISE_MODELS.map((m) => [m, m.weight] as const),
+  other: OTHER_MODELS.map((m) => [m, m.weight] as const),
+};
+const SERVICE_TABLE = CATALOGUE.filter((s) => s.weight > 0).map((s) => [s, s.weight] as const);
+
 function pickCar(rng: Rng, day: number, franchise: boolean, newest: boolean): CarRef {
-  const year = new Date(day * 86_400_000).getUTCFullYear();
-  const pool: readonly VehicleModel[] = franchise ? FRANCHISE_MODELS : OTHER_MODELS;
+  const year = yearOf(day);
+  const table = franchise ? MODEL_TABLES.franchise : MODEL_TABLES.other;
   for (;;) {
-    const model = rng.weighted(pool.map((m) => [m, m.weight] as const));
+    const model = rng.weighted(table);
     if (newest) {
       const first = Math.max(model.years[0], year);
       const last = Math.min(model.years[1], year + 1);
@@ -87,7 +99,7 @@ function pickServices(rng: Rng, dept: DeptGroup, day: number): CatalogueEntry[] 
   const main =
     inWave && rng.chance(0.18)
       ? serviceById('recall')
-      : rng.weighted(CATALOGUE.filter((s) => s.weight > 0).map((s) => [s, s.weight] as const));
+      : rng.weighted(SERVICE_TABLE);
   if (!rng.chance(0.25)) return [main];
   const second = rng.weighted(
     (main.id === 'oil-change'

@@ -28,30 +28,43 @@ const STYLE: Readonly<Record<Voice, VoiceStyle>> = {
   lower: { contract: 0.9, dropApostrophes: 0.6, typo: 0.04, lowerStart: 1, emoji: 0.03 },
 };
 
-const CONTRACTIONS: readonly [RegExp, string][] = [
-  [/\b([Dd])o not\b/g, "$1on't"],
-  [/\b([Dd])oes not\b/g, "$1oesn't"],
-  [/\b([Dd])id not\b/g, "$1idn't"],
-  [/\b([Ii])s not\b/g, "$1sn't"],
-  [/\b([Ww])as not\b/g, "$1asn't"],
-  [/\b([Ww])ere not\b/g, "$1eren't"],
-  [/\b([Cc])ould not\b/g, "$1ouldn't"],
-  [/\b([Ww])ould not\b/g, "$1ouldn't"],
-  [/\b([Cc])annot\b/g, "$1an't"],
-  [/\b([Ww])ill not\b/g, "$1on't"],
-  [/\b([Hh])ave not\b/g, "$1aven't"],
-  [/\bI am\b/g, "I'm"],
-  [/\bI have (been|ever|never|had)\b/g, "I've $1"],
-  [/\b([Ww])e have (been|ever|had)\b/g, "$1e've $2"],
-  [/\b([Ii])t is\b(?! ok\b)/g, "$1t's"],
-  [/\b([Tt])hey are\b/g, "$1hey're"],
-  [/\b([Tt])hat is\b/g, "$1hat's"],
-  [/\b([Tt])here is\b/g, "$1here's"],
-  [/\b([Hh])e will\b/g, "$1e'll"],
-  [/\b([Ss])he will\b/g, "$1he'll"],
-  [/\b(I|[Ww]e|[Yy]ou) will\b/g, "$1'll"],
-  [/\b([Ww])ould have\b/g, "$1ould've"],
-];
+const CONTRACTIONS: Readonly<Record<string, string>> = {
+  'do not': "don't",
+  'does not': "doesn't",
+  'did not': "didn't",
+  'is not': "isn't",
+  'was not': "wasn't",
+  'were not': "weren't",
+  'could not': "couldn't",
+  'would not': "wouldn't",
+  cannot: "can't",
+  'will not': "won't",
+  'have not': "haven't",
+  'i am': "I'm",
+  'i have been': "I've been",
+  'i have ever': "I've ever",
+  'i have never': "I've never",
+  'i have had': "I've had",
+  'we have been': "we've been",
+  'we have ever': "we've ever",
+  'we have had': "we've had",
+  'it is': "it's",
+  'they are': "they're",
+  'that is': "that's",
+  'there is': "there's",
+  'he will': "he'll",
+  'she will': "she'll",
+  'i will': "I'll",
+  'we will': "we'll",
+  'you will': "you'll",
+  'would have': "would've",
+};
+const CONTRACTION_RE = new RegExp(
+  `\\b(${Object.keys(CONTRACTIONS)
+    .sort((a, b) => b.length - a.length)
+    .join('|')})\\b(?! ok\\b)`,
+  'gi',
+);
 
 const POS_EMOJI = ['👍', '🙏', '😊', '💯', '🔥', '🙌', '👏', '⭐⭐⭐⭐⭐', '😀', '❤️'];
 const NEG_EMOJI = ['😡', '🤬', '👎', '😤', '🙄', '😠'];
@@ -62,14 +75,18 @@ const PROTECTED = new Set(
 
 /** Collapses the doubled spaces that empty alternatives leave, and spaces before punctuation. */
 export function tidy(text: string): string {
-  return text.replace(/ {2,}/g, ' ').replace(/ ([,.!?])/g, '$1').trim();
+  let out = text;
+  if (out.includes('  ')) out = out.replace(/ {2,}/g, ' ');
+  if (/ [,.!?]/.test(out)) out = out.replace(/ ([,.!?])/g, '$1');
+  return out.charCodeAt(0) === 32 || out.charCodeAt(out.length - 1) === 32 ? out.trim() : out;
 }
 
 /** Contracts "do not", "I am", "it is"... the way most people write. */
 export function contract(text: string): string {
-  let out = text;
-  for (const [re, to] of CONTRACTIONS) out = out.replace(re, to);
-  return out;
+  return text.replace(CONTRACTION_RE, (m) => {
+    const to = CONTRACTIONS[m.toLowerCase()]!;
+    return m[0] === m[0]!.toUpperCase() ? to.charAt(0).toUpperCase() + to.slice(1) : to;
+  });
 }
 
 function lowerFirst(s: string): string {
@@ -96,7 +113,9 @@ function connect(sentences: Sentence[], v: Visit, rng: Rng): string[] {
   sentences.forEach((s, i) => {
     let text = s.text;
     if (prev && prev.kind === 'op' && s.kind === 'op' && prev.pol && s.pol && out.length > 0) {
-      const differ = (prev.pol === 'pos') !== (s.pol === 'pos');
+      // Praise against complaint; a neutral remark reads as neither.
+      const differ =
+        (prev.pol === 'pos' && s.pol === 'neg') || (prev.pol === 'neg' && s.pol === 'pos');
       const r = rng.next();
       if (differ && r < 0.35) {
         out[out.length - 1] += rng.pick([', but ', ' but ', ', though ', ', although ']) + lowerFirst(text);
@@ -108,7 +127,11 @@ function connect(sentences: Sentence[], v: Visit, rng: Rng): string[] {
           i === lastOp && v.valence === 'mixed-pos'
             ? rng.pick(['the only downside was that', 'my only complaint is that', 'only thing I would say is'])
             : i === lastOp && v.valence === 'mixed-neg'
-              ? rng.pick(['the only good thing was that', 'the only reason for the extra star is that', 'to be fair,'])
+              ? rng.pick([
+                  'the only good thing was that',
+                  v.rating >= 2 ? 'the only reason for the extra star is that' : 'to be fair,',
+                  'to be fair,',
+                ])
               : null;
         text = `${only ?? rng.pick(s.pol === 'pos' ? TO_POS : TO_NEG)} ${lowerFirst(text)}`;
       } else if (!differ && r < 0.12) {
@@ -161,7 +184,24 @@ function typoWord(word: string, rng: Rng): string {
 
 function addTypos(text: string, rate: number, rng: Rng): string {
   if (rate <= 0) return text;
-  let out = text.replace(/[A-Za-z']+/g, (w) => (rng.chance(rate) ? typoWord(w, rng) : w));
+  // Draw how many words to garble (Poisson, mean rate x words), then which ones; most reviews
+  // get none, so the text is only scanned when there is something to do.
+  const words = text.length / 5.5;
+  let k = 0;
+  for (let p = Math.exp(-rate * words), u = rng.next(), c = p; u > c && k < 8; k++) {
+    p *= (rate * words) / (k + 1);
+    c += p;
+  }
+  let out = text;
+  if (k > 0) {
+    const spans = [...text.matchAll(/[A-Za-z']+/g)];
+    const chosen = new Set<number>();
+    for (let i = 0; i < k && spans.length > 0; i++) chosen.add(rng.int(0, spans.length - 1));
+    for (const i of [...chosen].sort((a, b) => b - a)) {
+      const m = spans[i]!;
+      out = out.slice(0, m.index) + typoWord(m[0], rng) + out.slice(m.index + m[0].length);
+    }
+  }
   if (rng.chance(rate * 5)) out = out.replace(/\ba lot\b/, 'alot');
   return out;
 }
@@ -195,7 +235,7 @@ export function finishText(sentences: Sentence[], v: Visit, rng: Rng, update: st
   const parts = connect(sentences, v, rng).map((raw) => {
     let s = tidy(raw);
     if (contracting) s = contract(s);
-    s = s.replace(/\b([Aa]) ([AEIO][a-z])/g, '$1n $2');
+    s = s.replace(/\b([Aa]) (SUV|LOF|[AEIO][a-z])/g, '$1n $2');
     s = rng.chance(style.lowerStart) ? lowerFirst(s) : upperFirst(s);
     s += ending(v.voice, positive, rng, s);
     if (v.voice === 'angry' && rng.chance(0.3)) s = s.toUpperCase();

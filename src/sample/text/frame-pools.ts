@@ -113,7 +113,7 @@ export const ASIDES: readonly string[] = [
   '{my kids|my son|my daughter} {loved the popcorn|could not stop playing with the touchscreen|thought the loaner was the coolest thing ever}',
   '{I am|as} a {single mom|nurse working nights|teacher|veteran|small business owner} {so my time matters|and I do not have all day to sit at a dealership}',
   '{we|I} drove {45 minutes|an hour|from $city} {to come here|because of the reviews}',
-  'this is our {third|fourth} {vehicle|Chevy|GMC} from {them|this dealership}',
+  'this is our {third|fourth} {vehicle|$make} from {them|this dealership}',
   '{my dad|my father|my grandpa} {bought|has bought} {all his trucks|his trucks} here {for 20 years|since the 90s}',
   '{I|we} live in $city so it is a {bit of a drive|haul} but {worth it|whatever}',
   'I work from home so {I brought my laptop|I worked in the lounge}',

@@ -58,7 +58,7 @@ export const SHARED_POOLS: Readonly<Record<string, readonly string[]>> = {
     '{they|$adv} {noticed|caught} an open recall {I did not know about|on my $model} and {took care of it|did it while I was there}',
   ],
   'recall.neg': [
-    'the {engine |}recall {parts|part} {were|was} on backorder for $weeks',
+    'the {engine |}recall {parts were|part was} on backorder for $weeks',
     '{my|the} $model {sat|has been sitting} there for $weeks waiting on recall {parts|work}',
     '{they|nobody} {could|would} not tell me when the recall {part|parts} would come in',
   ],

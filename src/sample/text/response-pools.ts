@@ -9,7 +9,7 @@ export const RESPONSE_EN = {
   greetAnon: ['Hello,', 'Hi there,', 'Hi,', ''],
   thanks: [
     'Thank you for taking the time to share your experience!',
-    'We really appreciate the {five-star|5-star|great} review.',
+    'We really appreciate the {$stars|great|kind} review.',
     'Thanks so much for the kind words!',
     'What a great review to read this morning!',
     'Thank you for choosing {Stonebridge|Stonebridge Chevrolet Buick GMC|us}.',

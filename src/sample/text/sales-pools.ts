@@ -8,7 +8,7 @@ export const SALES_POOLS: Readonly<Record<string, readonly string[]>> = {
     '$sales {was|is} {not pushy at all|patient with us|so easy to work with|@great}',
     '{our|my} {salesman|sales guy|sales consultant}, $sales, {made the whole process easy|did not waste our time|listened to what we wanted}',
     "$sales's {knowledge of the trucks|patience|honesty} {made all the difference|is why we bought here}",
-    '$sales {showed me all the features|set up my phone with the $model|walked me through the whole infotainment system} before I left',
+    '$sales {showed me all the features|set up my phone with the $model|walked me through the whole touchscreen} before I left',
     'ask for $sales{, you will not regret it|!|}',
     '$sales {answered every text|stayed late|came in on $sales:his day off} to {get us done|finish the deal|make it work}',
     '$mgr {came over to shake our hand|stopped by to thank us|made sure everything was perfect}',
@@ -30,7 +30,7 @@ export const SALES_POOLS: Readonly<Record<string, readonly string[]>> = {
     '{I|we} did most of it online and {just came in to sign|were in and out in two hours}',
     '{they|$sales} had the $model {cleaned up|ready} {with a full tank|with a bow on it} when we picked it up',
     'they let us take the $model {home overnight|on a long test drive} {with no pressure|which sealed the deal}',
-    'buying {a car|a truck} {here|from them} was {actually fun|painless|a pleasure}',
+    'buying a $vehicle {here|from them} was {actually fun|painless|a pleasure}',
   ],
   'sales-experience.neg': [
     '{high|extreme} pressure {tactics|sales}',

@@ -15,7 +15,7 @@ export const SERVICE_POOLS: Readonly<Record<string, readonly string[]>> = {
     'shout out to $tech{ in the back| the technician|} for {figuring out what two other shops couldn\'t|being so thorough|taking care of my $vehicle}',
     'ask for $adv, $adv:he will take care of you',
     'everyone from the {service desk|front desk} to the {techs|technicians} was {@friendly|@helpful}',
-    'the whole service @team {is|was} @great',
+    'the whole service {team|crew|department} {is|was} @great',
     '$adv and $tech {make a @great team|are the reason I drive {40 minutes|half an hour} to come here}',
     '$adv remembered me {and my $vehicle|from my last visit|by name}, which is a nice touch',
     '$mgr {came out to talk to me personally|went above and beyond|made it right}',
@@ -43,7 +43,7 @@ export const SERVICE_POOLS: Readonly<Record<string, readonly string[]>> = {
     '$adv {talked down to me|treated me like I didn\'t know anything about cars}{ because I\'m a woman|}',
     '{no one|@nobody} {greeted me|acknowledged me} when I pulled into the service drive{ for 15 minutes|}',
     '$mgr {was no help|just made excuses|promised a call back that never came}',
-    'the advisor {kept|} {looking at|on} {his|her} phone the whole time I was talking',
+    'the advisor {kept looking at|was on} {his|her} phone the whole time I was talking',
   ],
   'staff.neu': [
     '$adv checked me in {and said it would be a couple hours|and gave me a time estimate}',

@@ -76,7 +76,7 @@ export const SPANISH_POOLS: Readonly<Record<string, readonly Pair[]>> = {
     ['{en finanzas|en la oficina de finanzas} {nos querían vender|insistieron con} {una garantía extendida|seguros} que no queríamos', '{in finance|in the finance office} {they wanted to sell us|they kept pushing} {an extended warranty|insurance} we did not want'],
   ],
   'follow-up.neg': [
-    ['{todavía|aún} estoy esperando {las placas|el título}', '{still|I am still} waiting for {the plates|the title}'],
+    ['$onlySale{todavía|aún} estoy esperando {las placas|el título}', '$onlySale{still|I am still} waiting for {the plates|the title}'],
   ],
   'facility-amenities.pos': [
     ['la sala de espera {es muy cómoda|está muy limpia} y {hay café|tienen café}', 'the waiting room {is very comfortable|is very clean} and {there is coffee|they have coffee}'],
@@ -89,7 +89,7 @@ export const SPANISH_POOLS: Readonly<Record<string, readonly Pair[]>> = {
 export const SPANISH_CONTEXT_SERVICE: readonly Pair[] = [
   ['{llevé|traje} $carro para $svc', '{I took|I brought} $carro for $svc'],
   ['fui a {hacerle|que le hicieran} $svc a $carro', 'I went {to do|to have them do} $svc on $carro'],
-  ['{necesitaba|me tocaba} $svc', '{I needed|it was time for} $svc'],
+  ['{necesitaba|tenía que hacer} $svc', '{I needed|I had to do} $svc'],
 ];
 
 export const SPANISH_CONTEXT_SALES: readonly Pair[] = [
@@ -99,7 +99,10 @@ export const SPANISH_CONTEXT_SALES: readonly Pair[] = [
 
 export const SPANISH_UPDATES: Readonly<Record<'raised' | 'lowered' | 'thanks', readonly Pair[]>> = {
   raised: [['ACTUALIZACIÓN: {el gerente|$mgr} me llamó y {lo arreglaron|me devolvieron el dinero}. Le subo las estrellas.', 'UPDATE: {the manager|$mgr} called me and {they fixed it|they refunded my money}. I am raising the stars.']],
-  lowered: [['ACTUALIZACIÓN: {el problema regresó|la falla volvió} {a la semana|a los pocos días}. Le bajo las estrellas.', 'UPDATE: {the problem came back|the fault returned} {a week later|a few days later}. I am lowering the stars.']],
+  lowered: [
+    ['ACTUALIZACIÓN: {el problema regresó|la falla volvió} {a la semana|a los pocos días}. Le bajo las estrellas.$onlyService', 'UPDATE: {the problem came back|the fault returned} {a week later|a few days later}. I am lowering the stars.$onlyService'],
+    ['ACTUALIZACIÓN: {un mes después|seis semanas después} {todavía no tengo las placas|nadie me da el título}. Le bajo las estrellas.$onlySale', 'UPDATE: {a month later|six weeks later} {I still do not have the plates|nobody gives me the title}. I am lowering the stars.$onlySale'],
+  ],
   thanks: [['Editado: {también quiero agradecer a|gracias también a} $staff.', 'Edited: {I also want to thank|thanks also to} $staff.']],
 };
 

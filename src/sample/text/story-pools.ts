@@ -34,13 +34,9 @@ export const STORIES: Readonly<Record<string, readonly (readonly string[])[]>> =
       'when I picked it up {@nobody|no one} could explain what they actually did',
     ],
     [
-      'I brought it back {the next week|two days later|the following Monday} because {the same noise was back|the light came back on|it was doing the exact same thing}',
-      'less than a week later it was {doing the same thing|back to making the same noise}, so back it went',
-    ],
-    [
-      'this time they {kept it|had it} for $days and {still could not find anything|said it was "normal"}',
-      'the second time {$adv|the advisor} {acted like I was making it up|was even less helpful}',
-      'the second time they wanted to charge me {another|a second} diagnostic fee, which I refused to pay',
+      'I brought it back {the next week|two days later|the following Monday} because {the same noise was back|the light came back on|it was doing the exact same thing}, and this time they {kept it|had it} for $days and {still could not find anything|said it was "normal"}',
+      'less than a week later it was {doing the same thing|back to making the same noise}, so back it went, and the second time {$adv|the advisor} {acted like I was making it up|was even less helpful}',
+      'when it started doing the same thing {a week later|two days later} they wanted to charge me {again|a second time} just to look at it, which I refused to pay',
     ],
     [
       'I have {spent|put} {over $2,000|almost $3,000|thousands} {here|with this dealership} over the years and this is how they treat {loyal customers|a customer}',
