@@ -149,7 +149,7 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
     id: 'diagnostics',
     name: 'Diagnostics',
     synonyms: ['diagnostic', 'diagnostics', 'diagnosis', 'diagnose', 'diagnosed', 'check engine light', 'check engine', 'engine light', 'diagnóstico', 'diagnostico'],
-    np: ['a check engine light', 'my check engine light', 'a diagnostic', 'a diagnosis on a noise', 'an engine light'],
+    np: ['a diagnostic on my check engine light', 'a check engine light diagnosis', 'a diagnostic', 'a diagnosis on a noise', 'a diagnostic on an engine light'],
     bare: ['diagnostic', 'diagnosis', 'check engine light'],
     es: [['la luz de check engine', 'the check engine light'], ['un diagnóstico', 'a diagnosis']],
     weight: 8,

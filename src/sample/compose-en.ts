@@ -1,4 +1,4 @@
-import { expand, pickTemplate, type Template } from './grammar.js';
+import { compileAll, expand, pickTemplate, type Template } from './grammar.js';
 import { EN, englishPoolsFor } from './pools.js';
 import type { Rng } from './prng.js';
 import type { RosterEntry } from './roster.js';
@@ -52,8 +52,8 @@ function tone(v: Visit): 'pos' | 'neg' | 'mid' {
 const PLAN = {
   short: { opener: 0, context: 0.15, story: 0, aside: 0, overall: 0, closer: 0.3, repeat: 0 },
   medium: { opener: 0.15, context: 0.6, story: 0, aside: 0.05, overall: 0.1, closer: 0.5, repeat: 0 },
-  long: { opener: 0.35, context: 0.9, story: 0.35, aside: 0.3, overall: 0.3, closer: 0.7, repeat: 0.25 },
-  epic: { opener: 0.5, context: 1, story: 0.85, aside: 0.6, overall: 0.5, closer: 0.85, repeat: 0.6 },
+  long: { opener: 0.35, context: 0.9, story: 0.35, aside: 0.3, overall: 0.2, closer: 0.7, repeat: 0.25 },
+  epic: { opener: 0.5, context: 1, story: 0.85, aside: 0.6, overall: 0.35, closer: 0.85, repeat: 0.6 },
 } as const;
 
 function storySentences(ctx: SlotContext, used: Set<Template>): Sentence[] {
@@ -72,10 +72,23 @@ function storySentences(ctx: SlotContext, used: Set<Template>): Sentence[] {
   return out;
 }
 
-const OVERALL: Readonly<Record<'pos' | 'neg' | 'mid', readonly string[]>> = {
-  pos: ['overall a great experience', 'overall very happy', 'overall could not be happier', 'all in all a good visit'],
-  mid: ['overall not bad', 'overall a decent experience', 'overall it was ok', 'mixed feelings overall'],
-  neg: ['overall a terrible experience', 'overall very disappointed', 'all in all a waste of a day'],
+const OVERALL: Readonly<Record<'pos' | 'neg' | 'mid', readonly Template[]>> = {
+  pos: compileAll([
+    '{overall|all in all|bottom line}, {a great|a really good|a smooth} {experience|visit}',
+    '{overall|honestly} {could not have asked for more|zero complaints}',
+    '{very|really} {happy|pleased} with {the whole thing|everything}',
+    '{I|we} {left happy|drove off happy}',
+  ]),
+  mid: compileAll([
+    '{overall|all in all} {it was ok|decent|fine I guess}',
+    '{mixed bag|mixed feelings} {overall|honestly}',
+    '{good|fine} but {could be better|not great}',
+  ]),
+  neg: compileAll([
+    '{overall|all in all} {a terrible|a frustrating|an awful} {experience|day}',
+    '{very|extremely} disappointed {overall|with the whole thing}',
+    '{what a waste of a day|waste of a Saturday}',
+  ]),
 };
 
 function tinyReview(ctx: SlotContext, used: Set<Template>): Sentence[] {
@@ -131,7 +144,7 @@ export function composeEnglish(v: Visit, rng: Rng): Written {
     sentences.push(...story);
     sentences.push(...opinionSentences(ctx, used, plan.repeat));
     frame(EN.asides, plan.aside);
-    if (rng.chance(plan.overall)) sentences.push({ text: rng.pick(OVERALL[t]), pol: null, kind: 'frame' });
+    frame(OVERALL[t], plan.overall);
     frame(EN.closers.get(t), plan.closer);
     if (sentences.length === 0) sentences = tinyReview(ctx, used);
   }

@@ -84,6 +84,8 @@ describe('sample/dealership.json', () => {
     const edited = reviews.filter((r) => r.dateModified !== null);
     expect(edited.length).toBeGreaterThan(20);
     expect(edited.every((r) => r.dateModified! > r.datePublished)).toBe(true);
+    // An edit shows in the text as the author's "UPDATE:" or "Edit:" paragraph.
+    expect(edited.every((r) => /\b(update|edit|actualización|editado)\b/i.test(r.reviewBody ?? ''))).toBe(true);
   });
 
   it('covers sales, service, finance, parts and body-shop visits', () => {

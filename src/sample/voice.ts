@@ -91,7 +91,7 @@ export function contract(text: string): string {
 
 function lowerFirst(s: string): string {
   // Keep names and "I" as written; lower-case only ordinary sentence openers.
-  if (/^(I\b|I'|[A-Z][a-z]*[A-Z]|[A-Z]{2,})/.test(s)) return s;
+  if (/^(I\b|I'|Mr\.|Ms\.|[A-Z][a-z]*[A-Z]|[A-Z]{2,})/.test(s)) return s;
   const word = /^[A-Za-z]+/.exec(s)?.[0]?.toLowerCase();
   if (word && PROTECTED.has(word)) return s;
   return s.charAt(0).toLowerCase() + s.slice(1);

@@ -67,6 +67,10 @@ export const OPENERS: Readonly<Record<'pos' | 'neg' | 'any', readonly string[]>>
     'what a {great|pleasant} experience',
     'cannot say enough good things about {this dealership|Stonebridge}',
     '{wow|WOW}',
+    'I have bought {cars|vehicles} from {a lot of|plenty of} dealers and this {was the best|is the best} {by far|experience yet}',
+    '{just|I just} wanted to {share|leave a review about} {my experience|how good this was}',
+    '{five|5} stars {is not enough|for this place}',
+    'had to come back and {write this|leave a review}',
   ],
   neg: [
     'I {really |}wanted to like this place',
@@ -74,11 +78,20 @@ export const OPENERS: Readonly<Record<'pos' | 'neg' | 'any', readonly string[]>>
     'buyer beware',
     '{I rarely write bad reviews|I never leave bad reviews} but {this one is warranted|I have to warn people}',
     'where do I even start',
+    'I am {writing this|leaving this review} {so others know|as a warning}',
+    '{this was|this is} {by far|hands down} the worst dealership experience I have ever had',
+    'I have never left a {bad|one star} review {before|until now}',
+    '{buckle up|grab a coffee}, this is a long one',
+    '{very|extremely} {frustrated|disappointed} {right now|with this place}',
   ],
   any: [
     'first time {at this dealership|here|using their service department}',
     'long review, sorry',
     'been a customer {for years|since we moved here}',
+    '{we|I} {live|moved} {nearby|here from out of state} and this is {our|my} closest dealer',
+    'writing this {a few days after|the day after} my visit',
+    '{I have had|I bought} my $model {for|about} {two|three|five} years now',
+    '{so|ok so}',
   ],
 };
 
@@ -90,9 +103,20 @@ export const CLOSERS: Readonly<Record<'pos' | 'neg' | 'mid', readonly string[]>>
     'ask for $staff{, you will not regret it|}',
     '{10/10|five stars|5 stars} {would recommend|all day}',
     '{this is|they are} my {go-to|dealership} {from now on|for life}',
-    'keep up the good work',
+    "keep up the {good|great} work{ guys| y'all|}",
     '{cannot say enough good things|cannot recommend them enough}',
     'thank you $staff',
+    '{we will|I will} be back for {our next car|my next service|the next oil change}',
+    '{they earned|you earned} a customer for life',
+    '{will not|won\'t} go anywhere else',
+    '{highly|} recommend {asking for $staff|Stonebridge to anyone in the area}',
+    '{five|5} stars {well deserved|all the way}',
+    'this is how a dealership should {run|be run}',
+    '{glad|so glad} I found {this place|them}',
+    'I will be telling {all my friends|everyone at work|my family}',
+    '{great job|well done}{ everyone| guys| y\'all|}',
+    '{worth the drive|worth every mile}{ from $city|}',
+    'thank you {Stonebridge|guys|team}',
   ],
   neg: [
     '{I will|we will} {never|not} {be back|return|buy from here again}',
@@ -101,11 +125,24 @@ export const CLOSERS: Readonly<Record<'pos' | 'neg' | 'mid', readonly string[]>>
     '{buyer beware|customers beware}',
     '{zero|0} stars if I could',
     '{save yourself the headache|do not waste your time}',
+    '{I am|we are} done with {this place|Stonebridge}',
+    'this {dealership|service department} needs new management',
+    'I will be {contacting GM corporate|calling GM customer care|filing a complaint}',
+    'there are plenty of other {Chevy|GM} dealers {in the Triangle|around here}',
+    '{do yourself a favor|trust me} and go somewhere else',
+    '{read|look at} the other {bad|one star} reviews, they are not exaggerating',
+    '{I expected|we expected} better from a {dealership this size|GM dealer}',
+    '{stay away|run}',
   ],
   mid: [
     '{might|may} give them another {try|chance}',
     '{we will see|hopefully next time is better}',
     '{not terrible|not the worst} but {not great either|room for improvement}',
+    '{it is|they are} {ok|fine} for {oil changes|the quick stuff}{ I guess|}',
+    '{they could be great|they have potential} if they fixed the {communication|wait times}',
+    '{3|three} stars {for now|until they fix the phones}',
+    '{not sure|do not know} if I will be back',
+    'the work was fine, {the process|everything around it} {not so much|needs work}',
   ],
 };
 
@@ -118,6 +155,14 @@ export const ASIDES: readonly string[] = [
   '{I|we} live in $city so it is a {bit of a drive|haul} but {worth it|whatever}',
   'I work from home so {I brought my laptop|I worked in the lounge}',
   '{my wife|my husband} {usually|normally} handles the car stuff so this was {new for me|my first time}',
+  '{side note|also}, {the|their} {website|app} {actually works|is easy to use}',
+  '{it was|they were} {pouring rain|100 degrees out} {and|but} {someone walked me to my car with an umbrella|they pulled it up to the door}',
+  'I {had my dog with me|brought my toddler} and {nobody minded|they were great about it}',
+  'I {drive for a living|put a lot of miles on my $vehicle} so {I need it running|downtime costs me money}',
+  '{we are|I am} a {two|three} $make family',
+  '{parking was easy|the lot was packed} {on a Saturday|that morning}',
+  '{my neighbor|a coworker|my sister} {recommended|told me about} {them|this place}',
+  'I {bought|got} my $model {somewhere else|out of state} but {service here|I bring it here}',
 ];
 
 export const TINY: Readonly<Record<'pos' | 'neg' | 'mid', readonly string[]>> = {
@@ -141,9 +186,9 @@ export const TINY: Readonly<Record<'pos' | 'neg' | 'mid', readonly string[]>> = 
 
 export const UPDATES: Readonly<Record<'raised' | 'lowered' | 'thanks', readonly string[]>> = {
   raised: [
-    'UPDATE: {$mgr|the service manager|the general manager} {called me|reached out} {after this review|the next day} and {made it right|refunded the fee|fixed it at no charge}.$onlyService {Bumping|Changing} {it|my review} up{ a couple stars|}.',
+    'UPDATE: {the service manager|the general manager|the manager} {called me|reached out} {after this review|the next day} and {made it right|refunded the fee|fixed it at no charge}. {Bumping|Changing} {it|my review} up{ a couple stars|}.',
     'Update: they {fixed|finally fixed} {it|the problem} {on the second visit|after I posted this} and {covered the cost|apologized}.$onlyService Changing my rating.',
-    'UPDATE: {$mgr|the general manager|the sales manager} {called me|reached out} and {took the add-ons off|got my plates sorted out|refunded the warranty I did not want}.$onlySale {Bumping|Changing} my rating.',
+    'UPDATE: {the general manager|the sales manager} {called me|reached out} and {took the add-ons off|got my plates sorted out|refunded the warranty I did not want}.$onlySale {Bumping|Changing} my rating.',
   ],
   lowered: [
     'UPDATE: {the problem came back|the noise is back|same issue again} {a week later|after two weeks}.$onlyService {Dropping|Lowering} my rating.',
@@ -153,5 +198,6 @@ export const UPDATES: Readonly<Record<'raised' | 'lowered' | 'thanks', readonly 
   thanks: [
     'Edit: forgot to mention $staff, {thank you|thanks again}!',
     'Edit: {also want to thank|shout out to} $staff{ for the follow up call|}!',
+    'Edit: {also want to thank|forgot to thank} {the whole team|everyone there}!',
   ],
 };

@@ -15,6 +15,9 @@ export const SALES_POOLS: Readonly<Record<string, readonly string[]>> = {
     '$sales treated {my wife|my mom|my daughter|us} with respect{, which is not always the case at dealerships|}',
     'everybody {we dealt with|we met} was @friendly{ and low key|}',
     '$bilingual {helped my parents in Spanish|explained everything to my mom in Spanish}, which {made them so comfortable|meant a lot to us}',
+    '$sales {made us feel|treated us} like {family|friends} {, not a sale|from the start|}',
+    '$sales {did not|never} {rush|pressure} us{, even when we went back and forth|, even after three test drives|}',
+    '$sales {explained|went over} {every option|the trims} {so we understood|until we understood} {what we were paying for|the differences}',
   ],
   'staff.neg': [
     '$sales {kept disappearing|kept going back to talk to $sales:his manager|kept trying to get me into something more expensive}',
@@ -31,6 +34,9 @@ export const SALES_POOLS: Readonly<Record<string, readonly string[]>> = {
     '{they|$sales} had the $model {cleaned up|ready} {with a full tank|with a bow on it} when we picked it up',
     'they let us take the $model {home overnight|on a long test drive} {with no pressure|which sealed the deal}',
     'buying a $vehicle {here|from them} was {actually fun|painless|a pleasure}',
+    '{from test drive to keys in hand|start to finish} {took|was} {under three hours|about two hours}',
+    '{they|$sales} {had the $model|had it} {pulled up|ready} {when we got there|out front} {as promised|after one phone call}',
+    '{the whole|the} {process|deal} was {transparent|straightforward} {from start to finish|and easy}',
   ],
   'sales-experience.neg': [
     '{high|extreme} pressure {tactics|sales}',
@@ -40,6 +46,8 @@ export const SALES_POOLS: Readonly<Record<string, readonly string[]>> = {
     'classic {four square|bait and switch|good cop bad cop} {routine|nonsense}',
     'they {kept|} {ran my credit|pulled my credit} {before we even agreed on a price|three times}',
     'felt like {a hostage|I was being held hostage} {in that office|at the desk}',
+    '{they|$sales} {kept|would not stop} {trying|pushing} to {sell us|get us into} {a more expensive trim|a lease we did not want}',
+    '{the|our} {test drive|appointment} {was|got} {cancelled|pushed back} {twice|three times} {by them|without a call}',
   ],
   'sales-experience.neu': ['typical car buying experience, {nothing special|no better or worse than anywhere else}'],
   'price-value.pos': [
@@ -63,6 +71,8 @@ export const SALES_POOLS: Readonly<Record<string, readonly string[]>> = {
     '{finance|the paperwork} {was|went} {quick|smooth|painless}',
     '{rate|interest rate} was {great|better than expected|$rate}',
     '$fin {explained|went over} every {form|page} {and never rushed us|without the hard sell}',
+    '{they|$fin} {got|found} {us|me} {a rate|financing} {I did not think I could get|better than my bank offered}',
+    '{no|zero} pressure {in the finance office|on the add-ons}, {which was refreshing|just a clear explanation}',
   ],
   'financing.neg': [
     '{the finance guy|$fin|finance} {spent 45 minutes|kept} pushing {an extended warranty|gap insurance|tire and wheel protection|a prepaid service plan} {after I said no|I said no to three times}',
@@ -70,6 +80,8 @@ export const SALES_POOLS: Readonly<Record<string, readonly string[]>> = {
     '{I|we} found {charges|products} {I|we} {never agreed to|said no to} on the contract',
     '{they|finance} {took|had us waiting} {three|four} hours {in the box|for finance}',
     '{a week later they called saying the|the} {financing fell through|bank did not approve it} and {wanted|tried to get} me to {come back and sign at a higher rate|sign a new contract}',
+    '{they|finance} {said|told us} the {warranty|gap coverage} was {required|mandatory} {to get approved|for the loan}, which is not true',
+    '{my|the} payment {was|ended up} {higher|$60 higher} than {what we agreed on|what they told me} {when I looked at the paperwork at home|once I read the contract}',
   ],
   'financing.neu': ['finance took a while but {it was fine|no complaints}'],
   'honesty-trust.pos': [

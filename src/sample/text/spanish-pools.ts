@@ -98,7 +98,7 @@ export const SPANISH_CONTEXT_SALES: readonly Pair[] = [
 ];
 
 export const SPANISH_UPDATES: Readonly<Record<'raised' | 'lowered' | 'thanks', readonly Pair[]>> = {
-  raised: [['ACTUALIZACIÓN: {el gerente|$mgr} me llamó y {lo arreglaron|me devolvieron el dinero}. Le subo las estrellas.', 'UPDATE: {the manager|$mgr} called me and {they fixed it|they refunded my money}. I am raising the stars.']],
+  raised: [['ACTUALIZACIÓN: {el gerente|la gerente} me llamó y {lo arreglaron|me devolvieron el dinero}. Le subo las estrellas.', 'UPDATE: {the manager|the manager} called me and {they fixed it|they refunded my money}. I am raising the stars.']],
   lowered: [
     ['ACTUALIZACIÓN: {el problema regresó|la falla volvió} {a la semana|a los pocos días}. Le bajo las estrellas.$onlyService', 'UPDATE: {the problem came back|the fault returned} {a week later|a few days later}. I am lowering the stars.$onlyService'],
     ['ACTUALIZACIÓN: {un mes después|seis semanas después} {todavía no tengo las placas|nadie me da el título}. Le bajo las estrellas.$onlySale', 'UPDATE: {a month later|six weeks later} {I still do not have the plates|nobody gives me the title}. I am lowering the stars.$onlySale'],

@@ -39,7 +39,7 @@ export const STORIES: Readonly<Record<string, readonly (readonly string[])[]>> =
       'when it started doing the same thing {a week later|two days later} they wanted to charge me {again|a second time} just to look at it, which I refused to pay',
     ],
     [
-      'I have {spent|put} {over $2,000|almost $3,000|thousands} {here|with this dealership} over the years and this is how they treat {loyal customers|a customer}',
+      'I have {spent {over $2,000|almost $3,000|thousands} with|put {over $2,000|thousands} into} this dealership over the years and this is how they treat {loyal customers|a customer}',
       'I {work full time|have two kids} and {cannot keep taking days off|do not have time for this}',
       'I {emailed|called} the general manager {twice|three times} and {never got a response|was told someone would call me}',
     ],
