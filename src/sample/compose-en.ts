@@ -25,8 +25,27 @@ function render(ctx: SlotContext, pool: readonly Template[] | undefined, used: S
   return expand(t, ctx.rng, EN.rules, (name, form) => resolveSlot(ctx, name, form));
 }
 
+const TECH_ONLY = new WeakMap<readonly Template[], readonly Template[]>();
+
+/** The templates of a pool that name the technician (customers who met the tech say so). */
+function techTemplates(pool: readonly Template[]): readonly Template[] {
+  let list = TECH_ONLY.get(pool);
+  if (!list) {
+    list = pool.filter((t) => t.slots.includes('tech'));
+    TECH_ONLY.set(pool, list);
+  }
+  return list;
+}
+
 function renderOpinion(ctx: SlotContext, op: Opinion, used: Set<Template>): string | null {
-  for (const pool of englishPoolsFor(ctx.visit.dept, op)) {
+  const v = ctx.visit;
+  if (v.staff.tech && (op.topic === 'staff' || op.topic === 'quality-of-work') && ctx.rng.chance(0.4)) {
+    for (const pool of englishPoolsFor(v.dept, op)) {
+      const text = render(ctx, techTemplates(pool), used);
+      if (text) return text;
+    }
+  }
+  for (const pool of englishPoolsFor(v.dept, op)) {
     const text = render(ctx, pool, used);
     if (text) return text;
   }

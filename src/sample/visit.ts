@@ -138,7 +138,7 @@ function assignStaff(rng: Rng, v: Pick<Visit, 'dept' | 'day' | 'language' | 'sal
   };
   if (v.dept === 'service') {
     put('adv', 0.8);
-    put('tech', 0.32);
+    put('tech', 0.5);
     put('driver', 0.06);
     if (rng.chance(0.15)) staff.mgr = rng.chance(0.85) ? mgr('greg-ostrowski') : mgr('dana-whitfield');
   } else if (v.dept === 'sales' || v.dept === 'finance') {

@@ -34,6 +34,11 @@ export const SERVICE_POOLS: Readonly<Record<string, readonly string[]>> = {
     '{the|my} tech, $tech, {left a detailed note|wrote up everything} on {the inspection|the paperwork} so I knew what to watch for',
     '{everybody|everyone} {was|is} {so|} {welcoming|friendly} from the {minute|moment} I pulled into the service drive',
     "$adv's {follow through|communication} {was|is} {excellent|top notch}",
+    '$tech {has been|has been} working on my {trucks|cars} for years and I {will not let anyone else touch them|trust $tech:him completely}',
+    'if you can get $tech working on your $vehicle, you are in good hands',
+    '$tech {took|even took} my $vehicle {for a test drive|around the block} with me to hear the noise',
+    'I {always|} ask for $tech{ by name|}{ now|}',
+    "$tech's {the best tech there|a wizard|the man}",
   ],
   'staff.neg': [
     '$adv {never called me back|was @rude|seemed annoyed that I asked questions|did not seem to care at all}',
@@ -135,6 +140,8 @@ export const SERVICE_POOLS: Readonly<Record<string, readonly string[]>> = {
     '{they|$tech} {did the job right|did it right the first time}',
     '{no more|finally no} {noise|vibration|warning lights} {after|since} they {worked on it|fixed it}',
     '{they|$tech} {went over|checked} {everything|the whole $vehicle} {and found|and caught} {a leak|a loose heat shield} {before it became a big problem|I did not know about}',
+    '$tech {tracked down|found} {an electrical gremlin|a vacuum leak|a bad sensor} {nobody else could find|that three shops missed}',
+    "{thanks to|because of} $tech's {persistence|patience}, {my $vehicle|it} {finally runs right|is fixed}",
   ],
   'quality-of-work.neg': [
     '{the same problem came back|the noise came back|the warning light came back on} {two days later|the next week|before I even got home}',
@@ -146,6 +153,7 @@ export const SERVICE_POOLS: Readonly<Record<string, readonly string[]>> = {
     'I do not think they {even did|actually did} what they charged me for',
     '{they|the tech} {put|installed} the wrong {part|size} and {I had to come back|had to redo it}',
     '{it|my $vehicle} {still|now} {pulls|shakes|makes the same noise} {exactly like before|just like it did before I brought it in}',
+    '{whoever worked on it|the tech} {did not|never} {test drive|road test} it{ and the noise is still there|}',
   ],
   'quality-of-work.neu': ['they did what I asked, nothing more nothing less'],
   'vehicle-cleanliness.pos': [
@@ -201,6 +209,7 @@ export const SERVICE_POOLS: Readonly<Record<string, readonly string[]>> = {
     'honest {people|folks|service}{, which is hard to find|}',
     '{they|$tech} could have {easily|} charged me for a new part but {fixed mine instead|did not}',
     '{they|$adv} told me {it was a cheap fix|it was nothing serious|to wait on it} {when they could have charged me|instead of selling me something}',
+    '$tech {was|is} {honest|straight with me} about {what it needed|what could wait}',
   ],
   'honesty-trust.neg': [
     '{they|the service department} tried to {scare|pressure} me into {$upsell|a repair I did not need}',
