@@ -15,6 +15,7 @@ export interface CliOptions {
 /** The default output path, relative to the working directory (the repository root under npm). */
 export const DEFAULT_OUT = 'sample/dealership.json';
 
+/** The usage text printed with `--help` and after a command-line mistake. */
 export const USAGE = `usage: npm run generate -- [--seed N] [--count N] [--out PATH]
 
   --seed N    integer 0..4294967295 (default ${DEFAULT_OPTIONS.seed}); same seed, same bytes

@@ -2,7 +2,7 @@ import { compileAll, expand, pickTemplate, type Template } from './grammar.js';
 import { EN, englishPoolsFor } from './pools.js';
 import type { Rng } from './prng.js';
 import type { RosterEntry } from './roster.js';
-import { createSlotContext, hasSlot, resolveSlot, type SlotContext } from './slot-values.js';
+import { createSlotContext, type SlotContext } from './slot-values.js';
 import { finishText, type Sentence } from './voice.js';
 import type { Opinion, Polarity, Visit } from './visit-types.js';
 
@@ -17,12 +17,11 @@ export interface Written {
 
 function render(ctx: SlotContext, pool: readonly Template[] | undefined, used: Set<Template>): string | null {
   if (!pool || pool.length === 0) return null;
-  const has = (slot: string): boolean => hasSlot(ctx, slot);
-  let t = pickTemplate(pool, ctx.rng, has);
-  for (let i = 0; i < 3 && t && used.has(t); i++) t = pickTemplate(pool, ctx.rng, has);
+  let t = pickTemplate(pool, ctx.rng, ctx.has);
+  for (let i = 0; i < 3 && t && used.has(t); i++) t = pickTemplate(pool, ctx.rng, ctx.has);
   if (!t || used.has(t)) return null;
   used.add(t);
-  return expand(t, ctx.rng, EN.rules, (name, form) => resolveSlot(ctx, name, form));
+  return expand(t, ctx.rng, EN.rules, ctx.fill);
 }
 
 const TECH_ONLY = new WeakMap<readonly Template[], readonly Template[]>();

@@ -141,7 +141,10 @@ export function pickTemplate(
   rng: Rng,
   has: (slot: string) => boolean,
 ): Template | null {
-  const fits = (t: Template): boolean => t.slots.every(has);
+  const fits = (t: Template): boolean => {
+    for (let i = 0; i < t.slots.length; i++) if (!has(t.slots[i]!)) return false;
+    return true;
+  };
   for (let i = 0; i < 6; i++) {
     const t = rng.pick(pool);
     if (fits(t)) return t;

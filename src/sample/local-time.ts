@@ -79,9 +79,8 @@ export function offsetMinutes(zone: UsZone, t: LocalDateTime): number {
   return zone.standardOffsetMinutes + (isDaylightTime(t) ? 60 : 0);
 }
 
-function pad(n: number, width = 2): string {
-  return String(n).padStart(width, '0');
-}
+const PAD = Array.from({ length: 60 }, (_, i) => String(i).padStart(2, '0'));
+const pad = (n: number): string => PAD[n]!;
 
 /**
  * Formats a local time as RFC 3339 with its offset (`2025-03-14T18:22:07-04:00`). A time in the

@@ -117,14 +117,29 @@ export function buildRow(
   const reviewBody = written?.text ?? null;
   if (v.source === 'google') {
     const verified = verification(rng, v, author, published);
-    const base = {
+    if (translated) {
+      return {
+        source: 'google',
+        sourceReviewId: id.sourceReviewId,
+        sourceUrl: id.sourceUrl,
+        reviewRating: { ratingValue: v.rating },
+        reviewBody,
+        reviewBodyTranslated: translated,
+        inLanguage: 'es',
+        author: { name: author.name },
+        datePublished,
+        dateModified,
+        department: dept,
+        ownerResponse,
+        verification: verified,
+      };
+    }
+    return {
       source: 'google',
       sourceReviewId: id.sourceReviewId,
       sourceUrl: id.sourceUrl,
       reviewRating: { ratingValue: v.rating },
       reviewBody,
-    } as const;
-    const rest = {
       author: { name: author.name },
       datePublished,
       dateModified,
@@ -132,9 +147,6 @@ export function buildRow(
       ownerResponse,
       verification: verified,
     };
-    return translated
-      ? { ...base, reviewBodyTranslated: translated, inLanguage: 'es', ...rest }
-      : { ...base, ...rest };
   }
   return {
     source: 'dealerrater',

@@ -17,11 +17,25 @@ export interface SlotContext {
   readonly mentioned: RosterEntry[];
   /** For Spanish: the English values of the slots, in order, for the translation. */
   readonly translation: Map<string, string[]>;
+  /** `hasSlot` and `resolveSlot` bound to this context, made once per review. */
+  readonly has: (slot: string) => boolean;
+  readonly fill: (slot: string, form: string) => string;
 }
 
 /** Creates the writing state of one review. */
 export function createSlotContext(visit: Visit, rng: Rng, lang: 'en' | 'es'): SlotContext {
-  return { visit, rng, lang, names: new Map(), memo: new Map(), mentioned: [], translation: new Map() };
+  const ctx: SlotContext = {
+    visit,
+    rng,
+    lang,
+    names: new Map(),
+    memo: new Map(),
+    mentioned: [],
+    translation: new Map(),
+    has: (slot) => hasSlot(ctx, slot),
+    fill: (slot, form) => resolveSlot(ctx, slot, form),
+  };
+  return ctx;
 }
 
 /** Slots that write nothing and only restrict a template to service visits or to sales. */

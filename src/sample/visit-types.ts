@@ -37,6 +37,7 @@ export interface Opinion {
   era: string | null;
 }
 
+/** A vehicle in a story: its model and model year. */
 export interface CarRef {
   model: VehicleModel;
   year: number;

@@ -44,22 +44,27 @@ const VALENCE: Readonly<Record<number, Dist<Valence>>> = {
   1: [['neg', 80], ['mixed-neg', 20]],
 };
 
+const deptTable = (salesPush: number): Dist<DeptGroup> => [
+  ['service', 58],
+  ['sales', 30 * salesPush],
+  ['finance', 5],
+  ['parts', 3],
+  ['body-shop', 4],
+];
+const DEPTS = { usual: deptTable(1), push: deptTable(1.35) };
+
+/** Sales reviews cluster at the end of the month and in December. */
 function pickDept(rng: Rng, t: LocalDateTime): DeptGroup {
   const iso = isoDay(t.day);
-  const salesPush = Number(iso.slice(8, 10)) >= 27 || iso.slice(5, 7) === '12' ? 1.35 : 1;
-  return rng.weighted<DeptGroup>([
-    ['service', 58],
-    ['sales', 30 * salesPush],
-    ['finance', 5],
-    ['parts', 3],
-    ['body-shop', 4],
-  ]);
+  const dayOfMonth = (iso.charCodeAt(8) - 48) * 10 + iso.charCodeAt(9) - 48;
+  const push = dayOfMonth >= 27 || iso.slice(5, 7) === '12';
+  return rng.weighted(push ? DEPTS.push : DEPTS.usual);
 }
 
 const STAFF_TABLES = new Map<string, Dist<RosterEntry>>();
 
 function pickStaff(rng: Rng, slot: StaffSlot, day: number, spanish: boolean): RosterEntry | undefined {
-  const key = `${slot}:${day}:${spanish}`;
+  const key = `${slot}${spanish ? '+' : '-'}${day}`;
   let table = STAFF_TABLES.get(key);
   if (!table) {
     table = staffOn(slot, day).map((e) => [e, e.weight * (spanish && e.spanish ? 6 : 1)] as const);
@@ -109,16 +114,19 @@ function pickServices(rng: Rng, dept: DeptGroup, day: number): CatalogueEntry[] 
   return second === main.id ? [main] : [main, serviceById(second)];
 }
 
+const voiceTable = (rating: number, spanish: boolean): Dist<Voice> => [
+  ['plain', 45],
+  ['casual', spanish ? 30 : 24],
+  ['gushing', rating >= 4 ? 14 : 0],
+  ['formal', 10],
+  ['terse', 8],
+  ['angry', rating === 1 ? 40 : rating === 2 ? 10 : 0],
+  ['lower', 5],
+];
+const VOICES = [false, true].map((es) => [0, 1, 2, 3, 4, 5].map((r) => voiceTable(r, es)));
+
 function pickVoice(rng: Rng, rating: number, spanish: boolean): Voice {
-  return rng.weighted<Voice>([
-    ['plain', 45],
-    ['casual', spanish ? 30 : 24],
-    ['gushing', rating >= 4 ? 14 : 0],
-    ['formal', 10],
-    ['terse', 8],
-    ['angry', rating === 1 ? 40 : rating === 2 ? 10 : 0],
-    ['lower', 5],
-  ]);
+  return rng.weighted(VOICES[spanish ? 1 : 0]![rating]!);
 }
 
 function pickEdit(rng: Rng, rating: number, textual: boolean, day: number): Edit | null {

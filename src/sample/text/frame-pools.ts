@@ -4,6 +4,7 @@
  * reviews, one-line reviews, and the "UPDATE:" paragraphs of edited ones.
  */
 
+/** Why the customer came in, for service visits (the service named through `$svc`). */
 export const CONTEXT_SERVICE: readonly string[] = [
   '{brought $car in|took $car in|dropped $car off} for $svc',
   '{came in|went in} for $svc{ this morning| on $dow| last week|}',
@@ -38,6 +39,7 @@ export const CONTEXT_BY_SERVICE: Readonly<Record<string, readonly string[]>> = {
   'parts-counter': ['{went to|stopped by|called} the parts {counter|department|desk} {for|looking for} {a side mirror|all-weather floor mats|a trailer hitch|a tailgate handle|running boards|wheel locks}'],
 };
 
+/** Why the customer came in, for purchases. */
 export const CONTEXT_SALES: readonly string[] = [
   '{bought|purchased|just picked up} $newcar {from $sales|here|last week|on $dow}',
   '{we|I} traded in $trade {for|on} $newcar',
@@ -48,11 +50,13 @@ export const CONTEXT_SALES: readonly string[] = [
   '{we|my husband and I|my wife and I} {were shopping for|needed} a {bigger|safer|newer} {$vehicle|family car} and ended up with $newcar',
 ];
 
+/** Why the customer came in, for leases. */
 export const CONTEXT_LEASE: readonly string[] = [
   '{leased|just leased} $newcar{ from $sales|}',
   '{my|our} lease was up {so we|and we} {turned it in|traded it} for $newcar',
 ];
 
+/** Why the customer came in, when financing was the point of the visit. */
 export const CONTEXT_FINANCE: readonly string[] = [
   '{my credit is not great|I have been rebuilding my credit} and {I was nervous about financing|other dealers turned me down}',
   '{bought|purchased} $newcar and {went through|did} financing with $fin',
@@ -60,6 +64,7 @@ export const CONTEXT_FINANCE: readonly string[] = [
   'first time buying a car on my own{ and financing scared me|}',
 ];
 
+/** First sentences, by tone. */
 export const OPENERS: Readonly<Record<'pos' | 'neg' | 'any', readonly string[]>> = {
   pos: [
     'I do not usually write reviews but {this place deserves one|I had to for this one}',
@@ -95,6 +100,7 @@ export const OPENERS: Readonly<Record<'pos' | 'neg' | 'any', readonly string[]>>
   ],
 };
 
+/** Last sentences, by tone. */
 export const CLOSERS: Readonly<Record<'pos' | 'neg' | 'mid', readonly string[]>> = {
   pos: [
     '{will|I will|we will} {definitely |}be back',
@@ -146,6 +152,7 @@ export const CLOSERS: Readonly<Record<'pos' | 'neg' | 'mid', readonly string[]>>
   ],
 };
 
+/** Personal asides of longer reviews; tone-neutral. */
 export const ASIDES: readonly string[] = [
   '{my kids|my son|my daughter} {loved the popcorn|could not stop playing with the touchscreen|thought the loaner was the coolest thing ever}',
   '{I am|as} a {single mom|nurse working nights|teacher|veteran|small business owner} {so my time matters|and I do not have all day to sit at a dealership}',
@@ -165,6 +172,7 @@ export const ASIDES: readonly string[] = [
   'I {bought|got} my $model {somewhere else|out of state} but {service here|I bring it here}',
 ];
 
+/** One-line reviews, by tone. */
 export const TINY: Readonly<Record<'pos' | 'neg' | 'mid', readonly string[]>> = {
   pos: [
     '@great service', 'excellent service', 'fast and friendly', '{very|extremely} professional', '{always|} a great experience',
@@ -184,6 +192,7 @@ export const TINY: Readonly<Record<'pos' | 'neg' | 'mid', readonly string[]>> = 
   ],
 };
 
+/** The paragraph an author adds when editing a review, by kind of edit. */
 export const UPDATES: Readonly<Record<'raised' | 'lowered' | 'thanks', readonly string[]>> = {
   raised: [
     'UPDATE: {the service manager|the general manager|the manager} {called me|reached out} {after this review|the next day} and {made it right|refunded the fee|fixed it at no charge}. {Bumping|Changing} {it|my review} up{ a couple stars|}.',

@@ -24,6 +24,7 @@ export const FIRST_NAMES = [
   'Dale', 'Wanda', 'Earl', 'Bonnie', 'Hunter', 'Mackenzie', 'Colby', 'Savannah', 'Tanner', 'Brooke', 'Trey', 'Haley',
 ];
 
+/** Last names, with the local (eastern North Carolina) ones among them. */
 export const LAST_NAMES = [
   'Smith', 'Johnson', 'Williams', 'Brown', 'Jones', 'Miller', 'Davis', 'Wilson', 'Anderson', 'Taylor', 'Thomas', 'Moore',
   'Jackson', 'Martin', 'Lee', 'Thompson', 'White', 'Harris', 'Clark', 'Lewis', 'Robinson', 'Walker', 'Young', 'Allen',
@@ -39,6 +40,7 @@ export const LAST_NAMES = [
   'McNeill', 'McLean', 'Faircloth', 'Wooten', 'Oxendine', 'Locklear', 'Chavis', 'Jacobs', 'Lowery', 'Dial',
 ];
 
+/** First names of Spanish-speaking and Hispanic reviewers. */
 export const HISPANIC_FIRST = [
   'José', 'María', 'Juan', 'Guadalupe', 'Luis', 'Ana', 'Carlos', 'Rosa', 'Jorge', 'Verónica', 'Miguel', 'Gabriela',
   'Francisco', 'Alejandra', 'Jesús', 'Leticia', 'Ricardo', 'Yesenia', 'Fernando', 'Maribel', 'Eduardo', 'Claudia', 'Javier', 'Adriana',
@@ -46,6 +48,7 @@ export const HISPANIC_FIRST = [
   'Víctor', 'Karla', 'Édgar', 'Araceli', 'Omar', 'Blanca', 'Rigoberto', 'Norma', 'Efraín', 'Sonia', 'Wilmer', 'Xiomara',
 ];
 
+/** Last names of Spanish-speaking and Hispanic reviewers. */
 export const HISPANIC_LAST = [
   'García', 'Martínez', 'Rodríguez', 'Hernández', 'López', 'González', 'Pérez', 'Sánchez', 'Ramírez', 'Torres', 'Flores', 'Rivera',
   'Gómez', 'Díaz', 'Cruz', 'Morales', 'Reyes', 'Gutiérrez', 'Ortiz', 'Chávez', 'Ramos', 'Ruiz', 'Mendoza', 'Castillo',

@@ -75,6 +75,7 @@ export const RESPONSE_EN = {
   ],
 } as const;
 
+/** Spanish reply parts, for Spanish reviews. */
 export const RESPONSE_ES = {
   greet: ['Hola $first,', '¡Hola $first!', 'Estimado/a $first,', ''],
   thanks: [

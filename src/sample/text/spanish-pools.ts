@@ -6,6 +6,7 @@
  */
 type Pair = readonly [string, string];
 
+/** Spanish opinions by aspect and polarity (era suffixes as in English). */
 export const SPANISH_POOLS: Readonly<Record<string, readonly Pair[]>> = {
   'staff.pos': [
     ['$staff {nos atendió|me atendió} {muy bien|excelente} y {me explicó todo|fue muy amable}', '$staff {helped us|helped me} {very well|excellently} and {explained everything to me|was very kind}'],
@@ -86,17 +87,20 @@ export const SPANISH_POOLS: Readonly<Record<string, readonly Pair[]>> = {
   ],
 };
 
+/** Why the customer came in, for service visits. */
 export const SPANISH_CONTEXT_SERVICE: readonly Pair[] = [
   ['{llevé|traje} $carro para $svc', '{I took|I brought} $carro for $svc'],
   ['fui a {hacerle|que le hicieran} $svc a $carro', 'I went {to do|to have them do} $svc on $carro'],
   ['{necesitaba|tenía que hacer} $svc', '{I needed|I had to do} $svc'],
 ];
 
+/** Why the customer came in, for purchases. */
 export const SPANISH_CONTEXT_SALES: readonly Pair[] = [
   ['{compramos|acabamos de comprar} $nuevo {con $sales|aquí}', '{we bought|we just bought} $nuevo {with $sales|here}'],
   ['{fuimos|vinimos} {desde $ciudad|de lejos} para ver $nuevo', '{we went|we came} {from $ciudad|from far away} to see $nuevo'],
 ];
 
+/** Edit paragraphs, by kind of edit. */
 export const SPANISH_UPDATES: Readonly<Record<'raised' | 'lowered' | 'thanks', readonly Pair[]>> = {
   raised: [['ACTUALIZACIÓN: {el gerente|la gerente} me llamó y {lo arreglaron|me devolvieron el dinero}. Le subo las estrellas.', 'UPDATE: {the manager|the manager} called me and {they fixed it|they refunded my money}. I am raising the stars.']],
   lowered: [
@@ -106,6 +110,7 @@ export const SPANISH_UPDATES: Readonly<Record<'raised' | 'lowered' | 'thanks', r
   thanks: [['Editado: {también quiero agradecer a|gracias también a} $staff.', 'Edited: {I also want to thank|thanks also to} $staff.']],
 };
 
+/** Last sentences, by tone. */
 export const SPANISH_CLOSERS: Readonly<Record<'pos' | 'neg', readonly Pair[]>> = {
   pos: [
     ['{se los recomiendo|los recomiendo mucho}', '{I recommend them to you|I highly recommend them}'],
@@ -119,6 +124,7 @@ export const SPANISH_CLOSERS: Readonly<Record<'pos' | 'neg', readonly Pair[]>> =
   ],
 };
 
+/** One-line reviews, by tone. */
 export const SPANISH_TINY: Readonly<Record<'pos' | 'neg' | 'mid', readonly Pair[]>> = {
   pos: [
     ['excelente servicio', 'excellent service'],
