@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { localDate, normalizeInstant } from '../domain/dates.js';
 import { dayNumber, formatLocal, isoDay, weekday } from './local-time.js';
+import { createRng } from './prng.js';
 import { EASTERN } from './review-row.js';
+import { postingTimes } from './timeline.js';
 
 /** The offset the runtime's time-zone database gives New York at an instant, as `-04:00`. */
 function intlOffset(instant: string): string {
@@ -13,6 +15,22 @@ function intlOffset(instant: string): string {
     .find((p) => p.type === 'timeZoneName')!.value;
   return name.replace('GMT', '');
 }
+
+describe('the posting timeline', () => {
+  it('stays in order in UTC across the daylight-saving changes, even at a million reviews', () => {
+    const changes = ['2024-03-10', '2024-11-03', '2025-03-09', '2025-11-02', '2026-03-08'].map(dayNumber);
+    let prev = '';
+    let checked = 0;
+    for (const t of postingTimes(createRng(1), 1_000_000)) {
+      if (!changes.some((d) => Math.abs(t.day - d) <= 1)) continue;
+      const instant = normalizeInstant(formatLocal(EASTERN, t))!;
+      expect(instant >= prev, instant).toBe(true);
+      prev = instant;
+      checked++;
+    }
+    expect(checked).toBeGreaterThan(5000);
+  });
+});
 
 describe('formatLocal (US Eastern)', () => {
   it('agrees with the time-zone database every three hours over the sample window', () => {

@@ -60,6 +60,11 @@ function dstDays(year: number): readonly [number, number] {
   return days;
 }
 
+/** True on the day clocks skip from 02:00 to 03:00 (the second Sunday of March). */
+export function isSpringForward(day: number): boolean {
+  return day === dstDays(yearOf(day))[0];
+}
+
 /** True when daylight-saving time is in force at this local wall-clock time (US rule). */
 function isDaylightTime(t: LocalDateTime): boolean {
   const [start, end] = dstDays(yearOf(t.day));

@@ -1,5 +1,5 @@
 import { EVENTS, WINDOW } from './events.js';
-import { isoDay, type LocalDateTime, weekday } from './local-time.js';
+import { isSpringForward, isoDay, type LocalDateTime, weekday } from './local-time.js';
 import type { Rng } from './prng.js';
 
 const MONTH_FACTOR = [0.8, 0.85, 1.05, 1.05, 1.1, 1.05, 1.0, 1.05, 0.95, 1.0, 0.95, 1.1];
@@ -64,9 +64,13 @@ export function* postingTimes(rng: Rng, count: number): Generator<LocalDateTime>
     while (hour < 23 && HOUR_CUM[hour]! <= h) hour++;
     const hourStart = hour === 0 ? 0 : HOUR_CUM[hour - 1]!;
     const inHour = (h - hourStart) / (HOUR_CUM[hour]! - hourStart);
-    yield {
-      day: WINDOW.start + dayIndex,
-      second: hour * 3600 + Math.min(3599, Math.floor(inHour * 3600)),
-    };
+    const day = WINDOW.start + dayIndex;
+    let second = hour * 3600 + Math.min(3599, Math.floor(inHour * 3600));
+    if (isSpringForward(day)) {
+      // That day has 23 hours: squeeze the day onto them so times stay in order and all exist.
+      second = Math.floor((second * 23) / 24);
+      if (second >= 2 * 3600) second += 3600;
+    }
+    yield { day, second };
   }
 }
