@@ -129,7 +129,7 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
     id: 'air-conditioning',
     name: 'A/C service',
     synonyms: ['A/C', 'AC', 'air conditioning', 'air conditioner', 'freon', 'aire acondicionado'],
-    np: ['an A/C repair', 'an AC recharge', 'my air conditioning', 'an A/C check', 'the air conditioner'],
+    np: ['an A/C repair', 'an AC recharge', 'an air conditioning check', 'an A/C check', 'an air conditioner repair'],
     bare: ['A/C', 'AC', 'air conditioning'],
     es: [['el aire acondicionado', 'the air conditioning']],
     weight: 5,

@@ -61,7 +61,7 @@ const CONTRACTIONS: Readonly<Record<string, string>> = {
 };
 // The keys of CONTRACTIONS, factorised so the engine tests few alternatives at each word.
 const CONTRACTION_RE =
-  /\b(?:(?:do|does|did|is|was|were|could|would|will|have) not|cannot|i am|(?:i|we) have (?:been|ever|never|had)|it is|they are|that is|there is|(?:he|she|i|we|you) will|would have)\b(?! ok\b)/gi;
+  /\b(?:(?:do|does|did|is|was|were|could|would|will|have) not|cannot|i am|(?:i|we) have (?:been|ever|never|had)|it is|they are|that is|there is|(?:he|she|i|we|you) will(?! not)|would have)\b(?! ok\b)/gi;
 
 const POS_EMOJI = ['👍', '🙏', '😊', '💯', '🔥', '🙌', '👏', '⭐⭐⭐⭐⭐', '😀', '❤️'];
 const NEG_EMOJI = ['😡', '🤬', '👎', '😤', '🙄', '😠'];

@@ -35,7 +35,11 @@ export const CONTEXT_BY_SERVICE: Readonly<Record<string, readonly string[]>> = {
   detailing: ['{got|booked} a full detail {before selling|for my wife\'s birthday|after a road trip with three kids}'],
   'scheduled-maintenance': ['$car was due for {the 60k service|its 30k service|scheduled maintenance}'],
   'oil-change': ['{was overdue for|needed} an oil change', 'oil change light came on so I {stopped in|made an appointment}'],
-  'body-repair': ['{someone|a deer|a guy on his phone} {rear-ended me|hit me|backed into me} {on I-40|in a parking lot|at a red light} and {my insurance sent me to|I brought it to} their {body shop|collision center}'],
+  'body-repair': [
+    '{someone|a guy on his phone} rear-ended me {on I-40|at a red light} and {my insurance sent me to|I brought it to} their {body shop|collision center}',
+    '{someone|a lady in a minivan} backed into me in a parking lot and {my insurance sent me to|I brought it to} their {body shop|collision center}',
+    '{I hit a deer|a deer ran out in front of me} on {US-401|a back road} and {my insurance sent me to|I brought it to} their {body shop|collision center}',
+  ],
   'parts-counter': ['{went to|stopped by|called} the parts {counter|department|desk} {for|looking for} {a side mirror|all-weather floor mats|a trailer hitch|a tailgate handle|running boards|wheel locks}'],
 };
 

@@ -16,7 +16,7 @@ export const SALES_POOLS: Readonly<Record<string, readonly string[]>> = {
     'everybody {we dealt with|we met} was @friendly{ and low key|}',
     '$bilingual {helped my parents in Spanish|explained everything to my mom in Spanish}, which {made them so comfortable|meant a lot to us}',
     '$sales {made us feel|treated us} like {family|friends} {, not a sale|from the start|}',
-    '$sales {did not|never} {rush|pressure} us{, even when we went back and forth|, even after three test drives|}',
+    '$sales {did not rush|never rushed|never pressured} us{, even when we went back and forth|, even after three test drives|}',
     '$sales {explained|went over} {every option|the trims} {so we understood|until we understood} {what we were paying for|the differences}',
   ],
   'staff.neg': [

@@ -28,7 +28,7 @@ export const SERVICE_POOLS: Readonly<Record<string, readonly string[]>> = {
     '$driver{ the shuttle driver|} is {a gem|the sweetest man|always smiling|a real gentleman}',
     "{big|huge} thanks to $tech and $adv{ for getting my $vehicle back on the road|}",
     '$bilingual {explained everything to my dad in Spanish|spoke Spanish with my mother}, which {I really appreciated|made it so much easier}',
-    '$adv {is|has been} my advisor for {years|the last three cars} and {never disappoints|always takes care of me}',
+    '$adv has been my advisor for {years|the last three cars} and {never disappoints|always takes care of me}',
     '{huge|big} shout out to $adv{ at the service desk|}, {super|very} {organized|on top of it} and {friendly|easy to talk to}',
     '$adv {listened|actually listened} to {what I was describing|my description of the noise} {instead of rushing me|and wrote it all down}',
     '{the|my} tech, $tech, {left a detailed note|wrote up everything} on {the inspection|the paperwork} so I knew what to watch for',
@@ -113,7 +113,7 @@ export const SERVICE_POOLS: Readonly<Record<string, readonly string[]>> = {
     'fair prices{ for dealer work|, especially for a dealership|}',
     '{they|$adv} {quoted|gave me} {a price|an estimate} {up front|before they started} and {stuck to it|that is exactly what I paid}',
     '{way|a lot} {less|cheaper} than {I was quoted|the other dealer quoted} {across town|in Raleigh}',
-    'the {multi point|courtesy} check was {free|included} and they {did not|never} push anything',
+    'the {multi point|courtesy} check was {free|included} and they {did not push|never pushed} anything',
   ],
   'price-value.neg': [
     '$bill for $svc? {That is highway robbery|Are you serious|No thanks}',
@@ -153,7 +153,7 @@ export const SERVICE_POOLS: Readonly<Record<string, readonly string[]>> = {
     'I do not think they {even did|actually did} what they charged me for',
     '{they|the tech} {put|installed} the wrong {part|size} and {I had to come back|had to redo it}',
     '{it|my $vehicle} {still|now} {pulls|shakes|makes the same noise} {exactly like before|just like it did before I brought it in}',
-    '{whoever worked on it|the tech} {did not|never} {test drive|road test} it{ and the noise is still there|}',
+    '{whoever worked on it|the tech} {did not test drive|never even test drove|did not road test} it{ and the noise is still there|}',
   ],
   'quality-of-work.neu': ['they did what I asked, nothing more nothing less'],
   'vehicle-cleanliness.pos': [
@@ -204,7 +204,7 @@ export const SERVICE_POOLS: Readonly<Record<string, readonly string[]>> = {
   ],
   'honesty-trust.pos': [
     '{they|$adv} {told me|were upfront about} what could wait and what needed to be done now',
-    '{they|$adv} {never|did not} try to upsell me{ on anything|}',
+    '{they|$adv} {never tried|did not try} to upsell me{ on anything|}',
     '{I|finally} found a {dealership|service department} I can trust',
     'honest {people|folks|service}{, which is hard to find|}',
     '{they|$tech} could have {easily|} charged me for a new part but {fixed mine instead|did not}',
