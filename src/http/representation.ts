@@ -48,6 +48,8 @@ class PreparedRepresentation implements Representation {
   readonly lastModifiedMs: number;
   readonly headers: Readonly<Record<string, string>>;
   private readonly codings = new Map<'gzip' | 'br', Buffer | null>();
+  /** Codings being made in the background: served as identity until they are ready. */
+  private readonly pending = new Set<'gzip' | 'br'>();
 
   constructor(
     readonly body: Buffer,
@@ -66,10 +68,17 @@ class PreparedRepresentation implements Representation {
 
   /** Stores a precomputed coding (kept only when it is smaller than the identity bytes). */
   setEncoded(coding: 'gzip' | 'br', bytes: Buffer): void {
+    this.pending.delete(coding);
     this.codings.set(coding, bytes.length < this.body.length ? bytes : null);
   }
 
+  /** Marks a coding as being made in the background. */
+  setPending(coding: 'gzip' | 'br'): void {
+    this.pending.add(coding);
+  }
+
   encoded(coding: 'gzip' | 'br'): Buffer | null {
+    if (this.pending.has(coding)) return null;
     if (!this.codings.has(coding)) {
       // Dynamic responses are compressed on first demand, once, with fast settings.
       const bytes =
@@ -93,9 +102,25 @@ export function prepareRepresentation(
   return new PreparedRepresentation(typeof body === 'string' ? Buffer.from(body) : body, options);
 }
 
+/** Documents above this size are compressed after they go live (identity is served meanwhile). */
+const DEFER_COMPRESSION_BYTES = 4 * 1024 * 1024;
+
+async function compressBoth(rep: PreparedRepresentation): Promise<void> {
+  const size = rep.body.length;
+  const quality = size <= 512 * 1024 ? 11 : size <= DEFER_COMPRESSION_BYTES ? 9 : 4;
+  const [gz, br] = await Promise.all([
+    gzipAsync(rep.body, { level: size <= DEFER_COMPRESSION_BYTES ? 9 : 5 }),
+    brotliAsync(rep.body, brotliParams(size, quality)),
+  ]);
+  rep.setEncoded('gzip', gz);
+  rep.setEncoded('br', br);
+}
+
 /**
- * Prepares a document served on every request (datasets and feeds): gzip and brotli are made up
- * front, in the thread pool, with the best settings that keep a rebuild quick.
+ * Prepares a document served on every request (datasets and feeds): gzip and brotli are made in
+ * the thread pool with the best settings that keep a rebuild quick. Up to 4 MiB they are ready
+ * before the document goes live; larger documents (a dataset of many thousand reviews) go live at
+ * once and gain their compressed forms a moment later, so a data change is published sooner.
  */
 export async function precompressRepresentation(
   body: Buffer | string,
@@ -106,14 +131,17 @@ export async function precompressRepresentation(
     options,
   );
   const size = rep.body.length;
-  if (size >= MIN_COMPRESS_BYTES) {
-    const quality = size <= 512 * 1024 ? 11 : size <= 8 * 1024 * 1024 ? 9 : 5;
-    const [gz, br] = await Promise.all([
-      gzipAsync(rep.body, { level: size <= 8 * 1024 * 1024 ? 9 : 6 }),
-      brotliAsync(rep.body, brotliParams(size, quality)),
-    ]);
-    rep.setEncoded('gzip', gz);
-    rep.setEncoded('br', br);
+  if (size < MIN_COMPRESS_BYTES) return rep;
+  if (size <= DEFER_COMPRESSION_BYTES) {
+    await compressBoth(rep);
+    return rep;
   }
+  rep.setPending('gzip');
+  rep.setPending('br');
+  compressBoth(rep).catch(() => {
+    // Compression failing leaves the identity bytes, which are always correct.
+    rep.setEncoded('gzip', rep.body);
+    rep.setEncoded('br', rep.body);
+  });
   return rep;
 }

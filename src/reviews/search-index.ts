@@ -9,6 +9,8 @@ export interface SearchIndex {
   readonly size: number;
   /** Star rating per position. */
   readonly rating: Uint8Array;
+  /** Positions per star rating (index 1..5), ascending. */
+  readonly byRating: readonly Uint32Array[];
   /** Local date per position (descending). */
   readonly dates: readonly string[];
   /** Sort keys per position, for cursors: `date`, `datePublished`, `id`. */
@@ -22,6 +24,10 @@ export interface SearchIndex {
   /** Distinct lower-cased words of titles and texts, and the positions holding each. */
   readonly vocabulary: readonly string[];
   readonly postings: readonly Uint32Array[];
+  /** Ids of the vocabulary words containing each trigram (to find words by substring). */
+  readonly trigrams: ReadonlyMap<string, Uint32Array>;
+  /** Positions whose words contain a word run, computed on demand and kept (bounded). */
+  readonly runCache: Map<string, Uint32Array>;
   /** Lower-cased `title \u0000 text` per position, to verify substring matches. */
   readonly haystacks: readonly string[];
 }
@@ -81,6 +87,24 @@ function buildStaff(
   return { staff, ambiguousFirstNames: ambiguous };
 }
 
+function buildTrigrams(vocabulary: readonly string[]): Map<string, Uint32Array> {
+  const lists = new Map<string, number[]>();
+  vocabulary.forEach((word, id) => {
+    const seen = new Set<string>();
+    for (let i = 0; i + 3 <= word.length; i++) {
+      const gram = word.slice(i, i + 3);
+      if (seen.has(gram)) continue;
+      seen.add(gram);
+      const list = lists.get(gram);
+      if (list) list.push(id);
+      else lists.set(gram, [id]);
+    }
+  });
+  const out = new Map<string, Uint32Array>();
+  for (const [gram, ids] of lists) out.set(gram, Uint32Array.from(ids));
+  return out;
+}
+
 /** Builds the search indexes for reviews already in published order. */
 export function buildSearchIndex(
   reviews: readonly Review[],
@@ -104,15 +128,20 @@ export function buildSearchIndex(
     for (const w of new Set(wordRuns(hay))) pushPosting(words, w, pos);
   }
   const vocabulary = [...words.keys()];
+  const byRating: number[][] = [[], [], [], [], [], []];
+  for (let pos = 0; pos < n; pos++) byRating[rating[pos]!]!.push(pos);
   return {
     size: n,
     rating,
+    byRating: byRating.map((list) => Uint32Array.from(list)),
     dates,
     keys,
     ...buildStaff(reviews, business),
     services: toPostings(services),
     vocabulary,
     postings: vocabulary.map((w) => Uint32Array.from(words.get(w)!)),
+    trigrams: buildTrigrams(vocabulary),
+    runCache: new Map(),
     haystacks,
   };
 }

@@ -64,29 +64,72 @@ export function positionAfterKey(index: SearchIndex, key: SortKey, inclusive = f
   return lo;
 }
 
-/** Positions whose title or text contain `query` as a case-insensitive substring (candidates, sorted). */
+const RUN_CACHE_MAX = 512;
+
+/** Ids of the vocabulary words that contain `run`, found through the trigram index. */
+function wordsContaining(index: SearchIndex, run: string): number[] {
+  const vocabulary = index.vocabulary;
+  if (run.length < 3) {
+    const out: number[] = [];
+    for (let w = 0; w < vocabulary.length; w++) if (vocabulary[w]!.includes(run)) out.push(w);
+    return out;
+  }
+  const lists: Uint32Array[] = [];
+  for (let i = 0; i + 3 <= run.length; i++) {
+    const list = index.trigrams.get(run.slice(i, i + 3));
+    if (!list) return [];
+    lists.push(list);
+  }
+  lists.sort((x, y) => x.length - y.length);
+  const out: number[] = [];
+  for (const w of lists[0]!) if (vocabulary[w]!.includes(run)) out.push(w);
+  return out;
+}
+
+/** Positions (ascending) of reviews with a word that contains `run`; cached per index. */
+function runPositions(index: SearchIndex, run: string): Uint32Array {
+  const cached = index.runCache.get(run);
+  if (cached) return cached;
+  const words = wordsContaining(index, run);
+  let result: Uint32Array;
+  if (words.length === 1) {
+    result = index.postings[words[0]!]!;
+  } else {
+    const marks = new Uint8Array(index.size);
+    let count = 0;
+    for (const w of words) {
+      for (const pos of index.postings[w]!) {
+        if (marks[pos] === 0) {
+          marks[pos] = 1;
+          count++;
+        }
+      }
+    }
+    result = new Uint32Array(count);
+    let k = 0;
+    for (let pos = 0; pos < marks.length && k < count; pos++) if (marks[pos]) result[k++] = pos;
+  }
+  if (index.runCache.size >= RUN_CACHE_MAX)
+    index.runCache.delete(index.runCache.keys().next().value!);
+  index.runCache.set(run, result);
+  return result;
+}
+
+/**
+ * Candidate positions for a case-insensitive substring query: reviews holding, for every word run
+ * of the query, a word that contains it. `exact` when the query is a single word run, whose
+ * candidates are exactly the matches; otherwise each candidate is verified on the text.
+ */
 function textCandidates(
   index: SearchIndex,
   lowerQuery: string,
-): { list: Uint32Array; exact: boolean } {
-  const runs = wordRuns(lowerQuery);
-  if (runs.length === 0) {
-    return { list: Uint32Array.from({ length: index.size }, (_, i) => i), exact: false };
-  }
-  let marks: Uint8Array | null = null;
-  for (const run of new Set(runs)) {
-    const mine = new Uint8Array(index.size);
-    const vocabulary = index.vocabulary;
-    for (let w = 0; w < vocabulary.length; w++) {
-      if (vocabulary[w]!.includes(run)) for (const pos of index.postings[w]!) mine[pos] = 1;
-    }
-    if (marks === null) marks = mine;
-    else for (let i = 0; i < marks.length; i++) marks[i]! &= mine[i]!;
-  }
-  const out: number[] = [];
-  for (let i = 0; i < marks!.length; i++) if (marks![i]) out.push(i);
-  // A query that is one word run and nothing else is matched exactly by the vocabulary scan.
-  return { list: Uint32Array.from(out), exact: runs.length === 1 && runs[0] === lowerQuery };
+): { lists: Uint32Array[]; exact: boolean } {
+  const runs = [...new Set(wordRuns(lowerQuery))];
+  if (runs.length === 0) return { lists: [], exact: false };
+  return {
+    lists: runs.map((run) => runPositions(index, run)),
+    exact: runs.length === 1 && runs[0] === lowerQuery,
+  };
 }
 
 function resolveStaff(index: SearchIndex, name: string): Uint32Array | Issue {
@@ -127,12 +170,15 @@ export function runSearch(index: SearchIndex, f: SearchFilters, after?: SortKey)
   let verify: string | null = null;
   if (f.query !== undefined) {
     const lower = f.query.toLowerCase();
-    const { list, exact } = textCandidates(index, lower);
-    lists.push(list);
-    if (!exact) verify = lower;
+    const candidates = textCandidates(index, lower);
+    lists.push(...candidates.lists);
+    if (!candidates.exact) verify = lower;
   }
   lists.sort((a, b) => a.length - b.length);
   const start = after ? Math.max(lo, positionAfterKey(index, after)) : lo;
+  if (lists.length === 0 && verify === null) {
+    return { ok: true, hits: ratingAndDateOnly(index, f, lo, hi, start) };
+  }
   const minRating = f.min_rating ?? 0;
   const hits: SearchHits = { total: 0, positions: [], more: false };
   const cursors = lists.map(() => ({ i: 0 }));
@@ -151,11 +197,67 @@ export function runSearch(index: SearchIndex, f: SearchFilters, after?: SortKey)
   if (lists.length === 0) {
     for (let pos = lo; pos < hi; pos++) if (accept(pos)) take(pos);
   } else {
-    for (const pos of lists[0]!) {
-      if (pos < lo) continue;
+    const driver = lists[0]!;
+    for (let i = lowerBound(driver, lo); i < driver.length; i++) {
+      const pos = driver[i]!;
       if (pos >= hi) break;
       if (accept(pos)) take(pos);
     }
   }
   return { ok: true, hits };
+}
+
+/** First index of a sorted list whose value is >= `value`. */
+function lowerBound(list: Uint32Array, value: number): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (list[mid]! < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * The common case of star and date filters only: counts come from binary searches in the
+ * per-rating position lists, and the page from merging those lists, so the cost does not grow
+ * with the number of matches.
+ */
+function ratingAndDateOnly(
+  index: SearchIndex,
+  f: SearchFilters,
+  lo: number,
+  hi: number,
+  start: number,
+): SearchHits {
+  const minRating = f.min_rating ?? 0;
+  const lists: Uint32Array[] = [];
+  for (let r = 1; r <= 5; r++) {
+    if (r >= minRating && (f.rating === undefined || f.rating === r))
+      lists.push(index.byRating[r]!);
+  }
+  let total = 0;
+  const cursors = lists.map((list) => {
+    total += lowerBound(list, hi) - lowerBound(list, lo);
+    return lowerBound(list, start);
+  });
+  const positions: number[] = [];
+  let more = false;
+  for (;;) {
+    let best = -1;
+    for (let k = 0; k < lists.length; k++) {
+      const pos = lists[k]![cursors[k]!];
+      if (pos !== undefined && pos < hi && (best === -1 || pos < lists[best]![cursors[best]!]!))
+        best = k;
+    }
+    if (best === -1) break;
+    if (positions.length === f.limit) {
+      more = true;
+      break;
+    }
+    positions.push(lists[best]![cursors[best]!]!);
+    cursors[best]!++;
+  }
+  return { total, positions, more };
 }
