@@ -50,7 +50,7 @@ export function createApp(deps: AppDeps): RequestListener {
   const route = createRouter(deps.routes);
   const { logger } = deps;
 
-  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+  const handle = (req: IncomingMessage, res: ServerResponse): void | Promise<void> => {
     const { rawPath, query } = splitTarget(req.url ?? '/');
     const path = decodePath(rawPath);
     const match = route(path);
@@ -60,10 +60,7 @@ export function createApp(deps: AppDeps): RequestListener {
     const handler =
       match.route.methods[method as keyof Route['methods']] ??
       (method === 'HEAD' ? match.route.methods.GET : undefined);
-    if (handler) {
-      await handler(req, res, { path, query, params: match.params });
-      return;
-    }
+    if (handler) return handler(req, res, { path, query, params: match.params });
     const allow = allowedMethods(match.route).join(', ');
     if (method === 'OPTIONS') {
       res.writeHead(204, {
@@ -85,38 +82,45 @@ export function createApp(deps: AppDeps): RequestListener {
     );
   };
 
+  const fail = (req: IncomingMessage, res: ServerResponse, err: unknown): void => {
+    if (res.headersSent) {
+      logger.error({ err }, 'failed after the response started');
+      res.destroy();
+      return;
+    }
+    if (err instanceof HttpError) {
+      sendError(req, res, err);
+      return;
+    }
+    logger.error({ err, method: req.method }, 'unhandled error');
+    sendError(req, res, new HttpError(500, 'internal_error', 'Something went wrong on our side.'));
+  };
+
+  const debug = logger.isLevelEnabled('debug');
+  const logRequest = (req: IncomingMessage, res: ServerResponse, started: number): void => {
+    logger.debug(
+      { method: req.method, url: req.url, status: res.statusCode, ms: performance.now() - started },
+      'request',
+    );
+  };
+
+  // Handlers that answer from memory run synchronously: no promise per request on the hot path.
   return (req, res) => {
-    const started = logger.isLevelEnabled('debug') ? performance.now() : 0;
-    handle(req, res)
-      .catch((err: unknown) => {
-        if (res.headersSent) {
-          logger.error({ err }, 'failed after the response started');
-          res.destroy();
-          return;
-        }
-        if (err instanceof HttpError) {
-          sendError(req, res, err);
-          return;
-        }
-        logger.error({ err, method: req.method }, 'unhandled error');
-        sendError(
-          req,
-          res,
-          new HttpError(500, 'internal_error', 'Something went wrong on our side.'),
-        );
-      })
-      .finally(() => {
-        if (started) {
-          logger.debug(
-            {
-              method: req.method,
-              url: req.url,
-              status: res.statusCode,
-              ms: performance.now() - started,
-            },
-            'request',
-          );
-        }
-      });
+    const started = debug ? performance.now() : 0;
+    let pending: void | Promise<void> = undefined;
+    try {
+      pending = handle(req, res);
+    } catch (err) {
+      fail(req, res, err);
+    }
+    if (pending) {
+      pending.then(
+        () => debug && logRequest(req, res, started),
+        (err: unknown) => {
+          fail(req, res, err);
+          if (debug) logRequest(req, res, started);
+        },
+      );
+    } else if (debug) logRequest(req, res, started);
   };
 }

@@ -118,14 +118,13 @@ export async function benchHttp(count: number): Promise<string> {
     const svcFeed = await load('node /api/feed.json', `${svc.url}/api/feed.json`);
     rows.push(svcDataset, svcGzip, svc304, svcFeed);
     for (const shape of await searchShapes(svc.url)) {
+      const path = `/api/reviews/search?${shape.query}`;
+      rows.push(await load(`node ${shape.name} (cached)`, `${svc.url}${path}`));
+      rows.push(await load(`node ${shape.name} (computed)`, `${uncached.url}${path}`));
       rows.push(
-        await load(`node ${shape.name} (cached)`, `${svc.url}/api/reviews/search?${shape.query}`),
-      );
-      rows.push(
-        await load(
-          `node ${shape.name} (computed)`,
-          `${uncached.url}/api/reviews/search?${shape.query}`,
-        ),
+        await load(`node ${shape.name} (computed, 1 connection)`, `${uncached.url}${path}`, {
+          connections: 1,
+        }),
       );
     }
     if (hasCommand('nginx')) {

@@ -19,53 +19,89 @@ function codedEtag(etag: string, coding: Coding): string {
   return coding === 'identity' ? etag : `${etag.slice(0, -1)}-${coding}"`;
 }
 
+interface HeaderSet {
+  etag: string;
+  notModified: Record<string, string | number>;
+  ok: Record<string, string | number>;
+}
+
+/** Response headers per representation and coding, built once and reused by every request. */
+const headerSets = new WeakMap<Representation, Map<Coding, HeaderSet>>();
+
+function headerSet(rep: Representation, coding: Coding, body: Buffer): HeaderSet {
+  let sets = headerSets.get(rep);
+  if (!sets) {
+    sets = new Map();
+    headerSets.set(rep, sets);
+  }
+  let set = sets.get(coding);
+  if (!set) {
+    const etag = codedEtag(rep.etag, coding);
+    const notModified = {
+      ...COMMON_HEADERS,
+      'Cache-Control': DATA_CACHE_CONTROL,
+      ...rep.headers,
+      Vary: 'Accept-Encoding',
+      ETag: etag,
+      'Last-Modified': rep.lastModified,
+    };
+    const ok: Record<string, string | number> = {
+      ...notModified,
+      'Content-Type': rep.contentType,
+      'Content-Length': body.length,
+    };
+    if (coding !== 'identity') ok['Content-Encoding'] = coding;
+    set = { etag, notModified, ok };
+    sets.set(coding, set);
+  }
+  return set;
+}
+
 /**
  * Sends a prepared representation for a GET or HEAD: content coding from Accept-Encoding
  * (with `Vary`), conditional requests per RFC 9110 (304 with the validators and no body, 412 for
- * failed If-Match), and `Content-Length` on HEAD as on GET.
+ * failed If-Match), and `Content-Length` on HEAD as on GET. Header sets are prepared once per
+ * representation, so a request costs a lookup and a write.
  */
 export function sendRepresentation(
   req: IncomingMessage,
   res: ServerResponse,
   rep: Representation,
 ): void {
-  const available: Coding[] = [];
-  const br = rep.encoded('br');
-  const gz = rep.encoded('gzip');
-  if (br) available.push('br');
-  if (gz) available.push('gzip');
-  const coding = chooseCoding(req.headers['accept-encoding'], available);
-  const etag = codedEtag(rep.etag, coding);
-  const headers: Record<string, string | number> = {
-    ...COMMON_HEADERS,
-    'Cache-Control': DATA_CACHE_CONTROL,
-    ...rep.headers,
-    Vary: 'Accept-Encoding',
-    ETag: etag,
-    'Last-Modified': rep.lastModified,
-  };
-  const outcome = evaluatePreconditions(req.headers, {
-    etag,
-    equivalent: [rep.etag, codedEtag(rep.etag, 'gzip'), codedEtag(rep.etag, 'br')],
-    lastModifiedMs: rep.lastModifiedMs,
-  });
-  if (outcome === 'not-modified') {
-    res.writeHead(304, headers);
-    res.end();
-    return;
+  // Negotiate first, then ask for the bytes: a coding is made only when a client wants it.
+  const accept = req.headers['accept-encoding'];
+  let coding = accept ? chooseCoding(accept, ['br', 'gzip']) : 'identity';
+  let body = coding === 'identity' ? rep.body : rep.encoded(coding);
+  if (!body) {
+    coding = chooseCoding(accept, [coding === 'br' ? 'gzip' : 'br']);
+    body = coding === 'identity' ? rep.body : rep.encoded(coding);
+    if (!body) {
+      coding = 'identity';
+      body = rep.body;
+    }
   }
-  if (outcome === 'failed') {
-    sendJson(req, res, 412, {
-      error: 'precondition_failed',
-      message: 'The representation does not match the request preconditions.',
+  const set = headerSet(rep, coding, body);
+  const h = req.headers;
+  if (h['if-none-match'] || h['if-modified-since'] || h['if-match'] || h['if-unmodified-since']) {
+    const outcome = evaluatePreconditions(h, {
+      etag: set.etag,
+      equivalent: [rep.etag, codedEtag(rep.etag, 'gzip'), codedEtag(rep.etag, 'br')],
+      lastModifiedMs: rep.lastModifiedMs,
     });
-    return;
+    if (outcome === 'not-modified') {
+      res.writeHead(304, set.notModified);
+      res.end();
+      return;
+    }
+    if (outcome === 'failed') {
+      sendJson(req, res, 412, {
+        error: 'precondition_failed',
+        message: 'The representation does not match the request preconditions.',
+      });
+      return;
+    }
   }
-  const body = coding === 'br' ? br! : coding === 'gzip' ? gz! : rep.body;
-  headers['Content-Type'] = rep.contentType;
-  headers['Content-Length'] = body.length;
-  if (coding !== 'identity') headers['Content-Encoding'] = coding;
-  res.writeHead(200, headers);
+  res.writeHead(200, set.ok);
   res.end(req.method === 'HEAD' ? undefined : body);
 }
 
