@@ -10,6 +10,7 @@ import { sendJson, sendRepresentation } from './http/respond.js';
 import type { Route } from './http/router.js';
 import { loadSampleFile, packageRoot, samplePath } from './import/sample.js';
 import type { Logger } from './logger.js';
+import { McpResultCache } from './mcp/result-cache.js';
 import { mcpRoutes } from './mcp/route.js';
 import { createMcpServerFactory } from './mcp/server.js';
 import { createSessionManager } from './mcp/sessions.js';
@@ -105,6 +106,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     ...reviewRoutes(publisher),
     ...mcpRoutes({
       createServer: createMcpServerFactory({ published: publisher, urls, version }),
+      resultCache: new McpResultCache(publisher),
       sessions,
       allowedOrigins: config.mcpAllowedOrigins,
       maxBodyBytes: config.mcpMaxBodyBytes,

@@ -1,18 +1,19 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import {
-  isInitializeRequest,
-  JSONRPCMessageSchema,
   LATEST_PROTOCOL_VERSION,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Route } from '../http/router.js';
 import type { Logger } from '../logger.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { McpResultCache } from './result-cache.js';
 import type { SessionManager } from './sessions.js';
 
 export interface McpRouteOptions {
   createServer: () => Server;
+  /** Results of read-only requests kept per data version (optional). */
+  resultCache?: McpResultCache;
   sessions: SessionManager;
   allowedOrigins: readonly string[];
   maxBodyBytes: number;
@@ -91,32 +92,60 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   });
 }
 
+/**
+ * The shape check of a JSON-RPC 2.0 message done before anything else (the SDK validates fully
+ * when it handles the message): a request, a notification or a response.
+ */
+function isJsonRpcMessage(m: unknown): boolean {
+  if (!m || typeof m !== 'object' || Array.isArray(m)) return false;
+  const o = m as Record<string, unknown>;
+  if (o.jsonrpc !== '2.0') return false;
+  const idOk =
+    o.id === undefined ||
+    typeof o.id === 'string' ||
+    (typeof o.id === 'number' && Number.isFinite(o.id));
+  if (typeof o.method === 'string')
+    return idOk && (o.params === undefined || (typeof o.params === 'object' && o.params !== null));
+  return o.id !== undefined && idOk && ('result' in o || 'error' in o);
+}
+
 function isJsonContentType(value: string | undefined): boolean {
   return value?.split(';')[0]?.trim().toLowerCase() === 'application/json';
 }
 
+/** The request headers the SDK transport reads (the body is handed over already parsed). */
+const FORWARDED = [
+  'accept',
+  'content-type',
+  'mcp-session-id',
+  'mcp-protocol-version',
+  'last-event-id',
+];
+
 function toWebRequest(req: IncomingMessage): Request {
-  const headers = new Headers();
-  for (const [k, v] of Object.entries(req.headers)) {
-    if (v === undefined) continue;
-    headers.set(k, Array.isArray(v) ? v.join(', ') : v);
+  const headers: [string, string][] = [];
+  for (const name of FORWARDED) {
+    const v = req.headers[name];
+    if (typeof v === 'string') headers.push([name, v]);
   }
-  return new Request(`http://mcp.local${req.url ?? '/mcp'}`, { method: req.method, headers });
+  return new Request('http://mcp.local/mcp', { method: req.method, headers });
 }
 
 async function writeWebResponse(
   res: ServerResponse,
   response: Response,
   extra: Record<string, string>,
-): Promise<void> {
+): Promise<string | null> {
   const headers: Record<string, string> = { 'Cache-Control': 'no-store', ...extra };
   response.headers.forEach((value, key) => {
     headers[key] = value;
   });
-  const body = response.body ? Buffer.from(await response.arrayBuffer()) : null;
+  const text = response.body ? await response.text() : null;
+  const body = text === null ? null : Buffer.from(text);
   if (body) headers['content-length'] = String(body.length);
   res.writeHead(response.status, headers);
   res.end(body ?? undefined);
+  return text;
 }
 
 function negotiatedVersion(requested: unknown): string {
@@ -173,10 +202,10 @@ export function mcpRoutes(options: McpRouteOptions): Route[] {
     }
     const messages = Array.isArray(body) ? body : [body];
     if (messages.length === 0) throw new RpcFailure(400, -32600, 'Invalid Request: empty batch');
-    if (!messages.every((m) => JSONRPCMessageSchema.safeParse(m).success)) {
+    if (!messages.every(isJsonRpcMessage)) {
       throw new RpcFailure(400, -32600, 'Invalid Request: not a JSON-RPC 2.0 message');
     }
-    const init = messages.find((m) => isInitializeRequest(m));
+    const init = messages.find((m) => (m as { method?: unknown }).method === 'initialize');
     let extra: Record<string, string> = corsHeaders(origin);
     let version: string;
     if (init) {
@@ -199,15 +228,34 @@ export function mcpRoutes(options: McpRouteOptions): Route[] {
         `Invalid Request: JSON-RPC batches are not supported in protocol version ${version}`,
       );
     }
+    const cached = Array.isArray(body) ? null : (options.resultCache?.lookup(body) ?? null);
+    if (cached?.response) {
+      const version = req.headers['mcp-protocol-version'];
+      if (typeof version === 'string' && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) {
+        throw new RpcFailure(400, -32000, 'Bad Request: Unsupported protocol version');
+      }
+      const { head, result, tail } = cached.response;
+      res.writeHead(200, {
+        ...extra,
+        'Cache-Control': 'no-store',
+        'Content-Type': 'application/json',
+        'Content-Length': head.length + result.length + tail.length,
+      });
+      res.cork();
+      res.write(head);
+      res.write(result);
+      res.end(tail);
+      return;
+    }
+    // A fresh SDK server and stateless transport per request. They hold no timers and no
+    // resources once the JSON response is written, so they are left to the garbage collector
+    // rather than closed (closing builds a "connection closed" error for nothing).
     const server = options.createServer();
     const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true });
-    try {
-      await server.connect(transport);
-      const response = await transport.handleRequest(toWebRequest(req), { parsedBody: body });
-      await writeWebResponse(res, response, extra);
-    } finally {
-      await server.close();
-    }
+    await server.connect(transport);
+    const response = await transport.handleRequest(toWebRequest(req), { parsedBody: body });
+    const text = await writeWebResponse(res, response, extra);
+    if (cached && response.status === 200 && text) options.resultCache!.store(cached.key, text);
   };
 
   const remove = async (

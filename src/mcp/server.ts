@@ -1,4 +1,5 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
 import {
   CallToolRequestSchema,
   CompleteRequestSchema,
@@ -44,7 +45,18 @@ function describeTools(tools: readonly ToolDefinition[]): Tool[] {
   }));
 }
 
+const instructionCache = new WeakMap<Snapshot, string>();
+
 function instructions(snapshot: Snapshot): string {
+  let text = instructionCache.get(snapshot);
+  if (!text) {
+    text = writeInstructions(snapshot);
+    instructionCache.set(snapshot, text);
+  }
+  return text;
+}
+
+function writeInstructions(snapshot: Snapshot): string {
   const b = snapshot.business;
   const about = b
     ? `${b.name}, ${b.address.addressLocality}, ${b.address.addressRegion} (time zone ${b.timeZone})`
@@ -66,6 +78,8 @@ export function createMcpServerFactory(deps: McpDeps): () => Server {
   const tools = [...TOOLS, ...(deps.extraTools ?? [])];
   const byName = new Map(tools.map((t) => [t.name, t]));
   const listed = { tools: describeTools(tools) };
+  // One JSON Schema validator for every per-request server (building Ajv is the costly part).
+  const jsonSchemaValidator = new AjvJsonSchemaValidator();
   const prompts = {
     prompts: PROMPTS.map((p) => ({
       name: p.name,
@@ -88,6 +102,7 @@ export function createMcpServerFactory(deps: McpDeps): () => Server {
           logging: {},
         },
         instructions: instructions(snapshot),
+        jsonSchemaValidator,
       },
     );
     server.setRequestHandler(ListToolsRequestSchema, () => listed);

@@ -40,6 +40,13 @@ export async function createSessionManager(
       (await store.secret(SECRET_NAME, () => randomBytes(32).toString('base64url'))),
   );
   const now = options.now ?? Date.now;
+  // Ids whose signature was already verified (the signed part never changes); the expiry and the
+  // ended-session record are still checked on every request.
+  const verified = new Map<string, SessionClaims>();
+  const remember = (id: string, claims: SessionClaims): void => {
+    if (verified.size >= 10_000) verified.delete(verified.keys().next().value!);
+    verified.set(id, claims);
+  };
   return {
     issue(protocolVersion) {
       const claims: SessionClaims = {
@@ -60,6 +67,11 @@ export async function createSessionManager(
           message: 'Bad Request: Mcp-Session-Id header is required',
         };
       const notFound = { ok: false, status: 404, message: 'Session not found' } as const;
+      const known = verified.get(id);
+      if (known) {
+        if (known.expiresAtMs < now() || (await store.isEnded(known.key))) return notFound;
+        return { ok: true, claims: known };
+      }
       const [payload, signature, extra] = id.split('.');
       if (!payload || !signature || extra !== undefined || id.length > 512) return notFound;
       const expected = Buffer.from(sign(secret, payload));
@@ -75,7 +87,9 @@ export async function createSessionManager(
       const [key, protocolVersion, expiresAtMs] = parsed as [string, string, number];
       if (typeof expiresAtMs !== 'number' || expiresAtMs < now()) return notFound;
       if (await store.isEnded(key)) return notFound;
-      return { ok: true, claims: { key, protocolVersion, expiresAtMs } };
+      const claims = { key, protocolVersion, expiresAtMs };
+      remember(id, claims);
+      return { ok: true, claims };
     },
     async end(claims) {
       await store.end(claims.key, claims.expiresAtMs);

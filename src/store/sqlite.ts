@@ -180,6 +180,7 @@ export function openSqliteStore(path: string): Store {
   const writeSync = <T>(fn: () => T): Promise<T> =>
     serialize(async () => writer.transaction(fn).immediate());
 
+  const endedQuery = reader.prepare('SELECT 1 FROM mcp_ended_sessions WHERE session_key = ?');
   return {
     engine: 'sqlite',
     location: path,
@@ -198,11 +199,7 @@ export function openSqliteStore(path: string): Store {
         });
       },
       async isEnded(sessionKey) {
-        return (
-          reader
-            .prepare('SELECT 1 FROM mcp_ended_sessions WHERE session_key = ?')
-            .get(sessionKey) !== undefined
-        );
+        return endedQuery.get(sessionKey) !== undefined;
       },
       end(sessionKey, expiresAtMs) {
         return serialize(async () => {

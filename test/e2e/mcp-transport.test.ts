@@ -271,3 +271,47 @@ describe('Origin', () => {
     expect(bad.status).toBe(403);
   });
 });
+
+describe('result cache', () => {
+  it('answers a repeated read-only call exactly as the SDK did, around the new request id', async () => {
+    const id = await initSession(svc.url);
+    const call = (rid: number) =>
+      rpc(
+        svc.url,
+        {
+          jsonrpc: '2.0',
+          id: rid,
+          method: 'tools/call',
+          params: { name: 'search_reviews', arguments: { min_rating: 4, limit: 5 } },
+        },
+        { 'Mcp-Session-Id': id, 'MCP-Protocol-Version': '2025-06-18' },
+      );
+    const first = await call(41);
+    const second = await call(42);
+    const a = first.json as { id: number; result: unknown };
+    const b = second.json as { id: number; result: unknown };
+    expect([a.id, b.id]).toEqual([41, 42]);
+    expect(b.result).toEqual(a.result);
+    const bad = await rpc(
+      svc.url,
+      {
+        jsonrpc: '2.0',
+        id: 43,
+        method: 'tools/call',
+        params: { name: 'search_reviews', arguments: { min_rating: 4, limit: 5 } },
+      },
+      { 'Mcp-Session-Id': id, 'MCP-Protocol-Version': '1999-01-01' },
+    );
+    expect(bad.status).toBe(400);
+    expect(
+      (
+        await rpc(svc.url, {
+          jsonrpc: '2.0',
+          id: 44,
+          method: 'tools/call',
+          params: { name: 'search_reviews', arguments: { min_rating: 4, limit: 5 } },
+        })
+      ).status,
+    ).toBe(400);
+  });
+});

@@ -1,0 +1,95 @@
+import type { Published } from '../snapshot/types.js';
+import { prepareRepresentation } from '../http/representation.js';
+
+/**
+ * Methods whose result depends only on the published data and the request params (never on the
+ * session or on time), so their results can be kept per data version.
+ */
+const CACHEABLE = new Set([
+  'tools/list',
+  'tools/call',
+  'resources/list',
+  'resources/templates/list',
+  'resources/read',
+  'prompts/list',
+  'prompts/get',
+  'completion/complete',
+]);
+
+const CLOSE = Buffer.from('}');
+
+function stable(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(stable).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) =>
+      a < b ? -1 : a > b ? 1 : 0,
+    );
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stable(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+interface RpcRequest {
+  jsonrpc: '2.0';
+  id: string | number;
+  method: string;
+  params?: unknown;
+}
+
+function cacheKey(message: unknown): string | null {
+  if (!message || typeof message !== 'object') return null;
+  const m = message as Partial<RpcRequest>;
+  if (m.id === undefined || typeof m.method !== 'string' || !CACHEABLE.has(m.method)) return null;
+  return `mcp:${m.method}:${stable(m.params ?? {})}`;
+}
+
+/**
+ * Results of read-only MCP requests, kept with the snapshot they were computed from (in its
+ * bounded response cache), so a repeated call is answered without running the SDK server again:
+ * computed once per data version, like every other response. Only successful results that the SDK
+ * produced are kept; the response is rebuilt around the new request id.
+ */
+export class McpResultCache {
+  constructor(private readonly published: Published) {}
+
+  /**
+   * The cached JSON-RPC response for this single request, as three parts to write in a row (the
+   * result bytes are shared, never copied), or `response: null` on a miss.
+   */
+  lookup(
+    message: unknown,
+  ): { key: string; response: { head: Buffer; result: Buffer; tail: Buffer } | null } | null {
+    const key = cacheKey(message);
+    if (!key) return null;
+    const hit = this.published.current().responses.get(key);
+    if (!hit) return { key, response: null };
+    const id = JSON.stringify((message as RpcRequest).id);
+    return {
+      key,
+      response: {
+        head: Buffer.from(`{"jsonrpc":"2.0","id":${id},"result":`),
+        result: hit.body,
+        tail: CLOSE,
+      },
+    };
+  }
+
+  /** Keeps the result of a response the SDK produced, unless it is an error. */
+  store(key: string, responseText: string): void {
+    let parsed: { result?: { isError?: boolean } };
+    try {
+      parsed = JSON.parse(responseText) as typeof parsed;
+    } catch {
+      return;
+    }
+    if (!parsed.result || parsed.result.isError) return;
+    const snapshot = this.published.current();
+    snapshot.responses.set(
+      key,
+      prepareRepresentation(JSON.stringify(parsed.result), {
+        contentType: 'application/json',
+        lastModifiedMs: Date.parse(snapshot.state.changedAt),
+      }),
+    );
+  }
+}
