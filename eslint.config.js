@@ -5,7 +5,19 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'data/', 'coverage/', 'sample/', 'models/', '.bench/', '.conformance/', 'results/'] },
+  {
+    ignores: [
+      'dist/',
+      'node_modules/',
+      'data/',
+      'coverage/',
+      'sample/',
+      'models/',
+      '.bench/',
+      '.conformance/',
+      'results/',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
