@@ -1,0 +1,135 @@
+import { createHash } from 'node:crypto';
+import {
+  detectionFeatures,
+  polarityFeatures,
+  type FeatureBag,
+  type FeatureConfig,
+} from '../internal/features.js';
+import { prepareSentence, type PreparedSentence } from '../internal/prepare.js';
+import { categoryContext } from '../internal/score.js';
+import { modelFromFile, type AbsaModelFile, type ModelName } from '../model.js';
+import { POLARITIES, type AspectCategory } from '../types.js';
+import type { LabelledSentence } from './datasets.js';
+import { trainSoftmax } from './softmax.js';
+import { buildVocabulary, roundWeight, toSparseRow } from './vocabulary.js';
+
+/** Everything that defines a trained model besides its data. */
+export interface TrainConfig {
+  name: ModelName;
+  description: string;
+  categories: AspectCategory[];
+  features: FeatureConfig;
+  atLeastOne: boolean;
+  lexicon: Record<string, number>;
+  detectL2: number;
+  polarityL2: number;
+  /** Detection probability threshold, the same for every category. */
+  threshold: number;
+  /** Features seen in fewer training sentences than this are dropped. */
+  minCount: number;
+  maxIterations: number;
+}
+
+type Weights = Record<string, number[]>;
+
+function trainDetection(
+  prepared: PreparedSentence[],
+  data: readonly LabelledSentence[],
+  config: TrainConfig,
+): AbsaModelFile['detect'] {
+  const bags = prepared.map((p) => detectionFeatures(p, config.features));
+  const vocab = buildVocabulary(bags, config.minCount);
+  const rows = bags.map((b) => toSparseRow(b, vocab));
+  const sampleWeights = data.map((s) => s.weight ?? 1);
+  const k = config.categories.length;
+  const table = vocab.names.map(() => new Array<number>(k).fill(0));
+  const bias: number[] = [];
+  config.categories.forEach((category, c) => {
+    const labels = data.map((s) => (s.aspects.some((a) => a.category === category.id) ? 1 : 0));
+    const w = trainSoftmax(
+      rows,
+      labels,
+      vocab.names.length,
+      { classes: 2, l2: config.detectL2, maxIterations: config.maxIterations },
+      sampleWeights,
+    );
+    for (let f = 0; f < vocab.names.length; f++)
+      table[f]![c] = w.weights[f * 2 + 1]! - w.weights[f * 2]!;
+    bias.push(roundWeight(w.bias[1]! - w.bias[0]!));
+  });
+  return {
+    bias,
+    threshold: config.categories.map(() => config.threshold),
+    weights: toTable(vocab.names, table),
+  };
+}
+
+function toTable(names: readonly string[], table: readonly number[][]): Weights {
+  const out: Weights = {};
+  names.forEach((name, f) => {
+    const row = table[f]!.map((x) => roundWeight(x));
+    if (row.some((x) => x !== 0)) out[name] = row;
+  });
+  return out;
+}
+
+function trainPolarity(
+  prepared: PreparedSentence[],
+  data: readonly LabelledSentence[],
+  file: AbsaModelFile,
+  config: TrainConfig,
+): AbsaModelFile['polarity'] {
+  const model = modelFromFile(file);
+  const bags: FeatureBag[] = [];
+  const labels: number[] = [];
+  const sampleWeights: number[] = [];
+  data.forEach((s, i) => {
+    for (const a of s.aspects) {
+      const k = config.categories.findIndex((c) => c.id === a.category);
+      if (k < 0) continue;
+      bags.push(
+        polarityFeatures(prepared[i]!, categoryContext(model, k), model.lexicon, config.features),
+      );
+      labels.push(POLARITIES.indexOf(a.polarity));
+      sampleWeights.push(s.weight ?? 1);
+    }
+  });
+  const vocab = buildVocabulary(bags, config.minCount);
+  const rows = bags.map((b) => toSparseRow(b, vocab));
+  const w = trainSoftmax(
+    rows,
+    labels,
+    vocab.names.length,
+    { classes: POLARITIES.length, l2: config.polarityL2, maxIterations: config.maxIterations },
+    sampleWeights,
+  );
+  const kk = POLARITIES.length;
+  const table = vocab.names.map((_, f) => Array.from(w.weights.subarray(f * kk, f * kk + kk)));
+  return { bias: Array.from(w.bias, (x) => roundWeight(x)), weights: toTable(vocab.names, table) };
+}
+
+/**
+ * Trains a complete ABSA model (category detection, then category polarity) on labelled sentences
+ * and returns its file content. Deterministic: the same data and config give the same bytes.
+ */
+export function trainModel(data: readonly LabelledSentence[], config: TrainConfig): AbsaModelFile {
+  const prepared = data.map((s) => prepareSentence(s.text));
+  const file: AbsaModelFile = {
+    format: 'dealer-reviews-absa/1',
+    name: config.name,
+    version: '',
+    description: config.description,
+    categories: config.categories,
+    features: config.features,
+    atLeastOne: config.atLeastOne,
+    lexicon: config.lexicon,
+    detect: trainDetection(prepared, data, config),
+    polarity: { bias: [], weights: {} },
+  };
+  file.polarity = trainPolarity(prepared, data, file, config);
+  const hash = createHash('sha256')
+    .update(JSON.stringify([file.detect, file.polarity]))
+    .digest('hex');
+  file.version = hash.slice(0, 12);
+  return file;
+}
