@@ -1,6 +1,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import {
+  parseWordClusters,
+  type WordClusters,
+  type WordClustersFile,
+} from './internal/clusters.js';
 import type { FeatureConfig } from './internal/features.js';
 import type { AspectCategory } from './types.js';
 
@@ -39,11 +44,14 @@ export interface AbsaModel {
   detectWeights: Map<string, number[]>;
   polarityBias: number[];
   polarityWeights: Map<string, number[]>;
+  /** Word clusters when the model uses them. */
+  clusters: WordClusters | null;
 }
 
-/** Turns the JSON content of a model file into a ready model (no I/O). */
-export function modelFromFile(file: AbsaModelFile): AbsaModel {
+/** Turns the JSON content of a model file (and the shared word clusters) into a ready model. */
+export function modelFromFile(file: AbsaModelFile, clusters: WordClusters | null): AbsaModel {
   if (file.format !== 'dealer-reviews-absa/1') throw new Error('unknown ABSA model format');
+  if (file.features.clusters && !clusters) throw new Error('this ABSA model needs word clusters');
   return {
     name: file.name,
     version: file.version,
@@ -57,6 +65,7 @@ export function modelFromFile(file: AbsaModelFile): AbsaModel {
     detectWeights: new Map(Object.entries(file.detect.weights)),
     polarityBias: file.polarity.bias,
     polarityWeights: new Map(Object.entries(file.polarity.weights)),
+    clusters: file.features.clusters ? clusters : null,
   };
 }
 
@@ -79,5 +88,23 @@ export function defaultModelDir(): string {
 export function loadModel(name: ModelName, dir: string = defaultModelDir()): AbsaModel {
   if (!MODEL_NAMES.includes(name)) throw new Error(`unknown ABSA model: ${String(name)}`);
   const file = JSON.parse(readFileSync(join(dir, `${name}.json`), 'utf8')) as AbsaModelFile;
-  return modelFromFile(file);
+  return modelFromFile(file, file.features.clusters ? loadWordClusters(dir) : null);
+}
+
+const clusterCache = new Map<string, WordClusters>();
+
+/**
+ * Loads the word clusters shared by the models (`word-clusters.json` in `dir`), once per folder:
+ * later calls return the same map.
+ */
+export function loadWordClusters(dir: string = defaultModelDir()): WordClusters {
+  let clusters = clusterCache.get(dir);
+  if (!clusters) {
+    const file = JSON.parse(
+      readFileSync(join(dir, 'word-clusters.json'), 'utf8'),
+    ) as WordClustersFile;
+    clusters = parseWordClusters(file);
+    clusterCache.set(dir, clusters);
+  }
+  return clusters;
 }

@@ -4,6 +4,8 @@ import type { PreparedSentence } from './prepare.js';
 export interface FeatureConfig {
   /** Character n-gram lengths inside words, e.g. `[3, 5]`, or `null` for none. */
   charNgrams: [number, number] | null;
+  /** Add word-cluster features (needs `models/word-clusters.json`). */
+  clusters: boolean;
   /** Minimum detection weight that makes a word an anchor of a category for polarity. */
   anchorThreshold: number;
 }
@@ -19,29 +21,34 @@ function isWord(w: string): boolean {
   return /[\p{L}\p{N}<]/u.test(w[0] ?? '');
 }
 
+function addCharNgrams(bag: FeatureBag, w: string, range: [number, number]): void {
+  const padded = `<${w}>`;
+  for (let n = range[0]; n <= range[1]; n++) {
+    for (let i = 0; i + n <= padded.length; i++) add(bag, `c:${padded.slice(i, i + n)}`);
+  }
+}
+
 /**
- * Features for aspect-category detection: word unigrams and bigrams and (optionally) character
- * n-grams inside words. Negation is not marked here: "no wait" still talks about waiting.
+ * Features for aspect-category detection: word unigrams and bigrams, character n-grams inside
+ * words and word-cluster ids. Negation is not marked here: "no wait" still talks about waiting.
  */
 export function detectionFeatures(p: PreparedSentence, config: FeatureConfig): FeatureBag {
   const bag: FeatureBag = new Map();
   let prev = '<s>';
-  for (const w of p.words) {
+  p.words.forEach((w, i) => {
     if (!isWord(w)) {
       prev = '|';
-      continue;
+      return;
     }
     add(bag, `w:${w}`);
     add(bag, `b:${prev} ${w}`);
     prev = w;
-    if (config.charNgrams && w.length >= 3) {
-      const padded = `<${w}>`;
-      const [lo, hi] = config.charNgrams;
-      for (let n = lo; n <= hi; n++) {
-        for (let i = 0; i + n <= padded.length; i++) add(bag, `c:${padded.slice(i, i + n)}`);
-      }
+    if (config.charNgrams && w.length >= 3) addCharNgrams(bag, w, config.charNgrams);
+    if (config.clusters && p.fine[i]! >= 0) {
+      add(bag, `k:${p.fine[i]}`);
+      add(bag, `kc:${p.coarse[i]}`);
     }
-  }
+  });
   add(bag, `b:${prev} </s>`);
   return bag;
 }
@@ -152,6 +159,9 @@ export function polarityFeatures(
       const near = (i: number): number =>
         1 / (1 + Math.min(...anchors.map((a) => Math.abs(a - i))));
       addLexicon(bag, 'dlex', scores, all, near);
+      marked.forEach((w, i) => {
+        if (isWord(w)) add(bag, `d:${w}`, near(i));
+      });
     }
   }
   if (p.words.includes('!')) add(bag, 'excl');

@@ -1,4 +1,5 @@
 import { detectLanguage } from '../../../domain/language.js';
+import type { WordClusters } from './clusters.js';
 import { markNegation } from './negation.js';
 import { translateSpanishWord } from './spanish.js';
 import { tokenize, type Token } from './tokenize.js';
@@ -13,6 +14,9 @@ export interface PreparedSentence {
   clause: number[];
   clauseCount: number;
   language: 'en' | 'es';
+  /** Fine and coarse word-cluster ids per token (-1 when the word has none). */
+  fine: number[];
+  coarse: number[];
 }
 
 const CLAUSE_PUNCT = new Set([',', ';', ':', '.', '!', '?', '(', ')', '-']);
@@ -54,10 +58,24 @@ function assignClauses(words: readonly string[]): { clause: number[]; count: num
  * and clause numbers. Spanish sentences (by stop-word vote) have their words glossed into English
  * word by word, so English-trained weights apply to them.
  */
-export function prepareSentence(text: string, offset = 0): PreparedSentence {
+export function prepareSentence(
+  text: string,
+  clusters: WordClusters | null,
+  offset = 0,
+): PreparedSentence {
   const tokens = tokenize(text, offset);
   const language = detectLanguage(text) === 'es' ? 'es' : 'en';
   const words = tokens.map((t) => (language === 'es' ? translateSpanishWord(t.norm) : t.norm));
   const { clause, count } = assignClauses(words);
-  return { tokens, words, negated: markNegation(words), clause, clauseCount: count, language };
+  const ids = words.map((w) => clusters?.get(w));
+  return {
+    tokens,
+    words,
+    negated: markNegation(words),
+    clause,
+    clauseCount: count,
+    language,
+    fine: ids.map((c) => c?.[0] ?? -1),
+    coarse: ids.map((c) => c?.[1] ?? -1),
+  };
 }

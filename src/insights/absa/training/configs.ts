@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { ModelName } from '../model.js';
+import { loadWordClusters, type ModelName } from '../model.js';
 import { DEALERSHIP_CATEGORIES, MAMS_CATEGORIES, SEMEVAL14_CATEGORIES } from '../taxonomy.js';
 import { readAspectCategoryXml, type LabelledSentence } from './datasets.js';
 import { readVaderLexicon } from './lexicon.js';
@@ -10,7 +10,7 @@ import type { TrainConfig } from './train-model.js';
 export const SEED = 20140823;
 
 const BASE = {
-  features: { charNgrams: [3, 5] as [number, number], anchorThreshold: 0.3 },
+  features: { charNgrams: [3, 5] as [number, number], clusters: true, anchorThreshold: 0.15 },
   detectL2: 1e-3,
   polarityL2: 1e-3,
   threshold: 0.5,
@@ -20,6 +20,7 @@ const BASE = {
 
 /** Training configuration of each shipped model (hyper-parameters chosen by cross-validation). */
 export function trainConfig(name: ModelName): TrainConfig {
+  const clusters = loadWordClusters(join(repoRoot(), 'models'));
   const lexicon = readVaderLexicon(
     join(repoRoot(), 'node_modules', 'vader-sentiment', 'vader_lexicon.txt'),
   );
@@ -29,6 +30,7 @@ export function trainConfig(name: ModelName): TrainConfig {
         ...BASE,
         name,
         lexicon,
+        clusters,
         atLeastOne: true,
         categories: SEMEVAL14_CATEGORIES,
         description: 'Trained on SemEval-2014 Task 4 restaurants (train).',
@@ -38,6 +40,7 @@ export function trainConfig(name: ModelName): TrainConfig {
         ...BASE,
         name,
         lexicon,
+        clusters,
         atLeastOne: true,
         categories: MAMS_CATEGORIES,
         description: 'Trained on MAMS-ACSA (train + val).',
@@ -47,6 +50,7 @@ export function trainConfig(name: ModelName): TrainConfig {
         ...BASE,
         name,
         lexicon,
+        clusters,
         atLeastOne: false,
         categories: DEALERSHIP_CATEGORIES,
         description:

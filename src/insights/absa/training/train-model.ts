@@ -5,6 +5,7 @@ import {
   type FeatureBag,
   type FeatureConfig,
 } from '../internal/features.js';
+import type { WordClusters } from '../internal/clusters.js';
 import { prepareSentence, type PreparedSentence } from '../internal/prepare.js';
 import { categoryContext } from '../internal/score.js';
 import { modelFromFile, type AbsaModelFile, type ModelName } from '../model.js';
@@ -28,6 +29,8 @@ export interface TrainConfig {
   /** Features seen in fewer training sentences than this are dropped. */
   minCount: number;
   maxIterations: number;
+  /** The shared word clusters, needed when `features.clusters` is set. */
+  clusters: WordClusters | null;
 }
 
 type Weights = Record<string, number[]>;
@@ -79,7 +82,7 @@ function trainPolarity(
   file: AbsaModelFile,
   config: TrainConfig,
 ): AbsaModelFile['polarity'] {
-  const model = modelFromFile(file);
+  const model = modelFromFile(file, config.clusters);
   const bags: FeatureBag[] = [];
   const labels: number[] = [];
   const sampleWeights: number[] = [];
@@ -113,7 +116,7 @@ function trainPolarity(
  * and returns its file content. Deterministic: the same data and config give the same bytes.
  */
 export function trainModel(data: readonly LabelledSentence[], config: TrainConfig): AbsaModelFile {
-  const prepared = data.map((s) => prepareSentence(s.text));
+  const prepared = data.map((s) => prepareSentence(s.text, config.clusters));
   const file: AbsaModelFile = {
     format: 'dealer-reviews-absa/1',
     name: config.name,
