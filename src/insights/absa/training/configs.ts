@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { loadWordClusters, type ModelName } from '../model.js';
 import { DEALERSHIP_CATEGORIES, MAMS_CATEGORIES, SEMEVAL14_CATEGORIES } from '../taxonomy.js';
 import { readAspectCategoryXml, type LabelledSentence } from './datasets.js';
+import { readDealershipLabels, weakSurveyLabels } from './dealership-data.js';
 import { readVaderLexicon } from './lexicon.js';
 import { repoRoot, sharedDataDir } from './paths.js';
 import type { TrainConfig } from './train-model.js';
@@ -74,4 +75,21 @@ export function benchmarkData(name: 'semeval14-restaurants' | 'mams-acsa'): Labe
       id: `val-${s.id}`,
     })),
   ];
+}
+
+/** Training weight of one weakly labelled survey sentence (a gold sentence weighs 1). */
+export const WEAK_WEIGHT = 0.2;
+
+/** The dealership model's data: gold train split plus weak survey labels, and the gold test split. */
+export function dealershipData(weakWeight = WEAK_WEIGHT): {
+  train: LabelledSentence[];
+  test: LabelledSentence[];
+} {
+  const labels = readDealershipLabels(
+    join(repoRoot(), 'data-labels', 'dealership-sentences.jsonl'),
+    sharedDataDir(),
+  );
+  const labelled = new Set([...labels.train, ...labels.test].map((s) => s.id.split('@')[0]!));
+  const weak = weakWeight > 0 ? weakSurveyLabels(sharedDataDir(), labelled, weakWeight) : [];
+  return { train: [...labels.train, ...weak], test: labels.test };
 }

@@ -8,6 +8,8 @@ export interface LabelledSentence {
   aspects: { category: string; polarity: Polarity }[];
   /** Relative weight in training (1 for gold labels, lower for weak labels). */
   weight?: number;
+  /** Use for category detection only (the polarity is a guess, e.g. a weak survey label). */
+  detectionOnly?: boolean;
 }
 
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };

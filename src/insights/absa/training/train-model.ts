@@ -87,6 +87,7 @@ function trainPolarity(
   const labels: number[] = [];
   const sampleWeights: number[] = [];
   data.forEach((s, i) => {
+    if (s.detectionOnly) return;
     for (const a of s.aspects) {
       const k = config.categories.findIndex((c) => c.id === a.category);
       if (k < 0) continue;
