@@ -6,6 +6,8 @@ export interface FeatureConfig {
   charNgrams: [number, number] | null;
   /** Add word-cluster features (needs `models/word-clusters.json`). */
   clusters: boolean;
+  /** Scale every feature bag to unit Euclidean length. */
+  normalize: boolean;
   /** Minimum detection weight that makes a word an anchor of a category for polarity. */
   anchorThreshold: number;
 }
@@ -15,6 +17,15 @@ export type FeatureBag = Map<string, number>;
 
 function add(bag: FeatureBag, name: string, value = 1): void {
   bag.set(name, (bag.get(name) ?? 0) + value);
+}
+
+function finish(bag: FeatureBag, config: FeatureConfig): FeatureBag {
+  if (!config.normalize) return bag;
+  let sum = 0;
+  for (const v of bag.values()) sum += v * v;
+  const norm = Math.sqrt(sum) || 1;
+  for (const [k, v] of bag) bag.set(k, v / norm);
+  return bag;
 }
 
 function isWord(w: string): boolean {
@@ -50,7 +61,7 @@ export function detectionFeatures(p: PreparedSentence, config: FeatureConfig): F
     }
   });
   add(bag, `b:${prev} </s>`);
-  return bag;
+  return finish(bag, config);
 }
 
 /** What polarity features need to know about the category being judged. */
@@ -166,5 +177,5 @@ export function polarityFeatures(
   }
   if (p.words.includes('!')) add(bag, 'excl');
   add(bag, `${cat}|bias`);
-  return bag;
+  return finish(bag, config);
 }

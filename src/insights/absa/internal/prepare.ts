@@ -55,16 +55,18 @@ function assignClauses(words: readonly string[]): { clause: number[]; count: num
 
 /**
  * Tokenises one sentence and derives what every feature needs: normalised words, negation scope
- * and clause numbers. Spanish sentences (by stop-word vote) have their words glossed into English
- * word by word, so English-trained weights apply to them.
+ * and clause numbers. Spanish sentences (by stop-word vote, or `fallbackLanguage` when the sentence
+ * is too short to tell) have their words glossed into English word by word, so English-trained
+ * weights apply to them.
  */
 export function prepareSentence(
   text: string,
   clusters: WordClusters | null,
   offset = 0,
+  fallbackLanguage: 'en' | 'es' = 'en',
 ): PreparedSentence {
   const tokens = tokenize(text, offset);
-  const language = detectLanguage(text) === 'es' ? 'es' : 'en';
+  const language = detectLanguage(text) ?? fallbackLanguage;
   const words = tokens.map((t) => (language === 'es' ? translateSpanishWord(t.norm) : t.norm));
   const { clause, count } = assignClauses(words);
   const ids = words.map((w) => clusters?.get(w));

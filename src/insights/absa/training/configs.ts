@@ -11,7 +11,12 @@ import type { TrainConfig } from './train-model.js';
 export const SEED = 20140823;
 
 const BASE = {
-  features: { charNgrams: [3, 5] as [number, number], clusters: true, anchorThreshold: 0.15 },
+  features: {
+    charNgrams: [3, 5] as [number, number],
+    clusters: true,
+    normalize: false,
+    anchorThreshold: 0.15,
+  },
   detectL2: 1e-3,
   polarityL2: 1e-3,
   threshold: 0.5,
@@ -80,8 +85,14 @@ export function benchmarkData(name: 'semeval14-restaurants' | 'mams-acsa'): Labe
 /** Training weight of one weakly labelled survey sentence (a gold sentence weighs 1). */
 export const WEAK_WEIGHT = 0.2;
 
+/** Survey comments taken per question for weak labels (keeps training time in check). */
+export const WEAK_LINES_PER_QUESTION = 150;
+
 /** The dealership model's data: gold train split plus weak survey labels, and the gold test split. */
-export function dealershipData(weakWeight = WEAK_WEIGHT): {
+export function dealershipData(
+  weakWeight = WEAK_WEIGHT,
+  weakLines = WEAK_LINES_PER_QUESTION,
+): {
   train: LabelledSentence[];
   test: LabelledSentence[];
 } {
@@ -90,6 +101,7 @@ export function dealershipData(weakWeight = WEAK_WEIGHT): {
     sharedDataDir(),
   );
   const labelled = new Set([...labels.train, ...labels.test].map((s) => s.id.split('@')[0]!));
-  const weak = weakWeight > 0 ? weakSurveyLabels(sharedDataDir(), labelled, weakWeight) : [];
+  const weak =
+    weakWeight > 0 ? weakSurveyLabels(sharedDataDir(), labelled, weakWeight, weakLines) : [];
   return { train: [...labels.train, ...weak], test: labels.test };
 }

@@ -80,19 +80,23 @@ const SATISFIED = /\b(no improvement|all (are |is )?(fine|good|ok)|satisfied|not
  * its question asks about. They train detection only: their polarity (negative, as the survey asks
  * what should be improved) is a guess, so the polarity model never sees them.
  * Comments saying nothing needs improving are skipped, and so are the lines in `exclude`
- * (`file#line`, the hand-labelled ones). Each weak sentence carries the given training weight.
+ * (`file#line`, the hand-labelled ones); at most `maxLinesPerQuestion` comments are taken from each
+ * file, in file order. Each weak sentence carries the given training weight.
  */
 export function weakSurveyLabels(
   dataDir: string,
   exclude: ReadonlySet<string>,
   weight: number,
+  maxLinesPerQuestion = Infinity,
 ): LabelledSentence[] {
   const out: LabelledSentence[] = [];
   for (let q = 1; q <= 10; q++) {
     const file = `dealer-service-survey-in/dev/q${q}.txt`;
     const lines = readFileSync(join(dataDir, file), 'utf8').split('\n');
+    let taken = 0;
     lines.forEach((text, i) => {
       if (!text.trim() || SATISFIED.test(text) || exclude.has(`${file}#${i + 1}`)) return;
+      if (taken++ >= maxLinesPerQuestion) return;
       for (const s of splitSentences(text)) {
         const aspects = [{ category: SURVEY_QUESTION_CATEGORY[q]!, polarity: 'negative' as const }];
         out.push({

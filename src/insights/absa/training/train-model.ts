@@ -11,6 +11,7 @@ import { categoryContext } from '../internal/score.js';
 import { modelFromFile, type AbsaModelFile, type ModelName } from '../model.js';
 import { POLARITIES, type AspectCategory } from '../types.js';
 import type { LabelledSentence } from './datasets.js';
+import { trainLogistic } from './logistic.js';
 import { trainSoftmax } from './softmax.js';
 import { buildVocabulary, roundWeight, toSparseRow } from './vocabulary.js';
 
@@ -49,16 +50,15 @@ function trainDetection(
   const bias: number[] = [];
   config.categories.forEach((category, c) => {
     const labels = data.map((s) => (s.aspects.some((a) => a.category === category.id) ? 1 : 0));
-    const w = trainSoftmax(
+    const w = trainLogistic(
       rows,
       labels,
       vocab.names.length,
-      { classes: 2, l2: config.detectL2, maxIterations: config.maxIterations },
+      { l2: config.detectL2 / 2, maxIterations: config.maxIterations },
       sampleWeights,
     );
-    for (let f = 0; f < vocab.names.length; f++)
-      table[f]![c] = w.weights[f * 2 + 1]! - w.weights[f * 2]!;
-    bias.push(roundWeight(w.bias[1]! - w.bias[0]!));
+    for (let f = 0; f < vocab.names.length; f++) table[f]![c] = w.weights[f]!;
+    bias.push(roundWeight(w.bias));
   });
   return {
     bias,
