@@ -30,6 +30,8 @@ export interface TrainConfig {
   /** Features seen in fewer training sentences than this are dropped. */
   minCount: number;
   maxIterations: number;
+  /** Drop features whose largest absolute weight is below this, to keep model files small. */
+  prune: { detect: number; polarity: number };
   /** The shared word clusters, needed when `features.clusters` is set. */
   clusters: WordClusters | null;
 }
@@ -63,15 +65,16 @@ function trainDetection(
   return {
     bias,
     threshold: config.categories.map(() => config.threshold),
-    weights: toTable(vocab.names, table),
+    weights: toTable(vocab.names, table, config.prune.detect),
   };
 }
 
-function toTable(names: readonly string[], table: readonly number[][]): Weights {
+/** Rounded weight rows by feature name, dropping rows whose largest weight is below `prune`. */
+function toTable(names: readonly string[], table: readonly number[][], prune: number): Weights {
   const out: Weights = {};
   names.forEach((name, f) => {
     const row = table[f]!.map((x) => roundWeight(x));
-    if (row.some((x) => x !== 0)) out[name] = row;
+    if (row.some((x) => x !== 0 && Math.abs(x) >= prune)) out[name] = row;
   });
   return out;
 }
@@ -109,7 +112,10 @@ function trainPolarity(
   );
   const kk = POLARITIES.length;
   const table = vocab.names.map((_, f) => Array.from(w.weights.subarray(f * kk, f * kk + kk)));
-  return { bias: Array.from(w.bias, (x) => roundWeight(x)), weights: toTable(vocab.names, table) };
+  return {
+    bias: Array.from(w.bias, (x) => roundWeight(x)),
+    weights: toTable(vocab.names, table, config.prune.polarity),
+  };
 }
 
 /**
