@@ -35,7 +35,10 @@ export function evaluate(model: AbsaModel, data: readonly LabelledSentence[]): E
   for (const s of data) {
     const gold = new Set(s.aspects.map((a) => a.category));
     const found = new Set(predict(model, s.text).map((a) => a.category));
-    for (const g of gold) found.has(g) ? c.truePositives++ : c.falseNegatives++;
+    for (const g of gold) {
+      if (found.has(g)) c.truePositives++;
+      else c.falseNegatives++;
+    }
     for (const f of found) if (!gold.has(f)) c.falsePositives++;
     if (s.aspects.length === 0) continue;
     const judged = predict(
