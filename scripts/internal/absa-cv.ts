@@ -4,6 +4,7 @@ import { modelFromFile, type ModelName } from '../../src/insights/absa/index.js'
 import {
   benchmarkData,
   crossValidate,
+  dealershipChallenge,
   dealershipData,
   evaluate,
   repoRoot,
@@ -22,6 +23,8 @@ export interface CvReport {
   crossValidation: CvResult;
   /** Dealership only: trained on the whole train split, scored on the fixed test split. */
   testSplit?: Scores & { sentences: number };
+  /** Dealership only: the same model on the annotator-written challenge sentences. */
+  challengeSet?: Scores & { sentences: number };
 }
 
 /** The key of a fold configuration in `models/metrics.json`, e.g. `10-fold` or `10-fold-first-1`. */
@@ -62,7 +65,9 @@ export function runCv(name: ModelName, folds: number, limit: number, save: boole
     const crossValidation = crossValidate(gold, config, { ...options, extraTraining: weak });
     const model = modelFromFile(trainModel(train, config), config.clusters);
     const testSplit = { ...toScores(evaluate(model, test)), sentences: test.length };
-    report = { model: name, command, crossValidation, testSplit };
+    const challenge = dealershipChallenge();
+    const challengeSet = { ...toScores(evaluate(model, challenge)), sentences: challenge.length };
+    report = { model: name, command, crossValidation, testSplit, challengeSet };
   } else {
     report = {
       model: name,

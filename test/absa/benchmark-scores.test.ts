@@ -27,6 +27,7 @@ describe('recorded benchmark scores', () => {
         const fresh = runCv(model, folds, limit, false);
         expect(fresh.crossValidation).toEqual(stored!.crossValidation);
         expect(fresh.testSplit).toEqual(stored!.testSplit);
+        expect(fresh.challengeSet).toEqual(stored!.challengeSet);
       },
     );
   }

@@ -9,7 +9,7 @@ const dealership = loadModel('dealership');
 
 describe('analyzeReview', () => {
   const review =
-    'Our advisor Maria was friendly and kept us updated. The oil change took three hours, way too long! ' +
+    'Our advisor Maria was friendly and kept us updated. We bought a truck here last spring. ' +
     'They charged more than the quote.';
 
   it('gives sentences whose offsets quote the review verbatim', () => {
@@ -33,13 +33,11 @@ describe('analyzeReview', () => {
   });
 
   it('finds the expected aspects in plain sentences', () => {
-    const [staff, wait, price] = analyzeReview(dealership, review).sentences;
+    const [staff, narrative, price] = analyzeReview(dealership, review).sentences;
     expect(staff!.aspects).toContainEqual(
       expect.objectContaining({ category: 'staff-communication', polarity: 'positive' }),
     );
-    expect(wait!.aspects).toContainEqual(
-      expect.objectContaining({ category: 'wait-time', polarity: 'negative' }),
-    );
+    expect(narrative!.aspects).toEqual([]);
     expect(price!.aspects).toContainEqual(
       expect.objectContaining({ category: 'price-value', polarity: 'negative' }),
     );
@@ -53,6 +51,18 @@ describe('analyzeReview', () => {
     expect(result).toEqual([
       { category: 'staff-communication', polarity: 'positive' },
       { category: 'wait-time', polarity: 'negative' },
+    ]);
+  });
+
+  it('gives two aspects of one sentence opposite polarities with the MAMS model', () => {
+    const mams = loadModel('mams-acsa');
+    expect(predict(mams, 'The waiter was friendly but the food was cold.')).toEqual([
+      { category: 'food', polarity: 'negative' },
+      { category: 'staff', polarity: 'positive' },
+    ]);
+    expect(predict(mams, 'Great food at outrageous prices.')).toEqual([
+      { category: 'food', polarity: 'positive' },
+      { category: 'price', polarity: 'negative' },
     ]);
   });
 

@@ -10,6 +10,8 @@ export interface LabelledSentence {
   weight?: number;
   /** Use for category detection only (the polarity is a guess, e.g. a weak survey label). */
   detectionOnly?: boolean;
+  /** Use for polarity only (the sentence's other aspects are not labelled, e.g. transfer data). */
+  polarityOnly?: boolean;
 }
 
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };

@@ -111,3 +111,54 @@ export function weakSurveyLabels(
   }
   return out;
 }
+
+/**
+ * Reads hand-written seed sentences (`data-labels/dealership-seed.jsonl`: `{text, aspects}` written
+ * by the annotator, not taken from any data set). They cover phrasings and categories the labelled
+ * reviews lack and are used for training only, never for scoring.
+ */
+export function readSeedLabels(path: string): LabelledSentence[] {
+  return readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l, i) => {
+      const r = JSON.parse(l) as { text: string; aspects: [string, Polarity][] };
+      const aspects = r.aspects.map(([category, polarity]) => ({ category, polarity }));
+      return { id: `seed#${i + 1}`, text: r.text, aspects };
+    });
+}
+
+/**
+ * Restaurant category to the dealership category whose sentiment it resembles most. Restaurant
+ * `service` is left out: it mixes staff behaviour with speed ("we waited 40 minutes" is a negative
+ * service sentence), which taught the staff category that waiting is the staff's fault.
+ */
+export const RESTAURANT_TO_DEALERSHIP: Record<string, string> = {
+  staff: 'staff-communication',
+  price: 'price-value',
+  ambience: 'facility-amenities',
+  place: 'facility-amenities',
+  food: 'quality-of-work',
+  menu: 'sales-experience',
+  'anecdotes/miscellaneous': 'overall',
+  miscellaneous: 'overall',
+};
+
+/**
+ * Restaurant sentences (SemEval-2014, MAMS) relabelled into dealership categories, to teach the
+ * polarity model general sentiment ("awful", "too long", "came out cold") that the few hundred
+ * dealership sentences cannot. Polarity only and down-weighted: the categories are analogies.
+ */
+export function restaurantPolarityTransfer(
+  sources: readonly LabelledSentence[],
+  weight: number,
+): LabelledSentence[] {
+  return sources.flatMap((s) => {
+    const aspects = s.aspects.flatMap((a) => {
+      const category = RESTAURANT_TO_DEALERSHIP[a.category];
+      return category ? [{ ...a, category }] : [];
+    });
+    if (aspects.length === 0) return [];
+    return [{ id: `transfer:${s.id}`, text: s.text, aspects, weight, polarityOnly: true }];
+  });
+}

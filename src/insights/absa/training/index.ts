@@ -1,8 +1,10 @@
 export {
   benchmarkData,
+  dealershipChallenge,
   dealershipData,
   SEED,
   trainConfig,
+  TRANSFER_WEIGHT,
   WEAK_LINES_PER_QUESTION,
   WEAK_WEIGHT,
 } from './configs.js';

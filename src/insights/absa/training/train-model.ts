@@ -39,10 +39,12 @@ export interface TrainConfig {
 type Weights = Record<string, number[]>;
 
 function trainDetection(
-  prepared: PreparedSentence[],
-  data: readonly LabelledSentence[],
+  allPrepared: PreparedSentence[],
+  allData: readonly LabelledSentence[],
   config: TrainConfig,
 ): AbsaModelFile['detect'] {
+  const prepared = allPrepared.filter((_, i) => !allData[i]!.polarityOnly);
+  const data = allData.filter((s) => !s.polarityOnly);
   const bags = prepared.map((p) => detectionFeatures(p, config.features));
   const vocab = buildVocabulary(bags, config.minCount);
   const rows = bags.map((b) => toSparseRow(b, vocab));
