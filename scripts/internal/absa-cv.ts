@@ -48,8 +48,9 @@ function record(report: CvReport, key: string): void {
 }
 
 /**
- * Reruns the fixed-fold cross-validation of a model (for the dealership model: on its gold train
- * split, weak labels added to every training fold, and then the fixed test split) and optionally
+ * Reruns the fixed-fold cross-validation of a model (for the dealership model: folds of its gold
+ * train split, the seed, weak and transfer sentences added to every training fold; then the fixed
+ * test split and the challenge sentences) and optionally
  * records the report in `models/metrics.json` under its fold configuration.
  */
 export function runCv(name: ModelName, folds: number, limit: number, save: boolean): CvReport {
@@ -59,10 +60,9 @@ export function runCv(name: ModelName, folds: number, limit: number, save: boole
   const options = { folds, seed: SEED, limitFolds: limit };
   let report: CvReport;
   if (name === 'dealership') {
-    const { train, test } = dealershipData();
-    const gold = train.filter((s) => !s.detectionOnly);
-    const weak = train.filter((s) => s.detectionOnly);
-    const crossValidation = crossValidate(gold, config, { ...options, extraTraining: weak });
+    const { train, gold, test } = dealershipData();
+    const extra = train.filter((s) => !gold.includes(s));
+    const crossValidation = crossValidate(gold, config, { ...options, extraTraining: extra });
     const model = modelFromFile(trainModel(train, config), config.clusters);
     const testSplit = { ...toScores(evaluate(model, test)), sentences: test.length };
     const challenge = dealershipChallenge();

@@ -15,7 +15,7 @@ function parseLines(
     );
 }
 
-describe('absa predict', () => {
+describe('absa predict', { timeout: 120_000 }, () => {
   it('writes one JSON line per input line, detecting categories when none are given', () => {
     const input = [
       { id: 'a', text: 'The sushi was fresh but the waiter ignored us for twenty minutes.' },

@@ -124,7 +124,10 @@ const DEALERSHIP_DATA: DealershipDataOptions = {
  * labels (detection only) and restaurant sentences (polarity only); and the gold test split.
  */
 export function dealershipData(options: Partial<DealershipDataOptions> = {}): {
+  /** Everything the shipped model trains on. */
   train: LabelledSentence[];
+  /** The hand-labelled part of `train` (what cross-validation folds are made of). */
+  gold: LabelledSentence[];
   test: LabelledSentence[];
 } {
   const o = { ...DEALERSHIP_DATA, ...options };
@@ -144,7 +147,11 @@ export function dealershipData(options: Partial<DealershipDataOptions> = {}): {
           o.transferWeight,
         )
       : [];
-  return { train: [...labels.train, ...seed, ...weak, ...transfer], test: labels.test };
+  return {
+    train: [...labels.train, ...seed, ...weak, ...transfer],
+    gold: labels.train,
+    test: labels.test,
+  };
 }
 
 /**
