@@ -11,6 +11,7 @@ import type { AspectCategory } from './types.js';
 
 /** The shipped models. */
 export const MODEL_NAMES = ['semeval14-restaurants', 'mams-acsa', 'dealership'] as const;
+/** Name of a shipped model: the file `models/<name>.json`. */
 export type ModelName = (typeof MODEL_NAMES)[number];
 
 /** The JSON layout of a shipped model file (`models/<name>.json`). */
