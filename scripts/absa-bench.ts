@@ -1,0 +1,75 @@
+/**
+ * ABSA speed: model load time and analysis throughput on dealership-length reviews.
+ *
+ *   npm run -s bench:absa [-- --reviews 10000]
+ *
+ * The review texts are the DealerRater and survey comments in ../shared/data (read at run time,
+ * never stored), cycled up to the requested count.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import {
+  analyzeReview,
+  createReviewAnalyzer,
+  loadModel,
+  loadWordClusters,
+  MODEL_NAMES,
+} from '../src/insights/absa/index.js';
+import { sharedDataDir } from '../src/insights/absa/training/index.js';
+
+function reviewTexts(): string[] {
+  const dir = sharedDataDir();
+  const dealerrater = readFileSync(join(dir, 'dealerrater-mckaig', 'reviews_dev.jsonl'), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => (JSON.parse(l) as { text: string }).text);
+  const survey = readFileSync(join(dir, 'dealer-service-survey-in', 'dev', 'q5.txt'), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim().length > 0);
+  return [...dealerrater, ...survey];
+}
+
+function ms(start: bigint): number {
+  return Number(process.hrtime.bigint() - start) / 1e6;
+}
+
+const { values } = parseArgs({ options: { reviews: { type: 'string', default: '10000' } } });
+const count = Number(values.reviews);
+let t = process.hrtime.bigint();
+loadWordClusters();
+const clustersMs = ms(t);
+const loads: Record<string, number> = {};
+for (const name of MODEL_NAMES) {
+  t = process.hrtime.bigint();
+  loadModel(name);
+  loads[name] = Math.round(ms(t));
+}
+const model = loadModel('dealership');
+const base = reviewTexts();
+// Distinct texts (a numbered suffix) so that nothing can be cached by accident.
+const texts = Array.from({ length: count }, (_, i) => `${base[i % base.length]!} (${i})`);
+const chars = texts.reduce((a, x) => a + x.length, 0);
+analyzeReview(model, texts[0]!);
+t = process.hrtime.bigint();
+let sentences = 0;
+for (const text of texts) sentences += analyzeReview(model, text).sentences.length;
+const analyseMs = ms(t);
+const analyzer = createReviewAnalyzer(model);
+for (const text of texts) analyzer.analyze(text);
+t = process.hrtime.bigint();
+for (const text of texts) analyzer.analyze(text);
+const cachedMs = ms(t);
+const report = {
+  node: process.version,
+  wordClustersLoadMs: Math.round(clustersMs),
+  modelLoadMs: loads,
+  reviews: count,
+  meanReviewChars: Math.round(chars / count),
+  sentences,
+  analysisSeconds: Number((analyseMs / 1000).toFixed(2)),
+  reviewsPerSecond: Math.round(count / (analyseMs / 1000)),
+  msPerReview: Number((analyseMs / count).toFixed(3)),
+  cachedPassMs: Math.round(cachedMs),
+};
+process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);

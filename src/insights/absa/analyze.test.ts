@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import { analyzeReview, createReviewAnalyzer } from './analyze.js';
+import { loadModel } from './model.js';
+import { predict } from './predict.js';
+import { DEALERSHIP_CATEGORIES } from './taxonomy.js';
+import { POLARITIES } from './types.js';
+
+const dealership = loadModel('dealership');
+
+describe('analyzeReview', () => {
+  const review =
+    'Our advisor Maria was friendly and kept us updated. We bought a truck here last spring. ' +
+    'They charged more than the quote.';
+
+  it('gives sentences whose offsets quote the review verbatim', () => {
+    const analysis = analyzeReview(dealership, review);
+    expect(analysis.sentences).toHaveLength(3);
+    for (const s of analysis.sentences) expect(review.slice(s.start, s.end)).toBe(s.text);
+  });
+
+  it('labels aspects from the dealership taxonomy with a polarity and confidences in [0, 1]', () => {
+    const ids = new Set(DEALERSHIP_CATEGORIES.map((c) => c.id));
+    for (const s of analyzeReview(dealership, review).sentences) {
+      for (const a of s.aspects) {
+        expect(ids.has(a.category)).toBe(true);
+        expect(POLARITIES).toContain(a.polarity);
+        for (const c of [a.confidence, a.detectionConfidence, a.polarityConfidence]) {
+          expect(c).toBeGreaterThanOrEqual(0);
+          expect(c).toBeLessThanOrEqual(1);
+        }
+      }
+    }
+  });
+
+  it('finds the expected aspects in plain sentences', () => {
+    const [staff, narrative, price] = analyzeReview(dealership, review).sentences;
+    expect(staff!.aspects).toContainEqual(
+      expect.objectContaining({ category: 'staff-communication', polarity: 'positive' }),
+    );
+    expect(narrative!.aspects).toEqual([]);
+    expect(price!.aspects).toContainEqual(
+      expect.objectContaining({ category: 'price-value', polarity: 'negative' }),
+    );
+  });
+
+  it('judges two aspects of one sentence separately', () => {
+    const result = predict(dealership, 'The advisor was great but the wait was awful.', [
+      'staff-communication',
+      'wait-time',
+    ]);
+    expect(result).toEqual([
+      { category: 'staff-communication', polarity: 'positive' },
+      { category: 'wait-time', polarity: 'negative' },
+    ]);
+  });
+
+  it('gives two aspects of one sentence opposite polarities with the MAMS model', () => {
+    const mams = loadModel('mams-acsa');
+    expect(predict(mams, 'The waiter was friendly but the food was cold.')).toEqual([
+      { category: 'food', polarity: 'negative' },
+      { category: 'staff', polarity: 'positive' },
+    ]);
+    expect(predict(mams, 'Great food at outrageous prices.')).toEqual([
+      { category: 'food', polarity: 'positive' },
+      { category: 'price', polarity: 'negative' },
+    ]);
+  });
+
+  it('handles Spanish reviews by glossing them into English', () => {
+    const analysis = analyzeReview(dealership, 'El servicio fue excelente y muy rápido. Gracias!');
+    expect(analysis.sentences[0]!.language).toBe('es');
+    expect(analysis.sentences[0]!.aspects.length).toBeGreaterThan(0);
+    expect(analysis.sentences[0]!.aspects.every((a) => a.polarity === 'positive')).toBe(true);
+  });
+});
+
+describe('createReviewAnalyzer', () => {
+  it('returns the cached analysis for a text it has seen', () => {
+    const analyzer = createReviewAnalyzer(dealership, 2);
+    const first = analyzer.analyze('Great staff.');
+    expect(analyzer.analyze('Great staff.')).toBe(first);
+    analyzer.analyze('Slow service.');
+    analyzer.analyze('Dirty car.');
+    expect(analyzer.size).toBe(2);
+    expect(analyzer.analyze('Great staff.')).not.toBe(first);
+    expect(analyzer.analyze('Great staff.')).toEqual(first);
+  });
+});

@@ -1,0 +1,181 @@
+import type { PreparedSentence } from './prepare.js';
+
+/** Which features the models extract; stored in each model file. */
+export interface FeatureConfig {
+  /** Character n-gram lengths inside words, e.g. `[3, 5]`, or `null` for none. */
+  charNgrams: [number, number] | null;
+  /** Add word-cluster features (needs `models/word-clusters.json`). */
+  clusters: boolean;
+  /** Scale every feature bag to unit Euclidean length. */
+  normalize: boolean;
+  /** Minimum detection weight that makes a word an anchor of a category for polarity. */
+  anchorThreshold: number;
+}
+
+/** A feature bag: feature name to value (counts for n-grams, real values for lexicon scores). */
+export type FeatureBag = Map<string, number>;
+
+function add(bag: FeatureBag, name: string, value = 1): void {
+  bag.set(name, (bag.get(name) ?? 0) + value);
+}
+
+function finish(bag: FeatureBag, config: FeatureConfig): FeatureBag {
+  if (!config.normalize) return bag;
+  let sum = 0;
+  for (const v of bag.values()) sum += v * v;
+  const norm = Math.sqrt(sum) || 1;
+  for (const [k, v] of bag) bag.set(k, v / norm);
+  return bag;
+}
+
+function isWord(w: string): boolean {
+  return /[\p{L}\p{N}<]/u.test(w[0] ?? '');
+}
+
+function addCharNgrams(bag: FeatureBag, w: string, range: [number, number]): void {
+  const padded = `<${w}>`;
+  for (let n = range[0]; n <= range[1]; n++) {
+    for (let i = 0; i + n <= padded.length; i++) add(bag, `c:${padded.slice(i, i + n)}`);
+  }
+}
+
+/**
+ * Features for aspect-category detection: word unigrams and bigrams, character n-grams inside
+ * words and word-cluster ids. Negation is not marked here: "no wait" still talks about waiting.
+ */
+export function detectionFeatures(p: PreparedSentence, config: FeatureConfig): FeatureBag {
+  const bag: FeatureBag = new Map();
+  let prev = '<s>';
+  p.words.forEach((w, i) => {
+    if (!isWord(w)) {
+      prev = '|';
+      return;
+    }
+    add(bag, `w:${w}`);
+    add(bag, `b:${prev} ${w}`);
+    prev = w;
+    if (config.charNgrams && w.length >= 3) addCharNgrams(bag, w, config.charNgrams);
+    if (config.clusters && p.fine[i]! >= 0) {
+      add(bag, `k:${p.fine[i]}`);
+      add(bag, `kc:${p.coarse[i]}`);
+    }
+  });
+  add(bag, `b:${prev} </s>`);
+  return finish(bag, config);
+}
+
+/** What polarity features need to know about the category being judged. */
+export interface CategoryContext {
+  id: string;
+  /** Detection weight of a word for this category (0 when unknown). */
+  anchorWeight: (word: string) => number;
+}
+
+function lexiconScores(p: PreparedSentence, lexicon: ReadonlyMap<string, number>): number[] {
+  return p.words.map((w, i) => {
+    const v = (lexicon.get(w) ?? 0) / 4;
+    return p.negated[i] ? -0.74 * v : v;
+  });
+}
+
+function addLexicon(
+  bag: FeatureBag,
+  prefix: string,
+  scores: readonly number[],
+  keep: (i: number) => boolean,
+  weight: (i: number) => number = () => 1,
+): void {
+  let pos = 0;
+  let neg = 0;
+  let last = 0;
+  for (let i = 0; i < scores.length; i++) {
+    const s = scores[i]!;
+    if (s === 0 || !keep(i)) continue;
+    const w = weight(i);
+    if (s > 0) pos += s * w;
+    else neg -= s * w;
+    last = s;
+  }
+  if (pos > 0) add(bag, `${prefix}+`, pos);
+  if (neg > 0) add(bag, `${prefix}-`, neg);
+  if (last !== 0) add(bag, `${prefix}last${last > 0 ? '+' : '-'}`);
+}
+
+function addNgrams(
+  bag: FeatureBag,
+  prefix: string,
+  marked: readonly string[],
+  keep: (i: number) => boolean,
+  category?: string,
+): void {
+  let prev = '<s>';
+  for (let i = 0; i < marked.length; i++) {
+    if (!keep(i)) continue;
+    const w = marked[i]!;
+    add(bag, `${prefix}:${w}`);
+    add(bag, `${prefix}2:${prev} ${w}`);
+    if (category) add(bag, `${category}|${prefix}:${w}`);
+    prev = w;
+  }
+}
+
+function bestClause(p: PreparedSentence, weights: readonly number[], threshold: number): number {
+  const relevance = new Array<number>(p.clauseCount).fill(0);
+  for (let i = 0; i < weights.length; i++) {
+    if (weights[i]! > 0) relevance[p.clause[i]!]! += weights[i]!;
+  }
+  let best = -1;
+  let bestScore = threshold;
+  relevance.forEach((r, k) => {
+    if (r >= bestScore) {
+      best = k;
+      bestScore = r;
+    }
+  });
+  return best;
+}
+
+/**
+ * Features for the polarity of one category in one sentence (SemEval subtask 4). Besides the
+ * sentence's negation-marked n-grams and lexicon scores (as NRC-Canada's system), they locate the
+ * category: words whose detection weight marks them as anchors pick the clause that talks about the
+ * category, whose n-grams and lexicon scores get their own features, and lexicon scores are also
+ * weighted by distance to the nearest anchor. This is what lets two aspects of one sentence differ.
+ */
+export function polarityFeatures(
+  p: PreparedSentence,
+  category: CategoryContext,
+  lexicon: ReadonlyMap<string, number>,
+  config: FeatureConfig,
+): FeatureBag {
+  const bag: FeatureBag = new Map();
+  const marked = p.words.map((w, i) => (p.negated[i] ? `${w}_NEG` : w));
+  const scores = lexiconScores(p, lexicon);
+  const weights = p.words.map((w) => (isWord(w) ? category.anchorWeight(w) : 0));
+  const cat = category.id;
+  const all = (): boolean => true;
+  addNgrams(bag, 'g', marked, all, cat);
+  addLexicon(bag, 'lex', scores, all);
+  const clause = bestClause(p, weights, config.anchorThreshold);
+  if (clause < 0) {
+    add(bag, 'noanchor');
+    add(bag, `${cat}|noanchor`);
+  } else {
+    const inClause = (i: number): boolean => p.clause[i] === clause;
+    addNgrams(bag, 'l', marked, inClause, cat);
+    addLexicon(bag, 'llex', scores, inClause);
+    addLexicon(bag, 'olex', scores, (i) => !inClause(i));
+    const anchors = weights.flatMap((w, i) => (w >= config.anchorThreshold ? [i] : []));
+    if (anchors.length > 0) {
+      const near = (i: number): number =>
+        1 / (1 + Math.min(...anchors.map((a) => Math.abs(a - i))));
+      addLexicon(bag, 'dlex', scores, all, near);
+      marked.forEach((w, i) => {
+        if (isWord(w)) add(bag, `d:${w}`, near(i));
+      });
+    }
+  }
+  if (p.words.includes('!')) add(bag, 'excl');
+  add(bag, `${cat}|bias`);
+  return finish(bag, config);
+}

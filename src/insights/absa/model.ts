@@ -1,0 +1,111 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  parseWordClusters,
+  type WordClusters,
+  type WordClustersFile,
+} from './internal/clusters.js';
+import type { FeatureConfig } from './internal/features.js';
+import type { AspectCategory } from './types.js';
+
+/** The shipped models. */
+export const MODEL_NAMES = ['semeval14-restaurants', 'mams-acsa', 'dealership'] as const;
+/** Name of a shipped model: the file `models/<name>.json`. */
+export type ModelName = (typeof MODEL_NAMES)[number];
+
+/** The JSON layout of a shipped model file (`models/<name>.json`). */
+export interface AbsaModelFile {
+  format: 'dealer-reviews-absa/1';
+  name: ModelName;
+  /** Content hash of the weights: changes whenever the trained model changes. */
+  version: string;
+  description: string;
+  categories: AspectCategory[];
+  features: FeatureConfig;
+  /** Always report at least one category per sentence (SemEval and MAMS label every sentence). */
+  atLeastOne: boolean;
+  /** Sentiment lexicon: word to valence in [-4, 4]. */
+  lexicon: Record<string, number>;
+  detect: { bias: number[]; threshold: number[]; weights: Record<string, number[]> };
+  polarity: { bias: number[]; weights: Record<string, number[]> };
+}
+
+/** A model ready for prediction: the file's content with its tables as maps. */
+export interface AbsaModel {
+  name: ModelName;
+  version: string;
+  description: string;
+  categories: AspectCategory[];
+  features: FeatureConfig;
+  atLeastOne: boolean;
+  lexicon: Map<string, number>;
+  detectBias: number[];
+  detectThreshold: number[];
+  detectWeights: Map<string, number[]>;
+  polarityBias: number[];
+  polarityWeights: Map<string, number[]>;
+  /** Word clusters when the model uses them. */
+  clusters: WordClusters | null;
+}
+
+/** Turns the JSON content of a model file (and the shared word clusters) into a ready model. */
+export function modelFromFile(file: AbsaModelFile, clusters: WordClusters | null): AbsaModel {
+  if (file.format !== 'dealer-reviews-absa/1') throw new Error('unknown ABSA model format');
+  if (file.features.clusters && !clusters) throw new Error('this ABSA model needs word clusters');
+  return {
+    name: file.name,
+    version: file.version,
+    description: file.description,
+    categories: file.categories,
+    features: file.features,
+    atLeastOne: file.atLeastOne,
+    lexicon: new Map(Object.entries(file.lexicon)),
+    detectBias: file.detect.bias,
+    detectThreshold: file.detect.threshold,
+    detectWeights: new Map(Object.entries(file.detect.weights)),
+    polarityBias: file.polarity.bias,
+    polarityWeights: new Map(Object.entries(file.polarity.weights)),
+    clusters: file.features.clusters ? clusters : null,
+  };
+}
+
+/** The `models/` folder of the repository this module belongs to (from `src/` or `dist/src/`). */
+export function defaultModelDir(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 6; i++) {
+    if (existsSync(join(dir, 'package.json')) && existsSync(join(dir, 'models')))
+      return join(dir, 'models');
+    dir = dirname(dir);
+  }
+  throw new Error('cannot find the models folder');
+}
+
+/**
+ * Loads a shipped ABSA model from `models/<name>.json` (or from `dir` when given). Synchronous and
+ * offline: the file is part of the repository, written by `npm run train`. Loading takes tens of
+ * milliseconds, so callers should load once and reuse the model.
+ */
+export function loadModel(name: ModelName, dir: string = defaultModelDir()): AbsaModel {
+  if (!MODEL_NAMES.includes(name)) throw new Error(`unknown ABSA model: ${String(name)}`);
+  const file = JSON.parse(readFileSync(join(dir, `${name}.json`), 'utf8')) as AbsaModelFile;
+  return modelFromFile(file, file.features.clusters ? loadWordClusters(dir) : null);
+}
+
+const clusterCache = new Map<string, WordClusters>();
+
+/**
+ * Loads the word clusters shared by the models (`word-clusters.json` in `dir`), once per folder:
+ * later calls return the same map.
+ */
+export function loadWordClusters(dir: string = defaultModelDir()): WordClusters {
+  let clusters = clusterCache.get(dir);
+  if (!clusters) {
+    const file = JSON.parse(
+      readFileSync(join(dir, 'word-clusters.json'), 'utf8'),
+    ) as WordClustersFile;
+    clusters = parseWordClusters(file);
+    clusterCache.set(dir, clusters);
+  }
+  return clusters;
+}

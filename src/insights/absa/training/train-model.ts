@@ -1,0 +1,147 @@
+import { createHash } from 'node:crypto';
+import {
+  detectionFeatures,
+  polarityFeatures,
+  type FeatureBag,
+  type FeatureConfig,
+} from '../internal/features.js';
+import type { WordClusters } from '../internal/clusters.js';
+import { prepareSentence, type PreparedSentence } from '../internal/prepare.js';
+import { categoryContext } from '../internal/score.js';
+import { modelFromFile, type AbsaModelFile, type ModelName } from '../model.js';
+import { POLARITIES, type AspectCategory } from '../types.js';
+import type { LabelledSentence } from './datasets.js';
+import { trainLogistic } from './logistic.js';
+import { trainSoftmax } from './softmax.js';
+import { buildVocabulary, roundWeight, toSparseRow } from './vocabulary.js';
+
+/** Everything that defines a trained model besides its data. */
+export interface TrainConfig {
+  name: ModelName;
+  description: string;
+  categories: AspectCategory[];
+  features: FeatureConfig;
+  atLeastOne: boolean;
+  lexicon: Record<string, number>;
+  detectL2: number;
+  polarityL2: number;
+  /** Detection probability threshold, the same for every category. */
+  threshold: number;
+  /** Features seen in fewer training sentences than this are dropped. */
+  minCount: number;
+  maxIterations: number;
+  /** Drop features whose largest absolute weight is below this, to keep model files small. */
+  prune: { detect: number; polarity: number };
+  /** The shared word clusters, needed when `features.clusters` is set. */
+  clusters: WordClusters | null;
+}
+
+type Weights = Record<string, number[]>;
+
+function trainDetection(
+  allPrepared: PreparedSentence[],
+  allData: readonly LabelledSentence[],
+  config: TrainConfig,
+): AbsaModelFile['detect'] {
+  const prepared = allPrepared.filter((_, i) => !allData[i]!.polarityOnly);
+  const data = allData.filter((s) => !s.polarityOnly);
+  const bags = prepared.map((p) => detectionFeatures(p, config.features));
+  const vocab = buildVocabulary(bags, config.minCount);
+  const rows = bags.map((b) => toSparseRow(b, vocab));
+  const sampleWeights = data.map((s) => s.weight ?? 1);
+  const k = config.categories.length;
+  const table = vocab.names.map(() => new Array<number>(k).fill(0));
+  const bias: number[] = [];
+  config.categories.forEach((category, c) => {
+    const labels = data.map((s) => (s.aspects.some((a) => a.category === category.id) ? 1 : 0));
+    const w = trainLogistic(
+      rows,
+      labels,
+      vocab.names.length,
+      { l2: config.detectL2 / 2, maxIterations: config.maxIterations },
+      sampleWeights,
+    );
+    for (let f = 0; f < vocab.names.length; f++) table[f]![c] = w.weights[f]!;
+    bias.push(roundWeight(w.bias));
+  });
+  return {
+    bias,
+    threshold: config.categories.map(() => config.threshold),
+    weights: toTable(vocab.names, table, config.prune.detect),
+  };
+}
+
+/** Rounded weight rows by feature name, dropping rows whose largest weight is below `prune`. */
+function toTable(names: readonly string[], table: readonly number[][], prune: number): Weights {
+  const out: Weights = {};
+  names.forEach((name, f) => {
+    const row = table[f]!.map((x) => roundWeight(x));
+    if (row.some((x) => x !== 0 && Math.abs(x) >= prune)) out[name] = row;
+  });
+  return out;
+}
+
+function trainPolarity(
+  prepared: PreparedSentence[],
+  data: readonly LabelledSentence[],
+  file: AbsaModelFile,
+  config: TrainConfig,
+): AbsaModelFile['polarity'] {
+  const model = modelFromFile(file, config.clusters);
+  const bags: FeatureBag[] = [];
+  const labels: number[] = [];
+  const sampleWeights: number[] = [];
+  data.forEach((s, i) => {
+    if (s.detectionOnly) return;
+    for (const a of s.aspects) {
+      const k = config.categories.findIndex((c) => c.id === a.category);
+      if (k < 0) continue;
+      bags.push(
+        polarityFeatures(prepared[i]!, categoryContext(model, k), model.lexicon, config.features),
+      );
+      labels.push(POLARITIES.indexOf(a.polarity));
+      sampleWeights.push(s.weight ?? 1);
+    }
+  });
+  const vocab = buildVocabulary(bags, config.minCount);
+  const rows = bags.map((b) => toSparseRow(b, vocab));
+  const w = trainSoftmax(
+    rows,
+    labels,
+    vocab.names.length,
+    { classes: POLARITIES.length, l2: config.polarityL2, maxIterations: config.maxIterations },
+    sampleWeights,
+  );
+  const kk = POLARITIES.length;
+  const table = vocab.names.map((_, f) => Array.from(w.weights.subarray(f * kk, f * kk + kk)));
+  return {
+    bias: Array.from(w.bias, (x) => roundWeight(x)),
+    weights: toTable(vocab.names, table, config.prune.polarity),
+  };
+}
+
+/**
+ * Trains a complete ABSA model (category detection, then category polarity) on labelled sentences
+ * and returns its file content. Deterministic: the same data and config give the same bytes.
+ */
+export function trainModel(data: readonly LabelledSentence[], config: TrainConfig): AbsaModelFile {
+  const prepared = data.map((s) => prepareSentence(s.text, config.clusters));
+  const file: AbsaModelFile = {
+    format: 'dealer-reviews-absa/1',
+    name: config.name,
+    version: '',
+    description: config.description,
+    categories: config.categories,
+    features: config.features,
+    atLeastOne: config.atLeastOne,
+    lexicon: config.lexicon,
+    detect: trainDetection(prepared, data, config),
+    polarity: { bias: [], weights: {} },
+  };
+  file.polarity = trainPolarity(prepared, data, file, config);
+  const hash = createHash('sha256')
+    .update(JSON.stringify([file.detect, file.polarity]))
+    .digest('hex');
+  file.version = hash.slice(0, 12);
+  return file;
+}
