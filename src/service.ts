@@ -14,6 +14,9 @@ import { McpResultCache } from './mcp/result-cache.js';
 import { mcpRoutes } from './mcp/route.js';
 import { createMcpServerFactory } from './mcp/server.js';
 import { createSessionManager } from './mcp/sessions.js';
+import { createInsightsEngine } from './insights/engine.js';
+import { insightsTool } from './insights/mcp-tool.js';
+import { insightsOpenApiPaths } from './insights/openapi.js';
 import { buildOpenApiDocument } from './openapi/document.js';
 import { reviewRoutes } from './reviews/routes.js';
 import { buildSnapshot } from './snapshot/build.js';
@@ -67,6 +70,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
   const store = openStore(config.databaseUrl);
   await seedSample(store, config, logger);
   const urls = serviceUrls(config.baseUrl);
+  const insights = createInsightsEngine();
   const publisher = await startPublisher({
     store,
     logger,
@@ -76,6 +80,18 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
         urls,
         hub: true,
         responseCache: { maxEntries: config.responseCacheEntries, maxBytes: 64 * 1024 * 1024 },
+        extraDocuments: async (snap) => ({
+          '/insights.json': {
+            contentType: 'application/json',
+            body: JSON.stringify(
+              insights.compute({
+                reviews: snap.reviews,
+                business: snap.business,
+                changedAt: snap.state.changedAt,
+              }),
+            ),
+          },
+        }),
       }),
   });
   const hub = await startHub({
@@ -88,7 +104,12 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
   });
   const topics = [...topicPaths(urls).keys()] as [string, ...string[]];
   const openapi = await precompressRepresentation(
-    JSON.stringify(buildOpenApiDocument(config.baseUrl, hubOpenApiPaths(topics))),
+    JSON.stringify(
+      buildOpenApiDocument(config.baseUrl, {
+        ...insightsOpenApiPaths(),
+        ...hubOpenApiPaths(topics),
+      }),
+    ),
     {
       contentType: 'application/json',
       lastModifiedMs: Date.now(),
@@ -105,7 +126,12 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
   const routes: Route[] = [
     ...reviewRoutes(publisher),
     ...mcpRoutes({
-      createServer: createMcpServerFactory({ published: publisher, urls, version }),
+      createServer: createMcpServerFactory({
+        published: publisher,
+        urls,
+        version,
+        extraTools: [insightsTool],
+      }),
       resultCache: new McpResultCache(publisher),
       sessions,
       allowedOrigins: config.mcpAllowedOrigins,

@@ -83,6 +83,7 @@ export function reviewRoutes(published: Published): Route[] {
     representationRoute('/reviews.json', published),
     representationRoute('/api/feed.json', published),
     representationRoute('/feed.xml', published),
+    representationRoute('/insights.json', published),
     {
       path: '/api/reviews/search',
       methods: {

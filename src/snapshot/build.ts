@@ -30,13 +30,8 @@ function topicHeaders(urls: ServiceUrls, self: string, hub: boolean): Record<str
   return hub ? { Link: `<${urls.hub}>; rel="hub", <${self}>; rel="self"` } : {};
 }
 
-/**
- * Builds everything published for one data version: reviews in published order, their
- * aggregate, search indexes, and the prepared bytes (identity, gzip, brotli, ETag) of each
- * document. Called once per data version, never per request.
- */
-export async function buildSnapshot(dataset: Dataset, options: BuildOptions): Promise<Snapshot> {
-  const { urls, hub } = options;
+/** The stored reviews parsed and put in published order (newest first), with their JSON text. */
+export function orderReviews(dataset: Dataset): { json: string; review: Review }[] {
   const pairs = dataset.reviews.map((json) => ({ json, review: JSON.parse(json) as Review }));
   pairs.sort((a, b) =>
     compareKeys(
@@ -44,6 +39,17 @@ export async function buildSnapshot(dataset: Dataset, options: BuildOptions): Pr
       [b.review.date, b.review.datePublished, b.review.id],
     ),
   );
+  return pairs;
+}
+
+/**
+ * Builds everything published for one data version: reviews in published order, their
+ * aggregate, search indexes, and the prepared bytes (identity, gzip, brotli, ETag) of each
+ * document. Called once per data version, never per request.
+ */
+export async function buildSnapshot(dataset: Dataset, options: BuildOptions): Promise<Snapshot> {
+  const { urls, hub } = options;
+  const pairs = orderReviews(dataset);
   const reviews = pairs.map((p) => p.review);
   const fragments = pairs.map((p) => p.json);
   const aggregate = computeAggregate(reviews);

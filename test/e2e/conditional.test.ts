@@ -14,6 +14,7 @@ const paths = [
   '/reviews.json',
   '/api/feed.json',
   '/feed.xml',
+  '/insights.json',
   '/api/reviews/search?min_rating=4',
   '/api/reviews/since/2024-01-01',
 ];

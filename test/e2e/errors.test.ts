@@ -11,19 +11,15 @@ beforeAll(async () => {
 afterAll(() => svc.stop());
 
 describe('unknown paths and wrong methods', () => {
-  it.each([
-    '/nope',
-    '/reviews.json/',
-    '/REVIEWS.JSON',
-    '/api/reviews',
-    '/insights.json',
-    '/api/reviews/search/x',
-  ])('%s is a JSON 404', async (path) => {
-    const res = await http(`${svc.url}${path}`);
-    expect(res.status).toBe(404);
-    expect(res.headers['content-type']).toBe('application/json');
-    expect(res.json()).toMatchObject({ error: 'not_found' });
-  });
+  it.each(['/nope', '/reviews.json/', '/REVIEWS.JSON', '/api/reviews', '/api/reviews/search/x'])(
+    '%s is a JSON 404',
+    async (path) => {
+      const res = await http(`${svc.url}${path}`);
+      expect(res.status).toBe(404);
+      expect(res.headers['content-type']).toBe('application/json');
+      expect(res.json()).toMatchObject({ error: 'not_found' });
+    },
+  );
 
   it.each([
     ['POST', '/reviews.json'],

@@ -91,6 +91,7 @@ describe('live updates', () => {
     expect([...events[0]!.changed].sort()).toEqual([
       '/api/feed.json',
       '/feed.xml',
+      '/insights.json',
       '/reviews.json',
     ]);
     expect(seen.size).toBeGreaterThanOrEqual(2);
@@ -116,7 +117,7 @@ describe('live updates', () => {
     expect(svc.publisher.current().state.version).toBe(version);
   });
 
-  it('announces only the dataset when an old review changes outside the feeds', async () => {
+  it('announces the dataset and the insights, not the feeds, when an old review changes', async () => {
     const events: ChangeEvent[] = [];
     const off = svc.publisher.onChange((e) => events.push(e));
     const oldest = testReviews(60)[0]!;
@@ -130,7 +131,7 @@ describe('live updates', () => {
       await new Promise((r) => setTimeout(r, 50));
     off();
     expect(events).toHaveLength(1);
-    expect(events[0]!.changed).toEqual(['/reviews.json']);
+    expect([...events[0]!.changed].sort()).toEqual(['/insights.json', '/reviews.json']);
   });
 
   it('publishes what the import CLI commits from another process', async () => {

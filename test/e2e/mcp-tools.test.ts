@@ -65,6 +65,7 @@ describe('tools', () => {
       'get_rating_summary',
       'list_technicians',
       'list_services',
+      'get_insights',
     ]);
     for (const t of tools) {
       expect(t.description!.length, t.name).toBeGreaterThan(30);
@@ -235,6 +236,7 @@ describe('resources and prompts', () => {
       `${TEST_BASE_URL}/reviews.json`,
       `${TEST_BASE_URL}/api/feed.json`,
       `${TEST_BASE_URL}/feed.xml`,
+      `${TEST_BASE_URL}/insights.json`,
     ]);
     const read = await client.readResource({ uri: `${TEST_BASE_URL}/feed.xml` });
     const content = read.contents[0] as { text: string; mimeType: string };

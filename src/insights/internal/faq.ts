@@ -146,8 +146,14 @@ export function computeFaq(
   topics: readonly TopicInsight[],
 ): Faq[] {
   const aspect = (id: string) => aspects.find((a) => a.id === id);
-  const fromAspect = (id: string, question: string, subject: string, detail = ''): Faq => {
-    const a = aspect(id);
+  const fromAspect = (
+    id: string,
+    aspectId: string,
+    question: string,
+    subject: string,
+    detail = '',
+  ): Faq => {
+    const a = aspect(aspectId);
     const basis = a
       ? {
           reviews: a.mentions,
@@ -179,7 +185,13 @@ export function computeFaq(
       topics,
       ['loaner-car', 'shuttle'],
     ),
-    fromAspect('wait-times', 'How long do service visits take?', 'wait times', waitDetail),
+    fromAspect(
+      'wait-times',
+      'wait-time',
+      'How long do service visits take?',
+      'wait times',
+      waitDetail,
+    ),
     fromTally(
       'price-vs-quote',
       'Is the final price in line with the quote?',
@@ -202,7 +214,12 @@ export function computeFaq(
       ),
       '',
     ),
-    fromAspect('appointments', 'Is it easy to get an appointment?', 'scheduling and appointments'),
+    fromAspect(
+      'appointments',
+      'scheduling',
+      'Is it easy to get an appointment?',
+      'scheduling and appointments',
+    ),
     fromTopics(
       'warranty-recalls',
       'Do they handle warranty and recall work well?',
@@ -230,6 +247,11 @@ export function computeFaq(
       ),
       '',
     ),
-    fromAspect('follow-up', 'Do they follow up after a visit?', 'follow-up calls and updates'),
+    fromAspect(
+      'follow-up',
+      'follow-up',
+      'Do they follow up after a visit?',
+      'follow-up calls and updates',
+    ),
   ];
 }

@@ -1,0 +1,72 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { analyzeReview, DEALERSHIP_CATEGORIES, loadModel } from './absa/index.js';
+import { defaultModelDir } from './absa/model.js';
+import { cachedAnalyzer, type CachedAnalyzer } from './analyzer.js';
+import { computeInsights, type InsightsInput } from './build.js';
+import type { Insights } from './schema.js';
+
+type Metrics = Record<
+  string,
+  Record<
+    string,
+    { crossValidation?: { folds: number; mean: unknown }; testSplit?: unknown; command?: string }
+  >
+>;
+
+function benchmarks(dir: string): Record<string, unknown> {
+  let metrics: Metrics;
+  try {
+    metrics = JSON.parse(readFileSync(join(dir, 'metrics.json'), 'utf8')) as Metrics;
+  } catch {
+    return {};
+  }
+  const out: Record<string, unknown> = {};
+  for (const [model, runs] of Object.entries(metrics)) {
+    const full = runs['10-fold'];
+    if (!full) continue;
+    out[model] = {
+      crossValidation: full.crossValidation
+        ? { folds: full.crossValidation.folds, mean: full.crossValidation.mean }
+        : null,
+      ...(full.testSplit ? { testSplit: full.testSplit } : {}),
+      reproduce: full.command ?? null,
+    };
+  }
+  return out;
+}
+
+/** Computes `/insights.json` with the shipped dealership model; analyses are cached per text. */
+export interface InsightsEngine {
+  compute(input: InsightsInput): Insights;
+  readonly analyzer: CachedAnalyzer;
+}
+
+/**
+ * Loads the dealership ABSA model once and returns the engine that turns a data version's reviews
+ * into insights. Texts analysed for one version are reused by the next, so an import that adds a
+ * review only analyses that review.
+ */
+export function createInsightsEngine(dir: string = defaultModelDir()): InsightsEngine {
+  const model = loadModel('dealership', dir);
+  const analyzer = cachedAnalyzer((text) => analyzeReview(model, text));
+  const method: Insights['method'] = {
+    model: model.name,
+    version: model.version,
+    description:
+      'Sentences are split with exact offsets; a linear model detects the dealership aspect categories of each sentence and judges the polarity of each category separately (negation scope, clause position, lexicon and word-cluster features), trained offline by `npm run train`. Figures count reviews; quotes are sentences copied from reviews.',
+    benchmarks: benchmarks(dir),
+  };
+  return {
+    analyzer,
+    compute(input) {
+      const insights = computeInsights(input, {
+        categories: DEALERSHIP_CATEGORIES,
+        analyze: analyzer,
+        method,
+      });
+      analyzer.retain(input.reviews.flatMap((r) => (r.reviewBody ? [r.reviewBody] : [])));
+      return insights;
+    },
+  };
+}
