@@ -1,5 +1,6 @@
 import { table } from './harness.js';
 import { benchHttp } from './http.js';
+import { benchInsights } from './insights.js';
 import { benchMcp } from './mcp.js';
 import { benchWebSub } from './websub.js';
 
@@ -15,6 +16,10 @@ async function main(): Promise<void> {
   if (all || which.has('http')) {
     console.log('## HTTP read API\n');
     for (const size of sizes) console.log(await benchHttp(size));
+  }
+  if (all || which.has('insights')) {
+    console.log('## Insights\n');
+    console.log(await benchInsights(Number(process.env.BENCH_INSIGHTS_COUNT ?? 10_000)));
   }
   if (all || which.has('mcp')) {
     console.log('## MCP\n');

@@ -5,7 +5,7 @@ import { computeAspects, trendMonths, type Category } from './internal/aspects.j
 import { addDays, computeChanges, RECENT_DAYS } from './internal/changes.js';
 import { serviceAreaInsights, serviceInsights, technicianInsights } from './internal/entities.js';
 import { computeFaq } from './internal/faq.js';
-import { prepareReviews } from './internal/prepare.js';
+import { SentenceCache } from './internal/prepare.js';
 import { ownerResponseStats } from './internal/responses.js';
 import { computeSummary } from './internal/summary.js';
 import { topicInsights } from './internal/topics.js';
@@ -22,6 +22,8 @@ export interface InsightsInput {
 export interface InsightsMethod {
   categories: readonly Category[];
   analyze: Analyzer;
+  /** Prepared sentences per review text, kept across data versions by the caller. */
+  sentences?: SentenceCache;
   method: Insights['method'];
 }
 
@@ -35,7 +37,7 @@ export const TREND_MONTHS = 24;
  */
 export function computeInsights(input: InsightsInput, m: InsightsMethod): Insights {
   const { reviews, business } = input;
-  const prepared = prepareReviews(reviews, m.analyze);
+  const prepared = (m.sentences ?? new SentenceCache()).prepare(reviews, m.analyze, business);
   const newest = reviews[0]?.date;
   const aspects = computeAspects(prepared, m.categories, trendMonths(newest, TREND_MONTHS));
   const changes = computeChanges(prepared, m.categories, newest);

@@ -4,6 +4,7 @@ import { analyzeReview, DEALERSHIP_CATEGORIES, loadModel } from './absa/index.js
 import { defaultModelDir } from './absa/model.js';
 import { cachedAnalyzer, type CachedAnalyzer } from './analyzer.js';
 import { computeInsights, type InsightsInput } from './build.js';
+import { SentenceCache } from './internal/prepare.js';
 import type { Insights } from './schema.js';
 
 type Metrics = Record<
@@ -50,6 +51,7 @@ export interface InsightsEngine {
 export function createInsightsEngine(dir: string = defaultModelDir()): InsightsEngine {
   const model = loadModel('dealership', dir);
   const analyzer = cachedAnalyzer((text) => analyzeReview(model, text));
+  const sentences = new SentenceCache();
   const method: Insights['method'] = {
     model: model.name,
     version: model.version,
@@ -63,9 +65,12 @@ export function createInsightsEngine(dir: string = defaultModelDir()): InsightsE
       const insights = computeInsights(input, {
         categories: DEALERSHIP_CATEGORIES,
         analyze: analyzer,
+        sentences,
         method,
       });
-      analyzer.retain(input.reviews.flatMap((r) => (r.reviewBody ? [r.reviewBody] : [])));
+      const texts = input.reviews.flatMap((r) => (r.reviewBody ? [r.reviewBody] : []));
+      analyzer.retain(texts);
+      sentences.retain(texts);
       return insights;
     },
   };

@@ -60,13 +60,18 @@ export function computeChanges(
     const side = date >= recentFrom ? 1 : date >= beforeFrom ? 2 : 0;
     if (side === 0) continue;
     const perAspect = new Map<string, ('positive' | 'negative' | 'neutral' | 'conflict')[]>();
-    for (const s of p.sentences)
-      for (const a of s.aspects)
-        perAspect.set(a.category, [...(perAspect.get(a.category) ?? []), a.polarity]);
+    for (const s of p.sentences) {
+      for (const a of s.aspects) {
+        const list = perAspect.get(a.category);
+        if (list) list.push(a.polarity);
+        else perAspect.set(a.category, [a.polarity]);
+      }
+    }
     for (const [category, polarities] of perAspect) {
       const c = counts.get(category);
       if (!c) continue;
-      const negative = ['negative', 'mixed'].includes(combine(polarities)) ? 1 : 0;
+      const combined = combine(polarities);
+      const negative = combined === 'negative' || combined === 'mixed' ? 1 : 0;
       if (side === 1) {
         c.n1++;
         c.k1 += negative;

@@ -1,9 +1,8 @@
 import type { Polarity } from '../analyzer.js';
 import type { Business } from '../../domain/business.js';
-import { compileMentionMatcher } from '../../mentions/index.js';
 import type { EvidenceByPolarity, Sentiment } from '../schema.js';
 import { sentencePolarity, type PreparedReview, type PreparedSentence } from './prepare.js';
-import { escapeRegExp, phraseMatcher } from './text-match.js';
+import { textArea } from './themes.js';
 import { combine, ratingPolarity, Tally } from './tally.js';
 
 /** DealerRater shows employee ratings from a handful of reviews on; so do we. */
@@ -84,14 +83,10 @@ export function technicianInsights(
   }
   return [...byName.entries()]
     .filter(([, e]) => e.reviews.length >= MIN_TECHNICIAN_MENTIONS)
-    .map(([name, e]) => {
-      const parts = name
-        .split(/\s+/)
-        .filter((w) => w.length >= 2)
-        .map(escapeRegExp);
-      const re = new RegExp(`(?<![\\p{L}])(?:${parts.join('|')})`, 'iu');
-      return { ...entity(name, e.reviews, (s) => re.test(s.text)), role: e.role };
-    })
+    .map(([name, e]) => ({
+      ...entity(name, e.reviews, (s) => s.staff.includes(name)),
+      role: e.role,
+    }))
     .sort((a, b) => b.mentions - a.mentions || a.name.localeCompare(b.name));
 }
 
@@ -100,15 +95,20 @@ export function serviceInsights(
   prepared: readonly PreparedReview[],
   business: Business | null,
 ): (Entity & { id: string })[] {
-  const out: (Entity & { id: string })[] = [];
-  for (const svc of business?.services ?? []) {
-    const reviews = prepared.filter((p) => p.review.mentions.services.includes(svc.id));
-    const matcher = compileMentionMatcher({ staff: [], services: [svc] });
-    const names = (s: PreparedSentence) =>
-      matcher.match({ name: null, reviewBody: s.text }).services.length > 0;
-    out.push({ ...entity(svc.name, reviews, names), id: svc.id });
+  const byService = new Map<string, PreparedReview[]>();
+  for (const p of prepared) {
+    for (const id of p.review.mentions.services) {
+      const list = byService.get(id);
+      if (list) list.push(p);
+      else byService.set(id, [p]);
+    }
   }
-  return out.sort((a, b) => b.mentions - a.mentions || a.id.localeCompare(b.id));
+  return (business?.services ?? [])
+    .map((svc) => ({
+      ...entity(svc.name, byService.get(svc.id) ?? [], (s) => s.services.includes(svc.id)),
+      id: svc.id,
+    }))
+    .sort((a, b) => b.mentions - a.mentions || a.id.localeCompare(b.id));
 }
 
 const AREA_NAMES: Record<string, string> = {
@@ -119,51 +119,13 @@ const AREA_NAMES: Record<string, string> = {
   'body-shop': 'Body shop',
 };
 
-const AREA_WORDS: [string, RegExp][] = [
-  ['body-shop', phraseMatcher(['body shop', 'collision', 'bodywork', 'dent', 'paint job'])],
-  [
-    'finance',
-    phraseMatcher(['finance', 'financing', 'loan', 'interest rate', 'credit', 'f&i', 'paperwork']),
-  ],
-  ['parts', phraseMatcher(['parts department', 'parts counter', 'ordered a part', 'parts desk'])],
-  [
-    'sales',
-    phraseMatcher([
-      'salesman',
-      'saleswoman',
-      'sales rep',
-      'salesperson',
-      'bought',
-      'purchased',
-      'test drive',
-      'trade-in',
-      'new car',
-      'used car',
-    ]),
-  ],
-  [
-    'service',
-    phraseMatcher([
-      'service',
-      'repair',
-      'oil change',
-      'technician',
-      'mechanic',
-      'service advisor',
-      'maintenance',
-    ]),
-  ],
-];
-
 /** The area of a visit: the source's department, else inferred from the text and mentions. */
 export function areaOf(p: PreparedReview): string | null {
   const d = p.review.department;
   if (d === 'sales' || d === 'sales-new' || d === 'sales-used' || d === 'lease') return 'sales';
   if (d && d !== 'other') return d;
   if (p.review.mentions.services.length > 0) return 'service';
-  const text = `${p.review.name ?? ''} ${p.review.reviewBody ?? ''}`;
-  for (const [area, re] of AREA_WORDS) if (re.test(text)) return area;
-  return null;
+  return p.textArea ?? (p.review.name ? textArea(p.review.name) : null);
 }
 
 /** Reviews per service area (department), with the sentiment their star ratings give. */

@@ -2,7 +2,7 @@ import type { Polarity } from '../analyzer.js';
 import type { AspectInsight, Evidence, Insights } from '../schema.js';
 import type { PreparedReview } from './prepare.js';
 import type { TopicInsight } from './topics.js';
-import { phraseMatcher } from './text-match.js';
+import { FLAG_PRESSURE, FLAG_QUOTE } from './themes.js';
 import { combine, Tally } from './tally.js';
 
 type Faq = Insights['faq'][number];
@@ -40,13 +40,13 @@ function fromTally(id: string, question: string, subject: string, tally: Tally, 
 }
 
 /** Sentences of one aspect that also match `re`, tallied per review. */
-function aspectSubset(prepared: readonly PreparedReview[], aspect: string, re: RegExp): Tally {
+function aspectSubset(prepared: readonly PreparedReview[], aspect: string, flag: number): Tally {
   const tally = new Tally();
   for (const p of prepared) {
     const polarities: Polarity[] = [];
     for (const s of p.sentences) {
       const a = s.aspects.find((x) => x.category === aspect);
-      if (!a || !re.test(s.text)) continue;
+      if (!a || !(s.flags & flag)) continue;
       polarities.push(a.polarity);
       tally.offer({
         reviewId: p.review.id,
@@ -61,32 +61,13 @@ function aspectSubset(prepared: readonly PreparedReview[], aspect: string, re: R
   return tally;
 }
 
-const WORDS: Record<string, number> = {
-  a: 1,
-  an: 1,
-  one: 1,
-  two: 2,
-  three: 3,
-  four: 4,
-  five: 5,
-  six: 6,
-  half: 0.5,
-};
-const DURATION_RE =
-  /\b(\d+(?:\.\d+)?|an?|one|two|three|four|five|six|half an?)\s*(hours?|hrs?|minutes?|mins?)\b/giu;
-
-/** Durations ("2 hours", "45 minutes", "an hour") customers report in wait-time sentences, in minutes. */
+/** Durations customers report in wait-time sentences, in minutes, ascending. */
 function reportedWaits(prepared: readonly PreparedReview[]): number[] {
   const out: number[] = [];
   for (const p of prepared) {
     for (const s of p.sentences) {
-      if (!s.aspects.some((a) => a.category === 'wait-time')) continue;
-      for (const m of s.text.matchAll(DURATION_RE)) {
-        const raw = m[1]!.toLowerCase();
-        const n = raw.startsWith('half') ? 0.5 : (WORDS[raw] ?? Number(raw));
-        const minutes = m[2]!.toLowerCase().startsWith('h') ? n * 60 : n;
-        if (minutes > 0 && minutes <= 24 * 60) out.push(minutes);
-      }
+      if (s.minutes.length && s.aspects.some((a) => a.category === 'wait-time'))
+        out.push(...s.minutes);
     }
   }
   return out.sort((a, b) => a - b);
@@ -196,22 +177,7 @@ export function computeFaq(
       'price-vs-quote',
       'Is the final price in line with the quote?',
       'prices compared with quotes or estimates',
-      aspectSubset(
-        prepared,
-        'price-value',
-        phraseMatcher([
-          'quote',
-          'quoted',
-          'estimate',
-          'estimated',
-          'price they gave',
-          'upsell',
-          'upsold',
-          'hidden fee',
-          'fees',
-          'cotización',
-        ]),
-      ),
+      aspectSubset(prepared, 'price-value', FLAG_QUOTE),
       '',
     ),
     fromAspect(
@@ -231,20 +197,7 @@ export function computeFaq(
       'sales-pressure',
       'Is buying a car there low-pressure?',
       'sales pressure',
-      aspectSubset(
-        prepared,
-        'sales-experience',
-        phraseMatcher([
-          'pressure',
-          'pressured',
-          'pushy',
-          'no pressure',
-          'pressure-free',
-          'hassle',
-          'hassle-free',
-          'haggle',
-        ]),
-      ),
+      aspectSubset(prepared, 'sales-experience', FLAG_PRESSURE),
       '',
     ),
     fromAspect(

@@ -1,11 +1,23 @@
+import type { Business } from '../../domain/business.js';
 import type { Review } from '../../domain/review.js';
+import { compileMentionMatcher } from '../../mentions/index.js';
 import type { Analyzer, Polarity } from '../analyzer.js';
+import { sentenceFlags, statedMinutes, textArea, THEME_PATTERNS } from './themes.js';
 
 export interface PreparedSentence {
   /** Verbatim text of the sentence (a substring of the review text). */
   text: string;
-  lower: string;
   aspects: { category: string; polarity: Polarity; confidence: number }[];
+  /** Bit i set when the sentence names theme i of THEMES. */
+  themes: number;
+  /** Catalogue service ids the sentence names. */
+  services: string[];
+  /** Full names of the staff the sentence names (roster matching, as for `mentions`). */
+  staff: string[];
+  /** FAQ phrase flags (FLAG_QUOTE, FLAG_PRESSURE). */
+  flags: number;
+  /** Durations the sentence states, in minutes. */
+  minutes: number[];
 }
 
 export interface PreparedReview {
@@ -13,27 +25,95 @@ export interface PreparedReview {
   /** Position in published order (0 = newest). */
   order: number;
   sentences: PreparedSentence[];
+  /** The service area the text speaks of, from its words. */
+  textArea: string | null;
 }
 
-/** Analyses every review text once (through the analyzer's cache) and keeps the sentences. */
-export function prepareReviews(reviews: readonly Review[], analyze: Analyzer): PreparedReview[] {
-  return reviews.map((review, order) => {
-    const body = review.reviewBody;
-    if (!body) return { review, order, sentences: [] };
-    const sentences = analyze(body).sentences.map((s) => {
-      const text = body.slice(s.start, s.end);
-      return { text, lower: text.toLowerCase(), aspects: s.aspects };
+interface PreparedText {
+  sentences: PreparedSentence[];
+  textArea: string | null;
+}
+
+/**
+ * Per review text: its analysed sentences with what each names (themes, services). Kept across
+ * data versions, so a new version only prepares the texts it has not seen; reset when the service
+ * catalogue changes (service matches depend on it).
+ */
+export class SentenceCache {
+  private signature = '';
+  private map = new Map<string, PreparedText>();
+
+  prepare(
+    reviews: readonly Review[],
+    analyze: Analyzer,
+    business: Business | null,
+  ): PreparedReview[] {
+    const signature = JSON.stringify([business?.services ?? [], business?.staff ?? []]);
+    if (signature !== this.signature) {
+      this.signature = signature;
+      this.map = new Map();
+    }
+    let matcher: ReturnType<typeof compileMentionMatcher> | null = null;
+    return reviews.map((review, order) => {
+      const body = review.reviewBody;
+      if (!body) return { review, order, sentences: [], textArea: null };
+      let prepared = this.map.get(body);
+      if (!prepared) {
+        matcher ??= compileMentionMatcher(business);
+        prepared = prepareText(body, analyze, matcher);
+        this.map.set(body, prepared);
+      }
+      return { review, order, sentences: prepared.sentences, textArea: prepared.textArea };
     });
-    return { review, order, sentences };
+  }
+
+  /** Keeps only the texts still published. */
+  retain(texts: Iterable<string>): void {
+    const next = new Map<string, PreparedText>();
+    for (const t of texts) {
+      const hit = this.map.get(t);
+      if (hit) next.set(t, hit);
+    }
+    this.map = next;
+  }
+}
+
+function prepareText(
+  body: string,
+  analyze: Analyzer,
+  matcher: ReturnType<typeof compileMentionMatcher>,
+): PreparedText {
+  const sentences = analyze(body).sentences.map((s) => {
+    const text = body.slice(s.start, s.end);
+    let themes = 0;
+    THEME_PATTERNS.forEach((re, i) => {
+      if (re.test(text)) themes |= 1 << i;
+    });
+    const found = matcher.match({ name: null, reviewBody: text });
+    return {
+      text,
+      aspects: s.aspects,
+      themes,
+      services: found.services,
+      staff: found.technicians.map((t) => t.name),
+      flags: sentenceFlags(text),
+      minutes: statedMinutes(text),
+    };
   });
+  return { sentences, textArea: textArea(body) };
 }
 
 /** The majority polarity of a sentence's aspects, or `null` when it has none. */
 export function sentencePolarity(s: PreparedSentence): Polarity | null {
   if (s.aspects.length === 0) return null;
   let best = s.aspects[0]!;
-  for (const a of s.aspects) if (a.confidence > best.confidence) best = a;
-  const polarities = new Set(s.aspects.map((a) => a.polarity));
-  if (polarities.has('positive') && polarities.has('negative')) return 'conflict';
+  let pos = false;
+  let neg = false;
+  for (const a of s.aspects) {
+    if (a.confidence > best.confidence) best = a;
+    if (a.polarity === 'positive') pos = true;
+    else if (a.polarity === 'negative') neg = true;
+  }
+  if (pos && neg) return 'conflict';
   return best.polarity;
 }

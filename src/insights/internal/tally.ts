@@ -37,14 +37,27 @@ export class Tally {
   negative = 0;
   neutral = 0;
   mixed = 0;
-  private readonly candidates: Candidate[] = [];
+  /** The best candidates per polarity, ranked; bounded so a subject with many quotes stays cheap. */
+  private readonly best: Record<'positive' | 'negative' | 'neutral', Ranked[]> = {
+    positive: [],
+    negative: [],
+    neutral: [],
+  };
 
   add(polarity: ReviewPolarity): void {
     this[polarity]++;
   }
 
   offer(candidate: Candidate): void {
-    this.candidates.push(candidate);
+    if (candidate.polarity === 'conflict') return;
+    const list = this.best[candidate.polarity];
+    const rank = candidate.confidence - lengthPenalty(candidate.quote.length);
+    const worst = list[list.length - 1];
+    if (list.length >= KEEP && worst && !before(rank, candidate.order, worst)) return;
+    let i = list.length;
+    while (i > 0 && before(rank, candidate.order, list[i - 1]!)) i--;
+    list.splice(i, 0, { c: candidate, rank });
+    if (list.length > KEEP) list.pop();
   }
 
   get mentions(): number {
@@ -67,11 +80,7 @@ export class Tally {
     const pick = (polarity: 'positive' | 'negative' | 'neutral'): Evidence[] => {
       const chosen: Evidence[] = [];
       const seen = new Set<string>();
-      const ranked = this.candidates
-        .filter((c) => c.polarity === polarity)
-        .map((c) => ({ c, rank: c.confidence - lengthPenalty(c.quote.length) - c.order * 1e-7 }))
-        .sort((a, b) => b.rank - a.rank || a.c.order - b.c.order);
-      for (const { c } of ranked) {
+      for (const { c } of this.best[polarity]) {
         if (seen.has(c.reviewId)) continue;
         seen.add(c.reviewId);
         chosen.push({ reviewId: c.reviewId, quote: c.quote });
@@ -81,6 +90,19 @@ export class Tally {
     };
     return { positive: pick('positive'), negative: pick('negative'), neutral: pick('neutral') };
   }
+}
+
+interface Ranked {
+  c: Candidate;
+  rank: number;
+}
+
+/** Candidates kept per polarity: enough to find three from distinct reviews. */
+const KEEP = 12;
+
+/** True when a candidate of this rank and order comes before `other` (higher rank, then newer). */
+function before(rank: number, order: number, other: Ranked): boolean {
+  return rank > other.rank || (rank === other.rank && order < other.c.order);
 }
 
 function lengthPenalty(length: number): number {

@@ -1,0 +1,115 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ReviewSource } from '../../src/domain/review.js';
+import { ingest } from '../../src/import/ingest.js';
+import { loadSampleFile } from '../../src/import/sample.js';
+import { createInsightsEngine } from '../../src/insights/engine.js';
+import { orderReviews } from '../../src/snapshot/build.js';
+import { openStore } from '../../src/store/index.js';
+import { memoryOf, startService, table } from './harness.js';
+import { generateDataset } from './http.js';
+
+async function insightsInput(databaseUrl: string) {
+  const store = openStore(databaseUrl);
+  const dataset = await store.readDataset();
+  await store.close();
+  return {
+    reviews: orderReviews(dataset).map((p) => p.review),
+    business: dataset.business,
+    changedAt: dataset.state.changedAt,
+  };
+}
+
+async function addOneReview(databaseUrl: string): Promise<void> {
+  const store = openStore(databaseUrl);
+  await ingest(store, {
+    reviews: [
+      ReviewSource.parse({
+        source: 'google',
+        sourceReviewId: `bench-insights-${Date.now()}`,
+        reviewRating: { ratingValue: 2 },
+        reviewBody:
+          'Waited three hours for an oil change. The advisor was friendly but nobody called me back.',
+        author: { name: 'Bench' },
+        datePublished: new Date().toISOString(),
+      }),
+    ],
+  });
+  await store.close();
+}
+
+/**
+ * Insights speed: the full computation for `count` reviews from cold (every text analysed), the
+ * recomputation after an import adds one review (only that text analysed), and, through the
+ * running service, the time from that commit to the new /insights.json being served.
+ */
+export async function benchInsights(count: number): Promise<string> {
+  const dir = mkdtempSync(join(tmpdir(), `bench-insights-${count}-`));
+  const file = join(dir, 'data.json');
+  const databaseUrl = `sqlite:${join(dir, 'reviews.db')}`;
+  try {
+    generateDataset(count, file);
+    const store = openStore(databaseUrl);
+    await loadSampleFile(store, file);
+    await store.close();
+
+    const engine = createInsightsEngine();
+    let input = await insightsInput(databaseUrl);
+    let t = performance.now();
+    engine.compute(input);
+    const cold = performance.now() - t;
+    const oneMore: number[] = [];
+    for (let round = 0; round < 5; round++) {
+      await addOneReview(databaseUrl);
+      input = await insightsInput(databaseUrl);
+      t = performance.now();
+      engine.compute(input);
+      oneMore.push(Math.round(performance.now() - t));
+    }
+
+    const svc = await startService({ DATABASE_URL: databaseUrl });
+    let served: number;
+    try {
+      const before = (await fetch(`${svc.url}/insights.json`, { method: 'HEAD' })).headers.get(
+        'etag',
+      );
+      t = performance.now();
+      await addOneReview(databaseUrl);
+      for (;;) {
+        const etag = (await fetch(`${svc.url}/insights.json`, { method: 'HEAD' })).headers.get(
+          'etag',
+        );
+        if (etag !== before) break;
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      served = performance.now() - t;
+    } finally {
+      svc.child.kill('SIGTERM');
+    }
+    const rows: Record<string, string | number>[] = [
+      {
+        step: `full insights, cold (${count.toLocaleString('en-US')} reviews analysed)`,
+        ms: Math.round(cold),
+      },
+      {
+        step: 'recompute after an import adds one review (one text analysed), 5 rounds',
+        ms: `${oneMore.join(', ')} (median ${[...oneMore].sort((a, b) => a - b)[2]})`,
+      },
+      {
+        step: 'service: import committed -> new /insights.json served (includes the poll interval and the rest of the rebuild)',
+        ms: Math.round(served),
+      },
+    ];
+    return [
+      `### Insights, ${count.toLocaleString('en-US')} reviews`,
+      '',
+      table(rows),
+      '',
+      `bench process RSS ${memoryOf(process.pid).peakMB} MB peak`,
+      '',
+    ].join('\n');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
