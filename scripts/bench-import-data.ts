@@ -5,17 +5,10 @@
  * data; this one only feeds the importer.
  */
 
+import { seededRandom } from '../src/domain/random.js';
+
 /** A small seeded PRNG (mulberry32). */
-export function createRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export const createRandom = seededRandom;
 
 const STAFF = ['Mike Torres', 'Carlos Mendoza', 'Jessica Nguyen', 'Brandon Hale', 'Frank Ortiz'];
 const SERVICES = ['oil change', 'brake job', 'tire rotation', 'battery', 'alignment', 'A/C repair'];

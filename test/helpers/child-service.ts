@@ -1,5 +1,5 @@
+import { freePort } from './ports.js';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { TEST_BASE_URL } from './service.js';
 
@@ -18,17 +18,7 @@ export interface ChildService {
   stop(): Promise<void>;
 }
 
-/** A free TCP port on loopback. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as { port: number }).port;
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
-}
+export { freePort };
 
 /** Polls `check` until it returns a value other than false/undefined/null, or fails after `ms`. */
 export async function waitUntil<T>(

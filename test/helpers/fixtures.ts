@@ -1,4 +1,5 @@
 import type { BusinessInput } from '../../src/domain/business.js';
+import { seededRandom } from '../../src/domain/random.js';
 import type { ReviewSourceInput } from '../../src/domain/review.js';
 
 /** A small, fixed dealership profile for tests. */
@@ -30,16 +31,7 @@ export function testBusiness(): BusinessInput {
 }
 
 /** Deterministic pseudo-random numbers (mulberry32). */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export const rng = seededRandom;
 
 const BODIES = [
   'Mike Torres did a great job on my brakes. Quick and friendly.',
