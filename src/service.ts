@@ -10,17 +10,16 @@ import { sendJson, sendRepresentation } from './http/respond.js';
 import type { Route } from './http/router.js';
 import { loadSampleFile, packageRoot, samplePath } from './import/sample.js';
 import type { Logger } from './logger.js';
-import { McpResultCache } from './mcp/result-cache.js';
-import { mcpRoutes } from './mcp/route.js';
-import { createMcpServerFactory } from './mcp/server.js';
-import { createSessionManager } from './mcp/sessions.js';
-import { createInsightsEngine } from './insights/engine.js';
-import { insightsTool } from './insights/mcp-tool.js';
-import { insightsOpenApiPaths } from './insights/openapi.js';
+import { createInsightsEngine, insightsOpenApiPaths, insightsTool } from './insights/index.js';
+import {
+  createMcpServerFactory,
+  createSessionManager,
+  mcpRoutes,
+  McpResultCache,
+} from './mcp/index.js';
 import { buildOpenApiDocument } from './openapi/document.js';
 import { reviewRoutes } from './reviews/routes.js';
-import { buildSnapshot } from './snapshot/build.js';
-import { startPublisher, type Publisher } from './snapshot/publisher.js';
+import { buildSnapshot, startPublisher, type Publisher } from './snapshot/index.js';
 import { openStore, type Store } from './store/index.js';
 import { hubOpenApiPaths, startHub, topicPaths, type Hub } from './websub/index.js';
 

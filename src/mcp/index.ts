@@ -1,0 +1,9 @@
+/** The MCP endpoint: the public surface of `src/mcp`. */
+export { mcpRoutes } from './route.js';
+export type { McpRouteOptions } from './route.js';
+export { createMcpServerFactory } from './server.js';
+export type { McpDeps } from './server.js';
+export { createSessionManager } from './sessions.js';
+export type { SessionClaims, SessionManager } from './sessions.js';
+export { McpResultCache } from './result-cache.js';
+export type { ToolDefinition, ToolOutcome } from './tools.js';

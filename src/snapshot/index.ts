@@ -1,0 +1,14 @@
+/** Published data versions: the public surface of `src/snapshot`. */
+export { buildSnapshot, orderReviews } from './build.js';
+export type { BuildOptions } from './build.js';
+export { startPublisher } from './publisher.js';
+export type { Publisher, PublisherOptions } from './publisher.js';
+export { TOPIC_PATHS } from './types.js';
+export type {
+  ChangeEvent,
+  Published,
+  Representation,
+  ResponseCache,
+  Snapshot,
+  TopicPath,
+} from './types.js';
