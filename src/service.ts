@@ -79,18 +79,16 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
         urls,
         hub: true,
         responseCache: { maxEntries: config.responseCacheEntries, maxBytes: 64 * 1024 * 1024 },
-        extraDocuments: async (snap) => ({
-          '/insights.json': {
-            contentType: 'application/json',
-            body: JSON.stringify(
-              insights.compute({
-                reviews: snap.reviews,
-                business: snap.business,
-                changedAt: snap.state.changedAt,
-              }),
-            ),
-          },
-        }),
+        extraDocuments: async (snap) => {
+          const body = JSON.stringify(
+            await insights.computeInSlices({
+              reviews: snap.reviews,
+              business: snap.business,
+              changedAt: snap.state.changedAt,
+            }),
+          );
+          return { '/insights.json': { contentType: 'application/json', body } };
+        },
       }),
   });
   const hub = await startHub({

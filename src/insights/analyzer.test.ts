@@ -18,4 +18,25 @@ describe('cachedAnalyzer', () => {
     analyze('c');
     expect(seen).toEqual(['a', 'b', 'c']);
   });
+
+  it('warms the cache in slices, yielding to the event loop between them', async () => {
+    const seen: string[] = [];
+    const analyze = cachedAnalyzer((text) => {
+      seen.push(text);
+      return { sentences: [] };
+    });
+    analyze('a');
+    let turns = 0;
+    const tick = (): void => {
+      turns++;
+      if (turns < 100) setImmediate(tick);
+    };
+    setImmediate(tick);
+    // A zero-length slice yields after every analysed text.
+    expect(await analyze.warm(['a', 'b', 'c', 'b', 'd'], 0)).toBe(3);
+    expect(seen).toEqual(['a', 'b', 'c', 'd']);
+    expect(turns).toBeGreaterThanOrEqual(2);
+    analyze('d');
+    expect(seen).toHaveLength(4);
+  });
 });

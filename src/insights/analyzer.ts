@@ -18,8 +18,16 @@ export type Analyzer = (text: string) => TextAnalysis;
 export interface CachedAnalyzer extends Analyzer {
   /** Keeps only the analyses of these texts (the published ones), dropping the rest. */
   retain(texts: Iterable<string>): void;
+  /**
+   * Analyses the texts not cached yet in slices of about `sliceMs`, yielding to the event loop
+   * between slices so a large first analysis never stalls the requests being served meanwhile.
+   * Resolves with the number of texts analysed.
+   */
+  warm(texts: Iterable<string>, sliceMs?: number): Promise<number>;
   readonly size: number;
 }
+
+const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /**
  * Wraps an analyzer with a cache keyed by the review text itself (the key shares the string the
@@ -43,6 +51,20 @@ export function cachedAnalyzer(analyze: Analyzer): CachedAnalyzer {
       if (hit) next.set(t, hit);
     }
     cache = next;
+  };
+  fn.warm = async (texts, sliceMs = 20) => {
+    let analysed = 0;
+    let sliceStart = performance.now();
+    for (const text of texts) {
+      if (cache.has(text)) continue;
+      cache.set(text, analyze(text));
+      analysed++;
+      if (performance.now() - sliceStart >= sliceMs) {
+        await nextTurn();
+        sliceStart = performance.now();
+      }
+    }
+    return analysed;
   };
   Object.defineProperty(fn, 'size', { get: () => cache.size });
   return fn;

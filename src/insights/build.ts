@@ -31,28 +31,31 @@ export interface InsightsMethod {
 export const TREND_MONTHS = 24;
 
 /**
- * Computes `/insights.json` from the published reviews: every review text is analysed once (the
- * analyzer caches per text), then every figure is a count over those analyses, and every quote a
- * sentence copied from a review. Deterministic for a given data version.
+ * The computation of `/insights.json`, as steps: it pauses (`yield`) between its sections so that
+ * an asynchronous caller can let other work run; a synchronous caller simply runs it through.
  */
-export function computeInsights(input: InsightsInput, m: InsightsMethod): Insights {
+function* insightSteps(input: InsightsInput, m: InsightsMethod): Generator<void, Insights> {
   const { reviews, business } = input;
   const prepared = (m.sentences ?? new SentenceCache()).prepare(reviews, m.analyze, business);
+  yield;
   const newest = reviews[0]?.date;
   const aspects = computeAspects(prepared, m.categories, trendMonths(newest, TREND_MONTHS));
   const changes = computeChanges(prepared, m.categories, newest);
+  yield;
   const topics = topicInsights(prepared, newest ? addDays(newest, -(RECENT_DAYS - 1)) : null);
   const ownerResponses = ownerResponseStats(reviews);
+  yield;
+  const technicians = technicianInsights(prepared, business);
+  yield;
+  const services = serviceInsights(prepared, business);
+  const serviceAreas = serviceAreaInsights(prepared);
+  yield;
   return {
     reviewCount: reviews.length,
     generatedAt: input.changedAt,
     period: { from: reviews.at(-1)?.date ?? null, to: newest ?? null },
     aspects,
-    entities: {
-      technicians: technicianInsights(prepared, business),
-      services: serviceInsights(prepared, business),
-      serviceAreas: serviceAreaInsights(prepared),
-    },
+    entities: { technicians, services, serviceAreas },
     topics,
     faq: computeFaq(prepared, aspects, topics),
     summary: computeSummary(aspects, changes, ownerResponses, reviews.length),
@@ -60,4 +63,30 @@ export function computeInsights(input: InsightsInput, m: InsightsMethod): Insigh
     ownerResponses,
     method: m.method,
   };
+}
+
+/**
+ * Computes `/insights.json` from the published reviews: every review text is analysed once (the
+ * analyzer caches per text), then every figure is a count over those analyses, and every quote a
+ * sentence copied from a review. Deterministic for a given data version.
+ */
+export function computeInsights(input: InsightsInput, m: InsightsMethod): Insights {
+  const steps = insightSteps(input, m);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/** `computeInsights`, yielding to the event loop between its sections. */
+export async function computeInsightsInSlices(
+  input: InsightsInput,
+  m: InsightsMethod,
+): Promise<Insights> {
+  const steps = insightSteps(input, m);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
 }

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { analyzeReview, DEALERSHIP_CATEGORIES, loadModel } from './absa/index.js';
 import { defaultModelDir } from './absa/model.js';
 import { cachedAnalyzer, type CachedAnalyzer } from './analyzer.js';
-import { computeInsights, type InsightsInput } from './build.js';
+import { computeInsights, computeInsightsInSlices, type InsightsInput } from './build.js';
 import { SentenceCache } from './internal/prepare.js';
 import type { Insights } from './schema.js';
 
@@ -37,9 +37,19 @@ function benchmarks(dir: string): Record<string, unknown> {
   return out;
 }
 
+function reviewTexts(reviews: InsightsInput['reviews']): string[] {
+  return reviews.flatMap((r) => (r.reviewBody ? [r.reviewBody] : []));
+}
+
 /** Computes `/insights.json` with the shipped dealership model; analyses are cached per text. */
 export interface InsightsEngine {
   compute(input: InsightsInput): Insights;
+  /**
+   * The same result as `compute`, made in slices that yield to the event loop (the analysis of new
+   * texts in ~20 ms slices, the aggregation between its sections), so a service rebuilding its
+   * insights keeps answering requests meanwhile.
+   */
+  computeInSlices(input: InsightsInput): Promise<Insights>;
   readonly analyzer: CachedAnalyzer;
 }
 
@@ -59,19 +69,22 @@ export function createInsightsEngine(dir: string = defaultModelDir()): InsightsE
       'Sentences are split with exact offsets; a linear model detects the dealership aspect categories of each sentence and judges the polarity of each category separately (negation scope, clause position, lexicon and word-cluster features), trained offline by `npm run train`. Figures count reviews; quotes are sentences copied from reviews.',
     benchmarks: benchmarks(dir),
   };
+  const options = { categories: DEALERSHIP_CATEGORIES, analyze: analyzer, sentences, method };
+  /** Bounds the caches to the texts of the version just computed. */
+  const settle = (input: InsightsInput, insights: Insights): Insights => {
+    const texts = reviewTexts(input.reviews);
+    analyzer.retain(texts);
+    sentences.retain(texts);
+    return insights;
+  };
   return {
     analyzer,
     compute(input) {
-      const insights = computeInsights(input, {
-        categories: DEALERSHIP_CATEGORIES,
-        analyze: analyzer,
-        sentences,
-        method,
-      });
-      const texts = input.reviews.flatMap((r) => (r.reviewBody ? [r.reviewBody] : []));
-      analyzer.retain(texts);
-      sentences.retain(texts);
-      return insights;
+      return settle(input, computeInsights(input, options));
+    },
+    async computeInSlices(input) {
+      await analyzer.warm(reviewTexts(input.reviews));
+      return settle(input, await computeInsightsInSlices(input, options));
     },
   };
 }

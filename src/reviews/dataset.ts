@@ -24,13 +24,26 @@ export function toPublicBusiness(business: Business | null): PublicBusiness | nu
 
 /**
  * Renders `/reviews.json`: `{ business, aggregateRating, reviews }`, with the reviews newest
- * first. Review fragments are the stored JSON texts, joined without re-serialising.
+ * first. Review fragments are the stored JSON texts, written one by one into a buffer of the exact
+ * size: at 100k reviews, joining them into one string and encoding that took four times as long
+ * and held a second 100 MB copy.
  */
 export function renderReviewsDocument(
   business: Business | null,
   aggregate: AggregateRating,
   fragments: readonly string[],
-): string {
+): Buffer {
   const head = `{"business":${JSON.stringify(toPublicBusiness(business))},"aggregateRating":${JSON.stringify(aggregate)},"reviews":[`;
-  return `${head}${fragments.join(',')}]}`;
+  const tail = ']}';
+  let size = Buffer.byteLength(head) + Buffer.byteLength(tail) + Math.max(0, fragments.length - 1);
+  for (const fragment of fragments) size += Buffer.byteLength(fragment);
+  const out = Buffer.allocUnsafe(size);
+  let at = out.write(head, 0);
+  for (let i = 0; i < fragments.length; i++) {
+    if (i > 0) out[at++] = 0x2c; // ','
+    at += out.write(fragments[i]!, at);
+  }
+  at += out.write(tail, at);
+  if (at !== size) throw new Error(`renderReviewsDocument wrote ${at} of ${size} bytes`);
+  return out;
 }

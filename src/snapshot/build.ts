@@ -30,6 +30,12 @@ function topicHeaders(urls: ServiceUrls, self: string, hub: boolean): Record<str
   return hub ? { Link: `<${urls.hub}>; rel="hub", <${self}>; rel="self"` } : {};
 }
 
+/**
+ * Lets the event loop serve the requests that arrived during a build step. A build at 100k reviews
+ * takes seconds of CPU; between its steps the previous snapshot keeps answering.
+ */
+const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
 /** The stored reviews parsed and put in published order (newest first), with their JSON text. */
 export function orderReviews(dataset: Dataset): { json: string; review: Review }[] {
   const pairs = dataset.reviews.map((json) => ({ json, review: JSON.parse(json) as Review }));
@@ -49,24 +55,22 @@ export function orderReviews(dataset: Dataset): { json: string; review: Review }
  */
 export async function buildSnapshot(dataset: Dataset, options: BuildOptions): Promise<Snapshot> {
   const { urls, hub } = options;
+  await nextTurn();
   const pairs = orderReviews(dataset);
   const reviews = pairs.map((p) => p.review);
   const fragments = pairs.map((p) => p.json);
+  await nextTurn();
   const aggregate = computeAggregate(reviews);
   const business = dataset.business;
-  const base = {
-    state: dataset.state,
-    business,
-    aggregate,
-    reviews,
-    fragments,
-    index: buildSearchIndex(reviews, business),
-  };
+  await nextTurn();
+  const index = buildSearchIndex(reviews, business);
+  await nextTurn();
+  const base = { state: dataset.state, business, aggregate, reviews, fragments, index };
   const lastModifiedMs = Date.parse(dataset.state.changedAt);
   const newest = reviews.slice(0, FEED_SIZE);
   const documents: Record<
     string,
-    { contentType: string; body: string; headers?: Record<string, string> }
+    { contentType: string; body: string | Buffer; headers?: Record<string, string> }
   > = {
     '/reviews.json': {
       contentType: JSON_TYPE,
@@ -90,8 +94,9 @@ export async function buildSnapshot(dataset: Dataset, options: BuildOptions): Pr
       ),
       headers: topicHeaders(urls, urls.atomFeed, hub),
     },
-    ...(options.extraDocuments ? await options.extraDocuments(base) : {}),
   };
+  await nextTurn();
+  Object.assign(documents, options.extraDocuments ? await options.extraDocuments(base) : {});
   const representations = new Map<string, Representation>();
   await Promise.all(
     Object.entries(documents).map(async ([path, doc]) => {

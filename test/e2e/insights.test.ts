@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ReviewsDocument } from '../../src/domain/public-schemas.js';
 import type { Review } from '../../src/domain/review.js';
+import { createInsightsEngine } from '../../src/insights/index.js';
 import { Insights, type Evidence } from '../../src/insights/schema.js';
 import { http } from '../helpers/http.js';
 import { connectClient } from '../helpers/mcp.js';
@@ -132,6 +133,16 @@ describe('GET /insights.json', () => {
       const a = insights.aspects.find((x) => x.id === s.aspect)!;
       expect(s.statement).toContain(`${a.mentions} reviews`);
     }
+  });
+
+  it('is exactly what the one-pass computation gives (the service computes it in slices)', () => {
+    const snap = svc.publisher.current();
+    const direct = createInsightsEngine().compute({
+      reviews: snap.reviews,
+      business: snap.business,
+      changedAt: snap.state.changedAt,
+    });
+    expect(JSON.parse(JSON.stringify(direct))).toEqual(insights);
   });
 
   it('finds the trend built into the sample: wait-time complaints rose in the last 90 days', () => {
