@@ -12,11 +12,15 @@ describe('cachedAnalyzer', () => {
     analyze('b');
     analyze('a');
     expect(seen).toEqual(['a', 'b']);
+    // No more entries than texts: nothing is dropped (the cache stays bounded by the texts).
     analyze.retain(['b', 'c']);
+    expect(analyze.size).toBe(2);
+    analyze.retain(['b']);
     expect(analyze.size).toBe(1);
     analyze('b');
     analyze('c');
-    expect(seen).toEqual(['a', 'b', 'c']);
+    analyze('a');
+    expect(seen).toEqual(['a', 'b', 'c', 'a']);
   });
 
   it('warms the cache in slices, yielding to the event loop between them', async () => {

@@ -16,8 +16,11 @@ export interface TextAnalysis {
 export type Analyzer = (text: string) => TextAnalysis;
 
 export interface CachedAnalyzer extends Analyzer {
-  /** Keeps only the analyses of these texts (the published ones), dropping the rest. */
-  retain(texts: Iterable<string>): void;
+  /**
+   * Keeps only the analyses of these texts (the published ones), dropping the rest; skipped while
+   * the cache holds no more entries than there are texts, so it never outgrows them.
+   */
+  retain(texts: readonly string[]): void;
   /**
    * Analyses the texts not cached yet in slices of about `sliceMs`, yielding to the event loop
    * between slices so a large first analysis never stalls the requests being served meanwhile.
@@ -45,6 +48,7 @@ export function cachedAnalyzer(analyze: Analyzer): CachedAnalyzer {
     return hit;
   }) as CachedAnalyzer;
   fn.retain = (texts) => {
+    if (cache.size <= texts.length) return;
     const next = new Map<string, TextAnalysis>();
     for (const t of texts) {
       const hit = cache.get(t);

@@ -67,8 +67,13 @@ export class SentenceCache {
     });
   }
 
-  /** Keeps only the texts still published. */
-  retain(texts: Iterable<string>): void {
+  /**
+   * Keeps only the texts still published. Nothing can be stale while the cache holds no more
+   * entries than there are texts (the common case of an import that only adds), so it is then left
+   * as is; the cache never outgrows the published texts.
+   */
+  retain(texts: readonly string[]): void {
+    if (this.map.size <= texts.length) return;
     const next = new Map<string, PreparedText>();
     for (const t of texts) {
       const hit = this.map.get(t);
