@@ -4,10 +4,11 @@ import { prepareRepresentation } from '../http/representation.js';
 import { sendRepresentation } from '../http/respond.js';
 import type { Route } from '../http/router.js';
 import type { Published, Representation, Snapshot } from '../snapshot/types.js';
+import { writeFragments } from './dataset.js';
 import { DateParam, parseSearchParams, toIssues, type SearchFilters } from './search-schema.js';
 import { firstBefore, runSearch } from './search.js';
 
-function cached(snapshot: Snapshot, key: string, render: () => string): Representation {
+function cached(snapshot: Snapshot, key: string, render: () => Buffer): Representation {
   let rep = snapshot.responses.get(key);
   if (!rep) {
     rep = prepareRepresentation(render(), {
@@ -33,8 +34,13 @@ export function searchDocument(snapshot: Snapshot, filters: SearchFilters): Repr
     const outcome = runSearch(snapshot.index, filters);
     if (!outcome.ok) throw invalidRequest(outcome.issues);
     const { hits } = outcome;
-    const reviews = hits.positions.map((p) => snapshot.fragments[p]).join(',');
-    return `{"count":${hits.positions.length},"total":${hits.total},"limit":${filters.limit},"reviews":[${reviews}]}`;
+    const { positions } = hits;
+    return writeFragments(
+      `{"count":${positions.length},"total":${hits.total},"limit":${filters.limit},"reviews":[`,
+      positions.length,
+      (i) => snapshot.fragments[positions[i]!]!,
+      ']}',
+    );
   });
 }
 
@@ -42,9 +48,12 @@ export function searchDocument(snapshot: Snapshot, filters: SearchFilters): Repr
 export function sinceDocument(snapshot: Snapshot, since: string): Representation {
   return cached(snapshot, `since:${since}`, () => {
     const end = firstBefore(snapshot.index.dates, since);
-    const parts: string[] = new Array<string>(end);
-    for (let i = 0; i < end; i++) parts[i] = snapshot.fragments[end - 1 - i]!;
-    return `{"since":"${since}","count":${end},"reviews":[${parts.join(',')}]}`;
+    return writeFragments(
+      `{"since":"${since}","count":${end},"reviews":[`,
+      end,
+      (i) => snapshot.fragments[end - 1 - i]!,
+      ']}',
+    );
   });
 }
 
