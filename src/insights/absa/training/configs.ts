@@ -43,6 +43,7 @@ export function trainConfig(name: ModelName): TrainConfig {
         name,
         lexicon,
         clusters,
+        vectors: null,
         atLeastOne: true,
         categories: SEMEVAL14_CATEGORIES,
         description: 'Trained on SemEval-2014 Task 4 restaurants (train).',
@@ -53,6 +54,7 @@ export function trainConfig(name: ModelName): TrainConfig {
         name,
         lexicon,
         clusters,
+        vectors: null,
         atLeastOne: true,
         categories: MAMS_CATEGORIES,
         description: 'Trained on MAMS-ACSA (train + val).',
@@ -63,6 +65,7 @@ export function trainConfig(name: ModelName): TrainConfig {
         name,
         lexicon,
         clusters,
+        vectors: null,
         atLeastOne: false,
         categories: DEALERSHIP_CATEGORIES,
         // Twelve categories and 20k training sentences: prune harder to keep the file small.
