@@ -16,10 +16,6 @@ export interface FeatureConfig {
   polarityVectors?: number;
   /** Add lexicon features from the vector-induced sentiment scores. */
   induced?: boolean;
-  /** Also conjoin the sentence's lexicon scores with the category. */
-  categoryLexicon?: boolean;
-  /** Add the largest positive and negative lexicon score and the counts of sentiment words. */
-  lexiconMax?: boolean;
 }
 
 /** A feature bag: feature name to value (counts for n-grams, real values for lexicon scores). */
@@ -120,30 +116,6 @@ function inducedScores(p: PreparedSentence): number[] {
   });
 }
 
-function addLexiconMax(
-  bag: FeatureBag,
-  prefix: string,
-  scores: readonly number[],
-  keep: (i: number) => boolean,
-): void {
-  let max = 0;
-  let min = 0;
-  let npos = 0;
-  let nneg = 0;
-  for (let i = 0; i < scores.length; i++) {
-    const s = scores[i]!;
-    if (s === 0 || !keep(i)) continue;
-    if (s > 0) npos++;
-    else nneg++;
-    max = Math.max(max, s);
-    min = Math.min(min, s);
-  }
-  if (max > 0) add(bag, `${prefix}max+`, max);
-  if (min < 0) add(bag, `${prefix}max-`, -min);
-  if (npos > 0) add(bag, `${prefix}n+`, Math.min(npos, 3));
-  if (nneg > 0) add(bag, `${prefix}n-`, Math.min(nneg, 3));
-}
-
 function addLexicon(
   bag: FeatureBag,
   prefix: string,
@@ -224,14 +196,6 @@ export function polarityFeatures(
   addLexicon(bag, 'lex', scores, all);
   const induced = config.induced && p.vectors ? inducedScores(p) : null;
   if (induced) addLexicon(bag, 'ilex', induced, all);
-  if (config.lexiconMax) {
-    addLexiconMax(bag, 'lex', scores, all);
-    if (induced) addLexiconMax(bag, 'ilex', induced, all);
-  }
-  if (config.categoryLexicon) {
-    addLexicon(bag, `${cat}|lex`, scores, all);
-    if (induced) addLexicon(bag, `${cat}|ilex`, induced, all);
-  }
   const clause = bestClause(p, weights, config.anchorThreshold);
   if (clause < 0) {
     add(bag, 'noanchor');
@@ -242,10 +206,6 @@ export function polarityFeatures(
     addLexicon(bag, 'llex', scores, inClause);
     addLexicon(bag, 'olex', scores, (i) => !inClause(i));
     if (induced) addLexicon(bag, 'lilex', induced, inClause);
-    if (config.lexiconMax) {
-      addLexiconMax(bag, 'llex', scores, inClause);
-      if (induced) addLexiconMax(bag, 'lilex', induced, inClause);
-    }
     if (config.polarityVectors && p.vectors)
       addMeanVector(bag, 'pv', p, config.polarityVectors, inClause);
     const anchors = weights.flatMap((w, i) => (w >= config.anchorThreshold ? [i] : []));
