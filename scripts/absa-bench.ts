@@ -1,7 +1,7 @@
 /**
  * ABSA speed: model load time and analysis throughput on dealership-length reviews.
  *
- *   npm run -s bench:absa [-- --reviews 10000]
+ *   npm run -s bench:absa [-- --reviews 10000] [--model dealership]
  *
  * The review texts are the DealerRater and survey comments in ../shared/data (read at run time,
  * never stored), cycled up to the requested count.
@@ -14,7 +14,9 @@ import {
   createReviewAnalyzer,
   loadModel,
   loadWordClusters,
+  loadWordVectors,
   MODEL_NAMES,
+  type ModelName,
 } from '../src/insights/absa/index.js';
 import { sharedDataDir } from '../src/insights/absa/training/index.js';
 
@@ -34,18 +36,28 @@ function ms(start: bigint): number {
   return Number(process.hrtime.bigint() - start) / 1e6;
 }
 
-const { values } = parseArgs({ options: { reviews: { type: 'string', default: '10000' } } });
+const { values } = parseArgs({
+  options: {
+    reviews: { type: 'string', default: '10000' },
+    model: { type: 'string', default: 'dealership' },
+  },
+});
+const analysed = values.model as ModelName;
+if (!MODEL_NAMES.includes(analysed)) throw new Error(`unknown model: ${values.model}`);
 const count = Number(values.reviews);
 let t = process.hrtime.bigint();
 loadWordClusters();
 const clustersMs = ms(t);
+t = process.hrtime.bigint();
+loadWordVectors();
+const vectorsMs = ms(t);
 const loads: Record<string, number> = {};
 for (const name of MODEL_NAMES) {
   t = process.hrtime.bigint();
   loadModel(name);
   loads[name] = Math.round(ms(t));
 }
-const model = loadModel('dealership');
+const model = loadModel(analysed);
 const base = reviewTexts();
 // Distinct texts (a numbered suffix) so that nothing can be cached by accident.
 const texts = Array.from({ length: count }, (_, i) => `${base[i % base.length]!} (${i})`);
@@ -63,6 +75,8 @@ const cachedMs = ms(t);
 const report = {
   node: process.version,
   wordClustersLoadMs: Math.round(clustersMs),
+  wordVectorsLoadMs: Math.round(vectorsMs),
+  analysedWith: analysed,
   modelLoadMs: loads,
   reviews: count,
   meanReviewChars: Math.round(chars / count),

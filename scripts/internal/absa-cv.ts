@@ -63,7 +63,7 @@ export function runCv(name: ModelName, folds: number, limit: number, save: boole
     const { train, gold, test } = dealershipData();
     const extra = train.filter((s) => !gold.includes(s));
     const crossValidation = crossValidate(gold, config, { ...options, extraTraining: extra });
-    const model = modelFromFile(trainModel(train, config), config.clusters);
+    const model = modelFromFile(trainModel(train, config), config.clusters, config.vectors);
     const testSplit = { ...toScores(evaluate(model, test)), sentences: test.length };
     const challenge = dealershipChallenge();
     const challengeSet = { ...toScores(evaluate(model, challenge)), sentences: challenge.length };

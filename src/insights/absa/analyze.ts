@@ -43,7 +43,7 @@ function analyzeSentence(
   language: 'en' | 'es',
 ): AnalyzedSentence {
   const { text, start, end } = span;
-  const p = prepareSentence(text, model.clusters, start, language);
+  const p = prepareSentence(text, model.clusters, start, language, model.vectors);
   const detected = detectionProbabilities(model, p);
   const aspects = pickCategories(model, detected).map((k) => {
     const probs = polarityProbabilities(model, p, k);

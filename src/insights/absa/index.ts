@@ -5,7 +5,13 @@ export type {
   ReviewAnalyzer,
   SentenceAspect,
 } from './analyze.js';
-export { loadModel, loadWordClusters, modelFromFile, MODEL_NAMES } from './model.js';
+export {
+  loadModel,
+  loadWordClusters,
+  loadWordVectors,
+  modelFromFile,
+  MODEL_NAMES,
+} from './model.js';
 export type { AbsaModel, AbsaModelFile, ModelName } from './model.js';
 export { categoryIndex, predict } from './predict.js';
 export { splitSentences } from './sentences.js';

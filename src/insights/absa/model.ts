@@ -7,6 +7,7 @@ import {
   type WordClustersFile,
 } from './internal/clusters.js';
 import type { FeatureConfig } from './internal/features.js';
+import { parseWordVectors, type WordVectors } from './internal/vectors.js';
 import type { AspectCategory } from './types.js';
 
 /** The shipped models. */
@@ -47,12 +48,20 @@ export interface AbsaModel {
   polarityWeights: Map<string, number[]>;
   /** Word clusters when the model uses them. */
   clusters: WordClusters | null;
+  /** Word vectors when the model uses them. */
+  vectors: WordVectors | null;
 }
 
 /** Turns the JSON content of a model file (and the shared word clusters) into a ready model. */
-export function modelFromFile(file: AbsaModelFile, clusters: WordClusters | null): AbsaModel {
+export function modelFromFile(
+  file: AbsaModelFile,
+  clusters: WordClusters | null,
+  vectors: WordVectors | null = null,
+): AbsaModel {
   if (file.format !== 'dealer-reviews-absa/1') throw new Error('unknown ABSA model format');
   if (file.features.clusters && !clusters) throw new Error('this ABSA model needs word clusters');
+  const needsVectors = usesVectors(file);
+  if (needsVectors && !vectors) throw new Error('this ABSA model needs word vectors');
   return {
     name: file.name,
     version: file.version,
@@ -67,7 +76,14 @@ export function modelFromFile(file: AbsaModelFile, clusters: WordClusters | null
     polarityBias: file.polarity.bias,
     polarityWeights: new Map(Object.entries(file.polarity.weights)),
     clusters: file.features.clusters ? clusters : null,
+    vectors: needsVectors ? vectors : null,
   };
+}
+
+/** True when a model's features need the shared word vectors. */
+export function usesVectors(file: Pick<AbsaModelFile, 'features'>): boolean {
+  const f = file.features;
+  return Boolean(f.vectors || f.polarityVectors || f.induced);
 }
 
 /** The `models/` folder of the repository this module belongs to (from `src/` or `dist/src/`). */
@@ -89,7 +105,11 @@ export function defaultModelDir(): string {
 export function loadModel(name: ModelName, dir: string = defaultModelDir()): AbsaModel {
   if (!MODEL_NAMES.includes(name)) throw new Error(`unknown ABSA model: ${String(name)}`);
   const file = JSON.parse(readFileSync(join(dir, `${name}.json`), 'utf8')) as AbsaModelFile;
-  return modelFromFile(file, file.features.clusters ? loadWordClusters(dir) : null);
+  return modelFromFile(
+    file,
+    file.features.clusters ? loadWordClusters(dir) : null,
+    usesVectors(file) ? loadWordVectors(dir) : null,
+  );
 }
 
 const clusterCache = new Map<string, WordClusters>();
@@ -108,4 +128,19 @@ export function loadWordClusters(dir: string = defaultModelDir()): WordClusters 
     clusterCache.set(dir, clusters);
   }
   return clusters;
+}
+
+const vectorCache = new Map<string, WordVectors>();
+
+/**
+ * Loads the word vectors shared by the models (`word-vectors.bin` in `dir`), once per folder:
+ * later calls return the same vectors.
+ */
+export function loadWordVectors(dir: string = defaultModelDir()): WordVectors {
+  let vectors = vectorCache.get(dir);
+  if (!vectors) {
+    vectors = parseWordVectors(readFileSync(join(dir, 'word-vectors.bin')));
+    vectorCache.set(dir, vectors);
+  }
+  return vectors;
 }

@@ -28,7 +28,7 @@ export function predict(
   text: string,
   categories?: readonly string[],
 ): AspectPolarity[] {
-  const p = prepareSentence(text, model.clusters);
+  const p = prepareSentence(text, model.clusters, 0, 'en', model.vectors);
   const indices = categories
     ? categories.map((c) => categoryIndex(model, c))
     : pickCategories(model, detectionProbabilities(model, p));

@@ -10,6 +10,12 @@ export interface FeatureConfig {
   normalize: boolean;
   /** Minimum detection weight that makes a word an anchor of a category for polarity. */
   anchorThreshold: number;
+  /** Scale of the mean word vector added to detection features (0 or absent: none). */
+  vectors?: number;
+  /** Scale of the mean word vector of the category's clause in polarity features (0: none). */
+  polarityVectors?: number;
+  /** Add lexicon features from the vector-induced sentiment scores. */
+  induced?: boolean;
 }
 
 /** A feature bag: feature name to value (counts for n-grams, real values for lexicon scores). */
@@ -39,6 +45,29 @@ function addCharNgrams(bag: FeatureBag, w: string, range: [number, number]): voi
   }
 }
 
+/** Adds the mean of the word vectors of the kept tokens, times `scale`, as features `prefix:d`. */
+function addMeanVector(
+  bag: FeatureBag,
+  prefix: string,
+  p: PreparedSentence,
+  scale: number,
+  keep: (i: number) => boolean,
+): void {
+  const vectors = p.vectors!;
+  const dim = vectors.dim;
+  const sum = new Float64Array(dim);
+  let n = 0;
+  for (let i = 0; i < p.vec.length; i++) {
+    const row = p.vec[i]!;
+    if (row < 0 || !keep(i)) continue;
+    const base = row * dim;
+    for (let d = 0; d < dim; d++) sum[d]! += vectors.data[base + d]!;
+    n++;
+  }
+  if (n === 0) return;
+  for (let d = 0; d < dim; d++) if (sum[d] !== 0) add(bag, `${prefix}:${d}`, (scale * sum[d]!) / n);
+}
+
 /**
  * Features for aspect-category detection: word unigrams and bigrams, character n-grams inside
  * words and word-cluster ids. Negation is not marked here: "no wait" still talks about waiting.
@@ -61,6 +90,7 @@ export function detectionFeatures(p: PreparedSentence, config: FeatureConfig): F
     }
   });
   add(bag, `b:${prev} </s>`);
+  if (config.vectors && p.vectors) addMeanVector(bag, 'v', p, config.vectors, () => true);
   return finish(bag, config);
 }
 
@@ -74,6 +104,14 @@ export interface CategoryContext {
 function lexiconScores(p: PreparedSentence, lexicon: ReadonlyMap<string, number>): number[] {
   return p.words.map((w, i) => {
     const v = (lexicon.get(w) ?? 0) / 4;
+    return p.negated[i] ? -0.74 * v : v;
+  });
+}
+
+function inducedScores(p: PreparedSentence): number[] {
+  const sentiment = p.vectors!.sentiment;
+  return p.vec.map((row, i) => {
+    const v = row < 0 ? 0 : sentiment[row]!;
     return p.negated[i] ? -0.74 * v : v;
   });
 }
@@ -156,6 +194,8 @@ export function polarityFeatures(
   const all = (): boolean => true;
   addNgrams(bag, 'g', marked, all, cat);
   addLexicon(bag, 'lex', scores, all);
+  const induced = config.induced && p.vectors ? inducedScores(p) : null;
+  if (induced) addLexicon(bag, 'ilex', induced, all);
   const clause = bestClause(p, weights, config.anchorThreshold);
   if (clause < 0) {
     add(bag, 'noanchor');
@@ -165,16 +205,22 @@ export function polarityFeatures(
     addNgrams(bag, 'l', marked, inClause, cat);
     addLexicon(bag, 'llex', scores, inClause);
     addLexicon(bag, 'olex', scores, (i) => !inClause(i));
+    if (induced) addLexicon(bag, 'lilex', induced, inClause);
+    if (config.polarityVectors && p.vectors)
+      addMeanVector(bag, 'pv', p, config.polarityVectors, inClause);
     const anchors = weights.flatMap((w, i) => (w >= config.anchorThreshold ? [i] : []));
     if (anchors.length > 0) {
       const near = (i: number): number =>
         1 / (1 + Math.min(...anchors.map((a) => Math.abs(a - i))));
       addLexicon(bag, 'dlex', scores, all, near);
+      if (induced) addLexicon(bag, 'dilex', induced, all, near);
       marked.forEach((w, i) => {
         if (isWord(w)) add(bag, `d:${w}`, near(i));
       });
     }
   }
+  if (clause < 0 && config.polarityVectors && p.vectors)
+    addMeanVector(bag, 'pv', p, config.polarityVectors, all);
   if (p.words.includes('!')) add(bag, 'excl');
   add(bag, `${cat}|bias`);
   return finish(bag, config);

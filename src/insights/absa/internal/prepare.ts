@@ -1,5 +1,6 @@
 import { detectLanguage } from '../../../domain/language.js';
 import type { WordClusters } from './clusters.js';
+import type { WordVectors } from './vectors.js';
 import { markNegation } from './negation.js';
 import { translateSpanishWord } from './spanish.js';
 import { tokenize, type Token } from './tokenize.js';
@@ -17,6 +18,9 @@ export interface PreparedSentence {
   /** Fine and coarse word-cluster ids per token (-1 when the word has none). */
   fine: number[];
   coarse: number[];
+  /** Row of each token's word vector (-1 when none), and the vectors (null when not used). */
+  vec: number[];
+  vectors: WordVectors | null;
 }
 
 const CLAUSE_PUNCT = new Set([',', ';', ':', '.', '!', '?', '(', ')', '-']);
@@ -64,6 +68,7 @@ export function prepareSentence(
   clusters: WordClusters | null,
   offset = 0,
   fallbackLanguage: 'en' | 'es' = 'en',
+  vectors: WordVectors | null = null,
 ): PreparedSentence {
   const tokens = tokenize(text, offset);
   const language = detectLanguage(text) ?? fallbackLanguage;
@@ -79,5 +84,7 @@ export function prepareSentence(
     language,
     fine: ids.map((c) => c?.[0] ?? -1),
     coarse: ids.map((c) => c?.[1] ?? -1),
+    vec: vectors ? words.map((w) => vectors.index.get(w) ?? -1) : [],
+    vectors,
   };
 }

@@ -47,7 +47,7 @@ export function crossValidate(
   for (let f = 0; f < run; f++) {
     const train = data.filter((_, i) => assignment[i] !== f).concat(options.extraTraining ?? []);
     const test = data.filter((_, i) => assignment[i] === f);
-    const model = modelFromFile(trainModel(train, config), config.clusters);
+    const model = modelFromFile(trainModel(train, config), config.clusters, config.vectors);
     perFold.push(toScores(evaluate(model, test)));
   }
   const keys = [

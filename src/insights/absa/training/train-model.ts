@@ -6,6 +6,7 @@ import {
   type FeatureConfig,
 } from '../internal/features.js';
 import type { WordClusters } from '../internal/clusters.js';
+import type { WordVectors } from '../internal/vectors.js';
 import { prepareSentence, type PreparedSentence } from '../internal/prepare.js';
 import { categoryContext } from '../internal/score.js';
 import { modelFromFile, type AbsaModelFile, type ModelName } from '../model.js';
@@ -34,6 +35,8 @@ export interface TrainConfig {
   prune: { detect: number; polarity: number };
   /** The shared word clusters, needed when `features.clusters` is set. */
   clusters: WordClusters | null;
+  /** The shared word vectors, needed when the features use them. */
+  vectors: WordVectors | null;
 }
 
 type Weights = Record<string, number[]>;
@@ -87,7 +90,7 @@ function trainPolarity(
   file: AbsaModelFile,
   config: TrainConfig,
 ): AbsaModelFile['polarity'] {
-  const model = modelFromFile(file, config.clusters);
+  const model = modelFromFile(file, config.clusters, config.vectors);
   const bags: FeatureBag[] = [];
   const labels: number[] = [];
   const sampleWeights: number[] = [];
@@ -125,7 +128,9 @@ function trainPolarity(
  * and returns its file content. Deterministic: the same data and config give the same bytes.
  */
 export function trainModel(data: readonly LabelledSentence[], config: TrainConfig): AbsaModelFile {
-  const prepared = data.map((s) => prepareSentence(s.text, config.clusters));
+  const prepared = data.map((s) =>
+    prepareSentence(s.text, config.clusters, 0, 'en', config.vectors),
+  );
   const file: AbsaModelFile = {
     format: 'dealer-reviews-absa/1',
     name: config.name,
