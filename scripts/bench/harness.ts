@@ -72,16 +72,18 @@ export function memoryOf(pid: number): { rssMB: number; peakMB: number } {
   return { rssMB: Math.round(kb('VmRSS') / 1024), peakMB: Math.round(kb('VmHWM') / 1024) };
 }
 
+export interface LoadOptions {
+  headers?: Record<string, string>;
+  connections?: number;
+  duration?: number;
+  requests?: autocannon.Request[];
+}
+
 /** Runs autocannon against one URL and summarises it. */
 export async function load(
   name: string,
   url: string,
-  options: {
-    headers?: Record<string, string>;
-    connections?: number;
-    duration?: number;
-    requests?: autocannon.Request[];
-  } = {},
+  options: LoadOptions = {},
 ): Promise<LoadResult> {
   const result = await autocannon({
     url,

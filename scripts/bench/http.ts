@@ -14,6 +14,7 @@ import {
   ROOT,
   startService,
   table,
+  type LoadOptions,
   type LoadResult,
 } from './harness.js';
 
@@ -118,20 +119,65 @@ export async function benchHttp(count: number): Promise<string> {
     // It also takes seconds per request, so the run is longer to count more than a handful.
     const conn = big ? 2 : 32;
     const bigDuration = big ? { duration: Math.max(30, BENCH_DURATION) } : {};
-    const svcDataset = await load('node /reviews.json', `${svc.url}/reviews.json`, {
-      connections: conn,
-      ...bigDuration,
-    });
-    const svcGzip = await load('node /reviews.json gzip', `${svc.url}/reviews.json`, {
-      connections: conn,
-      headers: { 'Accept-Encoding': 'gzip' },
-      ...bigDuration,
-    });
-    const svc304 = await load('node /reviews.json 304', `${svc.url}/reviews.json`, {
-      headers: { 'If-None-Match': etag },
-    });
-    const svcFeed = await load('node /api/feed.json', `${svc.url}/api/feed.json`);
-    rows.push(svcDataset, svcGzip, svc304, svcFeed);
+    const nginx = hasCommand('nginx')
+      ? await startNginx(join(dir, 'nginx'), {
+          'reviews.json': dataset.bytes,
+          'reviews.json.gz': gzipSync(dataset.bytes, { level: 9 }),
+          'feed.json': feed.bytes,
+        })
+      : null;
+    try {
+      const nginxEtag = nginx
+        ? (await get(`${nginx.url}/reviews.json`)).res.headers.get('etag')!
+        : '';
+      const big304 = { headers: { 'If-None-Match': etag } };
+      const targets: { name: string; path: string; nginxPath: string; options: LoadOptions }[] = [
+        {
+          name: '/reviews.json',
+          path: '/reviews.json',
+          nginxPath: '/reviews.json',
+          options: { connections: conn, ...bigDuration },
+        },
+        {
+          name: '/reviews.json gzip',
+          path: '/reviews.json',
+          nginxPath: '/reviews.json',
+          options: { connections: conn, headers: { 'Accept-Encoding': 'gzip' }, ...bigDuration },
+        },
+        {
+          name: '/reviews.json 304',
+          path: '/reviews.json',
+          nginxPath: '/reviews.json',
+          options: big304,
+        },
+        { name: '/api/feed.json', path: '/api/feed.json', nginxPath: '/feed.json', options: {} },
+      ];
+      // Each node row is followed at once by the same load on nginx, so that both halves of a
+      // ratio see the same machine (on a shared machine, minutes apart is not the same).
+      for (const t of targets) {
+        const mine = await load(`node ${t.name}`, `${svc.url}${t.path}`, t.options);
+        rows.push(mine);
+        if (!nginx) continue;
+        const theirOptions = t.name.endsWith('304')
+          ? { headers: { 'If-None-Match': nginxEtag } }
+          : t.options;
+        const theirs = await load(`nginx ${t.name}`, `${nginx.url}${t.nginxPath}`, theirOptions);
+        rows.push(theirs);
+        ratios.push({
+          target: t.name,
+          'node req/s': mine.rps,
+          'nginx req/s': theirs.rps,
+          'node/nginx req/s': (mine.rps / theirs.rps).toFixed(2),
+          // Bytes per second: the finer measure when a body takes seconds (same bodies, so the
+          // same ratio up to the response headers); meaningless for 304s, which have none.
+          'node/nginx MB/s': t.name.endsWith('304')
+            ? ''
+            : (mine.throughputMBs / theirs.throughputMBs).toFixed(2),
+        });
+      }
+    } finally {
+      nginx?.child.kill('SIGTERM');
+    }
     for (const shape of await searchShapes(svc.url)) {
       const path = `/api/reviews/search?${shape.query}`;
       rows.push(await load(`node ${shape.name} (cached)`, `${svc.url}${path}`));
@@ -141,56 +187,6 @@ export async function benchHttp(count: number): Promise<string> {
           connections: 1,
         }),
       );
-    }
-    if (hasCommand('nginx')) {
-      const nginx = await startNginx(join(dir, 'nginx'), {
-        'reviews.json': dataset.bytes,
-        'reviews.json.gz': gzipSync(dataset.bytes, { level: 9 }),
-        'feed.json': feed.bytes,
-      });
-      try {
-        const nginxEtag = (await get(`${nginx.url}/reviews.json`)).res.headers.get('etag')!;
-        const pairs: [LoadResult, LoadResult][] = [
-          [
-            svcDataset,
-            await load('nginx /reviews.json', `${nginx.url}/reviews.json`, {
-              connections: conn,
-              ...bigDuration,
-            }),
-          ],
-          [
-            svcGzip,
-            await load('nginx /reviews.json gzip', `${nginx.url}/reviews.json`, {
-              connections: conn,
-              headers: { 'Accept-Encoding': 'gzip' },
-              ...bigDuration,
-            }),
-          ],
-          [
-            svc304,
-            await load('nginx /reviews.json 304', `${nginx.url}/reviews.json`, {
-              headers: { 'If-None-Match': nginxEtag },
-            }),
-          ],
-          [svcFeed, await load('nginx /feed.json', `${nginx.url}/feed.json`)],
-        ];
-        for (const [mine, theirs] of pairs) {
-          rows.push(theirs);
-          ratios.push({
-            target: mine.name.replace('node ', ''),
-            'node req/s': mine.rps,
-            'nginx req/s': theirs.rps,
-            'node/nginx req/s': (mine.rps / theirs.rps).toFixed(2),
-            // Bytes per second: the finer measure when a body takes seconds (same bodies, so the
-            // same ratio up to the response headers); meaningless for 304s, which have none.
-            'node/nginx MB/s': mine.name.endsWith('304')
-              ? ''
-              : (mine.throughputMBs / theirs.throughputMBs).toFixed(2),
-          });
-        }
-      } finally {
-        nginx.child.kill('SIGTERM');
-      }
     }
     // The second service would rebuild too and compete for the CPU: stop it first.
     uncached.child.kill('SIGTERM');

@@ -53,8 +53,13 @@ export function evaluatePreconditions(
   headers: IncomingHttpHeaders,
   v: Validators,
 ): PreconditionOutcome {
-  const lastModifiedSec = Math.floor(v.lastModifiedMs / 1000);
   const ifMatch = headers['if-match'];
+  const ifNoneMatch = headers['if-none-match'];
+  // The common revalidation (the client sends back the one tag it holds): no parsing needed.
+  if (ifNoneMatch === v.etag && ifMatch === undefined && !headers['if-unmodified-since']) {
+    return 'not-modified';
+  }
+  const lastModifiedSec = Math.floor(v.lastModifiedMs / 1000);
   if (ifMatch !== undefined) {
     const list = parseEtagList(ifMatch);
     if (list === null) return 'failed';
@@ -63,7 +68,6 @@ export function evaluatePreconditions(
     const since = parseHttpDate(headers['if-unmodified-since']);
     if (since !== null && lastModifiedSec > Math.floor(since / 1000)) return 'failed';
   }
-  const ifNoneMatch = headers['if-none-match'];
   if (ifNoneMatch !== undefined) {
     const list = parseEtagList(ifNoneMatch);
     if (list === '*') return 'not-modified';

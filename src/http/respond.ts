@@ -21,6 +21,8 @@ function codedEtag(etag: string, coding: Coding): string {
 
 interface HeaderSet {
   etag: string;
+  /** The tags of the representation's other codings (the same content). */
+  equivalent: readonly string[];
   notModified: Record<string, string | number>;
   ok: Record<string, string | number>;
 }
@@ -51,7 +53,8 @@ function headerSet(rep: Representation, coding: Coding, body: Buffer): HeaderSet
       'Content-Length': body.length,
     };
     if (coding !== 'identity') ok['Content-Encoding'] = coding;
-    set = { etag, notModified, ok };
+    const equivalent = [rep.etag, codedEtag(rep.etag, 'gzip'), codedEtag(rep.etag, 'br')];
+    set = { etag, equivalent, notModified, ok };
     sets.set(coding, set);
   }
   return set;
@@ -85,7 +88,7 @@ export function sendRepresentation(
   if (h['if-none-match'] || h['if-modified-since'] || h['if-match'] || h['if-unmodified-since']) {
     const outcome = evaluatePreconditions(h, {
       etag: set.etag,
-      equivalent: [rep.etag, codedEtag(rep.etag, 'gzip'), codedEtag(rep.etag, 'br')],
+      equivalent: set.equivalent,
       lastModifiedMs: rep.lastModifiedMs,
     });
     if (outcome === 'not-modified') {
