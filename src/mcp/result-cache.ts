@@ -74,19 +74,16 @@ export class McpResultCache {
     };
   }
 
-  /** Keeps the result of a response the SDK produced, unless it is an error. */
-  store(key: string, responseText: string): void {
-    let parsed: { result?: { isError?: boolean } };
-    try {
-      parsed = JSON.parse(responseText) as typeof parsed;
-    } catch {
-      return;
-    }
-    if (!parsed.result || parsed.result.isError) return;
+  /**
+   * Keeps the result of a response the SDK produced (the object it serialised, so the bytes are
+   * the same), unless it is an error.
+   */
+  store(key: string, result: unknown): void {
+    if (!result || typeof result !== 'object' || (result as { isError?: boolean }).isError) return;
     const snapshot = this.published.current();
     snapshot.responses.set(
       key,
-      prepareRepresentation(JSON.stringify(parsed.result), {
+      prepareRepresentation(JSON.stringify(result), {
         contentType: 'application/json',
         lastModifiedMs: Date.parse(snapshot.state.changedAt),
       }),

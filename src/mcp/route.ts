@@ -3,6 +3,7 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import {
   LATEST_PROTOCOL_VERSION,
   SUPPORTED_PROTOCOL_VERSIONS,
+  type JSONRPCMessage,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Route } from '../http/router.js';
 import type { Logger } from '../logger.js';
@@ -122,6 +123,22 @@ const FORWARDED = [
   'last-event-id',
 ];
 
+/**
+ * The SDK transport, keeping the result of the response it sends (the object the SDK serialises),
+ * so the result cache can keep it without parsing the response text again.
+ */
+class ResultCapturingTransport extends WebStandardStreamableHTTPServerTransport {
+  result: unknown;
+
+  override send(
+    message: JSONRPCMessage,
+    options?: Parameters<WebStandardStreamableHTTPServerTransport['send']>[1],
+  ): Promise<void> {
+    if ('result' in message) this.result = message.result;
+    return super.send(message, options);
+  }
+}
+
 function toWebRequest(req: IncomingMessage): Request {
   const headers: [string, string][] = [];
   for (const name of FORWARDED) {
@@ -135,17 +152,15 @@ async function writeWebResponse(
   res: ServerResponse,
   response: Response,
   extra: Record<string, string>,
-): Promise<string | null> {
+): Promise<void> {
   const headers: Record<string, string> = { 'Cache-Control': 'no-store', ...extra };
   response.headers.forEach((value, key) => {
     headers[key] = value;
   });
-  const text = response.body ? await response.text() : null;
-  const body = text === null ? null : Buffer.from(text);
+  const body = response.body ? Buffer.from(await response.arrayBuffer()) : null;
   if (body) headers['content-length'] = String(body.length);
   res.writeHead(response.status, headers);
   res.end(body ?? undefined);
-  return text;
 }
 
 function negotiatedVersion(requested: unknown): string {
@@ -251,11 +266,13 @@ export function mcpRoutes(options: McpRouteOptions): Route[] {
     // resources once the JSON response is written, so they are left to the garbage collector
     // rather than closed (closing builds a "connection closed" error for nothing).
     const server = options.createServer();
-    const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true });
+    const transport = new ResultCapturingTransport({ enableJsonResponse: true });
     await server.connect(transport);
     const response = await transport.handleRequest(toWebRequest(req), { parsedBody: body });
-    const text = await writeWebResponse(res, response, extra);
-    if (cached && response.status === 200 && text) options.resultCache!.store(cached.key, text);
+    await writeWebResponse(res, response, extra);
+    if (cached && response.status === 200 && transport.result !== undefined) {
+      options.resultCache!.store(cached.key, transport.result);
+    }
   };
 
   const remove = async (
