@@ -45,31 +45,23 @@ export function trainConfig(name: ModelName): TrainConfig {
   const lexicon = readVaderLexicon(
     join(repoRoot(), 'node_modules', 'vader-sentiment', 'vader_lexicon.txt'),
   );
+  // The two benchmark models share one configuration; only their taxonomy and data differ.
+  const benchmark = (categories: TrainConfig['categories'], description: string): TrainConfig => ({
+    ...BASE,
+    features: { ...BASE.features, ...VECTOR_FEATURES },
+    name,
+    lexicon,
+    clusters,
+    vectors: loadWordVectors(join(repoRoot(), 'models')),
+    atLeastOne: true,
+    categories,
+    description,
+  });
   switch (name) {
     case 'semeval14-restaurants':
-      return {
-        ...BASE,
-        features: { ...BASE.features, ...VECTOR_FEATURES },
-        name,
-        lexicon,
-        clusters,
-        vectors: loadWordVectors(join(repoRoot(), 'models')),
-        atLeastOne: true,
-        categories: SEMEVAL14_CATEGORIES,
-        description: 'Trained on SemEval-2014 Task 4 restaurants (train).',
-      };
+      return benchmark(SEMEVAL14_CATEGORIES, 'Trained on SemEval-2014 Task 4 restaurants (train).');
     case 'mams-acsa':
-      return {
-        ...BASE,
-        features: { ...BASE.features, ...VECTOR_FEATURES },
-        name,
-        lexicon,
-        clusters,
-        vectors: loadWordVectors(join(repoRoot(), 'models')),
-        atLeastOne: true,
-        categories: MAMS_CATEGORIES,
-        description: 'Trained on MAMS-ACSA (train + val).',
-      };
+      return benchmark(MAMS_CATEGORIES, 'Trained on MAMS-ACSA (train + val).');
     case 'dealership':
       return {
         ...BASE,
