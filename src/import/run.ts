@@ -1,3 +1,4 @@
+import { setImmediate } from 'node:timers/promises';
 import type { Business } from '../domain/business.js';
 import type { ReviewSource, Source } from '../domain/review.js';
 import { reviewKey, type ReviewKey, type Store } from '../store/index.js';
@@ -197,8 +198,6 @@ function summarize(
   };
 }
 
-const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
-
 /** Reads every input file in turn, as batches of validated rows, tracking progress. */
 class BatchSource {
   fraction = 0;
@@ -262,7 +261,7 @@ export async function runImport(store: Store, opts: ImportOptions): Promise<Impo
       now: opts.now,
       onBatch: async (_result, rows) => {
         opts.onProgress?.({ rows, fraction: source.fraction });
-        await yieldToEventLoop();
+        await setImmediate();
       },
       beforeCommit: (result) => {
         if (opts.strict && tally.rejected.length > 0) throw new Abort('strict', { ...result });

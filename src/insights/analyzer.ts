@@ -1,3 +1,5 @@
+import { setImmediate } from 'node:timers/promises';
+
 export type Polarity = 'positive' | 'negative' | 'neutral' | 'conflict';
 
 /** The aspects of one sentence of a review, found by the ABSA model. */
@@ -29,8 +31,6 @@ export interface CachedAnalyzer extends Analyzer {
   warm(texts: Iterable<string>, sliceMs?: number): Promise<number>;
   readonly size: number;
 }
-
-const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /**
  * Wraps an analyzer with a cache keyed by the review text itself (the key shares the string the
@@ -64,7 +64,7 @@ export function cachedAnalyzer(analyze: Analyzer): CachedAnalyzer {
       cache.set(text, analyze(text));
       analysed++;
       if (performance.now() - sliceStart >= sliceMs) {
-        await nextTurn();
+        await setImmediate();
         sliceStart = performance.now();
       }
     }

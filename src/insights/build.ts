@@ -1,3 +1,4 @@
+import { setImmediate } from 'node:timers/promises';
 import type { Business } from '../domain/business.js';
 import type { Review } from '../domain/review.js';
 import type { Analyzer } from './analyzer.js';
@@ -87,6 +88,6 @@ export async function computeInsightsInSlices(
   for (;;) {
     const step = steps.next();
     if (step.done) return step.value;
-    await new Promise<void>((resolve) => setImmediate(resolve));
+    await setImmediate();
   }
 }

@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { computeAggregate } from '../domain/aggregate.js';
 import { feedUrn } from '../domain/ids.js';
 import type { Review } from '../domain/review.js';
@@ -30,12 +31,6 @@ function topicHeaders(urls: ServiceUrls, self: string, hub: boolean): Record<str
   return hub ? { Link: `<${urls.hub}>; rel="hub", <${self}>; rel="self"` } : {};
 }
 
-/**
- * Lets the event loop serve the requests that arrived during a build step. A build at 100k reviews
- * takes seconds of CPU; between its steps the previous snapshot keeps answering.
- */
-const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
-
 /** The stored reviews parsed and put in published order (newest first), with their JSON text. */
 export function orderReviews(dataset: Dataset): { json: string; review: Review }[] {
   const pairs = dataset.reviews.map((json) => ({ json, review: JSON.parse(json) as Review }));
@@ -55,6 +50,8 @@ export function orderReviews(dataset: Dataset): { json: string; review: Review }
  */
 export async function buildSnapshot(dataset: Dataset, options: BuildOptions): Promise<Snapshot> {
   const { urls, hub } = options;
+  // Between build steps the event loop serves the requests that arrived meanwhile: a build at
+  // 100k reviews takes seconds of CPU, and the previous snapshot keeps answering until the swap.
   await nextTurn();
   const pairs = orderReviews(dataset);
   const reviews = pairs.map((p) => p.review);
