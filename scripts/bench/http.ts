@@ -36,6 +36,24 @@ export function generateDataset(count: number, out: string): void {
   if (run.status !== 0) throw new Error('the sample generator failed');
 }
 
+/**
+ * A fresh temporary folder holding a SQLite store loaded with `count` generated reviews, for one
+ * benchmark; the caller removes `dir` when done.
+ */
+export async function benchStore(
+  name: string,
+  count: number,
+): Promise<{ dir: string; databaseUrl: string }> {
+  const dir = mkdtempSync(join(tmpdir(), `bench-${name}-${count}-`));
+  const file = join(dir, 'data.json');
+  const databaseUrl = `sqlite:${join(dir, 'reviews.db')}`;
+  generateDataset(count, file);
+  const store = openStore(databaseUrl);
+  await loadSampleFile(store, file);
+  await store.close();
+  return { dir, databaseUrl };
+}
+
 async function get(url: string, headers: Record<string, string> = {}) {
   const res = await fetch(url, { headers: { 'Accept-Encoding': 'identity', ...headers } });
   return { res, bytes: Buffer.from(await res.arrayBuffer()) };
@@ -96,13 +114,7 @@ async function measureLiveUpdate(
 
 /** Benchmarks the read API at one dataset size against nginx serving the same bytes. */
 export async function benchHttp(count: number): Promise<string> {
-  const dir = mkdtempSync(join(tmpdir(), `bench-http-${count}-`));
-  const file = join(dir, 'data.json');
-  const databaseUrl = `sqlite:${join(dir, 'reviews.db')}`;
-  generateDataset(count, file);
-  const store = openStore(databaseUrl);
-  await loadSampleFile(store, file);
-  await store.close();
+  const { dir, databaseUrl } = await benchStore('http', count);
 
   const started = performance.now();
   const svc = await startService({ DATABASE_URL: databaseUrl });

@@ -1,14 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { ReviewSource } from '../../src/domain/review.js';
 import { ingest } from '../../src/import/ingest.js';
-import { loadSampleFile } from '../../src/import/sample.js';
 import { createInsightsEngine } from '../../src/insights/engine.js';
 import { orderReviews } from '../../src/snapshot/build.js';
 import { openStore } from '../../src/store/index.js';
 import { memoryOf, startService, table } from './harness.js';
-import { generateDataset } from './http.js';
+import { benchStore } from './http.js';
 
 async function insightsInput(databaseUrl: string) {
   const store = openStore(databaseUrl);
@@ -45,15 +42,8 @@ async function addOneReview(databaseUrl: string): Promise<void> {
  * running service, the time from that commit to the new /insights.json being served.
  */
 export async function benchInsights(count: number): Promise<string> {
-  const dir = mkdtempSync(join(tmpdir(), `bench-insights-${count}-`));
-  const file = join(dir, 'data.json');
-  const databaseUrl = `sqlite:${join(dir, 'reviews.db')}`;
+  const { dir, databaseUrl } = await benchStore('insights', count);
   try {
-    generateDataset(count, file);
-    const store = openStore(databaseUrl);
-    await loadSampleFile(store, file);
-    await store.close();
-
     const engine = createInsightsEngine();
     let input = await insightsInput(databaseUrl);
     let t = performance.now();

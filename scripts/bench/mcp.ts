@@ -1,10 +1,6 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { loadSampleFile } from '../../src/import/sample.js';
-import { openStore } from '../../src/store/index.js';
+import { rmSync } from 'node:fs';
 import { load, startService, table } from './harness.js';
-import { generateDataset } from './http.js';
+import { benchStore } from './http.js';
 
 async function initSession(url: string): Promise<string> {
   const res = await fetch(`${url}/mcp`, {
@@ -29,13 +25,7 @@ async function initSession(url: string): Promise<string> {
  * request, on the same service (response cache on and off).
  */
 export async function benchMcp(count: number): Promise<string> {
-  const dir = mkdtempSync(join(tmpdir(), `bench-mcp-${count}-`));
-  const file = join(dir, 'data.json');
-  const databaseUrl = `sqlite:${join(dir, 'reviews.db')}`;
-  generateDataset(count, file);
-  const store = openStore(databaseUrl);
-  await loadSampleFile(store, file);
-  await store.close();
+  const { dir, databaseUrl } = await benchStore('mcp', count);
   const rows: Record<string, string | number>[] = [];
   try {
     for (const cache of ['2000', '0']) {
