@@ -1,35 +1,11 @@
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChangeEvent } from '../../src/snapshot/types.js';
+import { ingestInAnotherProcess } from '../helpers/child-service.js';
 import { testBusiness, testReviews } from '../helpers/fixtures.js';
 import { http } from '../helpers/http.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 import { fixture, runCli } from '../import/helpers.js';
-
-const DIST = join(import.meta.dirname, '../../dist/src');
-
-/** Imports reviews into the store from a separate Node process, as the import CLI would. */
-function ingestInAnotherProcess(databaseUrl: string, reviews: unknown[]): Promise<number> {
-  const script = `
-    import { ingest } from ${JSON.stringify(join(DIST, 'import/ingest.js'))};
-    import { openStore } from ${JSON.stringify(join(DIST, 'store/index.js'))};
-    import { ReviewSource } from ${JSON.stringify(join(DIST, 'domain/review.js'))};
-    const rows = JSON.parse(process.env.ROWS).map((r) => ReviewSource.parse(r));
-    const store = openStore(process.env.DATABASE_URL);
-    await ingest(store, { reviews: rows });
-    await store.close();
-  `;
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
-      env: { ...process.env, DATABASE_URL: databaseUrl, ROWS: JSON.stringify(reviews) },
-      stdio: 'inherit',
-    });
-    child.on('error', reject);
-    child.on('exit', (code) => resolve(code ?? -1));
-  });
-}
 
 let svc: TestService;
 
