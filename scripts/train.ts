@@ -1,6 +1,7 @@
 /**
  * Trains every ABSA model from the data the repository can reach and writes `models/<name>.json`.
- * Deterministic: fixed data order, no sampling, L-BFGS from zero, rounded weights.
+ * Deterministic: fixed data order, L-BFGS from zero, seeded network initialisation, shuffles and
+ * dropout, rounded weights.
  *
  *   npm run train                          # all models into models/
  *   node dist/scripts/train.js mams-acsa   # one model

@@ -7,6 +7,14 @@ import {
   type WordClustersFile,
 } from './internal/clusters.js';
 import type { FeatureConfig } from './internal/features.js';
+import {
+  detectionParams,
+  neuralParams,
+  type DetectionParams,
+  type NeuralDetection,
+  type NeuralParams,
+  type NeuralPolarity,
+} from './internal/neural.js';
 import { parseWordVectors, type WordVectors } from './internal/vectors.js';
 import type { AspectCategory } from './types.js';
 
@@ -30,6 +38,8 @@ export interface AbsaModelFile {
   lexicon: Record<string, number>;
   detect: { bias: number[]; threshold: number[]; weights: Record<string, number[]> };
   polarity: { bias: number[]; weights: Record<string, number[]> };
+  /** Optional networks over the word vectors, ensembled with the linear models. */
+  neural?: { detection: NeuralDetection[]; polarity: NeuralPolarity[] };
 }
 
 /** A model ready for prediction: the file's content with its tables as maps. */
@@ -46,6 +56,10 @@ export interface AbsaModel {
   detectWeights: Map<string, number[]>;
   polarityBias: number[];
   polarityWeights: Map<string, number[]>;
+  /** Detection networks with their ensemble weights (none for a purely linear model). */
+  neuralDetection: { params: DetectionParams; mix: number }[];
+  /** Polarity networks with their ensemble weights. */
+  neuralPolarity: { params: NeuralParams; mix: number }[];
   /** Word clusters when the model uses them. */
   clusters: WordClusters | null;
   /** Word vectors when the model uses them. */
@@ -75,15 +89,23 @@ export function modelFromFile(
     detectWeights: new Map(Object.entries(file.detect.weights)),
     polarityBias: file.polarity.bias,
     polarityWeights: new Map(Object.entries(file.polarity.weights)),
+    neuralDetection: (file.neural?.detection ?? []).map((n) => ({
+      params: detectionParams(n),
+      mix: n.mix,
+    })),
+    neuralPolarity: (file.neural?.polarity ?? []).map((n) => ({
+      params: neuralParams(n, file.polarity.bias.length),
+      mix: n.mix,
+    })),
     clusters: file.features.clusters ? clusters : null,
     vectors: needsVectors ? vectors : null,
   };
 }
 
 /** True when a model's features need the shared word vectors. */
-export function usesVectors(file: Pick<AbsaModelFile, 'features'>): boolean {
+export function usesVectors(file: Pick<AbsaModelFile, 'features' | 'neural'>): boolean {
   const f = file.features;
-  return Boolean(f.vectors || f.polarityVectors || f.induced);
+  return Boolean(f.vectors || f.polarityVectors || f.induced || file.neural);
 }
 
 /** The `models/` folder of the repository this module belongs to (from `src/` or `dist/src/`). */

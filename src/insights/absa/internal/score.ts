@@ -1,6 +1,7 @@
 import type { AbsaModel } from '../model.js';
 import { detectionFeatures, polarityFeatures, type CategoryContext } from './features.js';
 import { linearScores, sigmoid, softmax } from './linear.js';
+import { detectionForward, neuralLogProbabilities, tokenInputs } from './neural.js';
 import type { PreparedSentence } from './prepare.js';
 
 /** Probability that the sentence talks about each category of the model, in taxonomy order. */
@@ -10,6 +11,14 @@ export function detectionProbabilities(model: AbsaModel, p: PreparedSentence): n
     model.detectWeights,
     detectionFeatures(p, model.features),
   );
+  if (model.neuralDetection.length > 0 && p.vectors) {
+    // Ensemble: the linear detector's log-odds plus the networks', weighted.
+    const { x, length } = tokenInputs(p, model.lexicon);
+    for (const net of model.neuralDetection) {
+      const { logits } = detectionForward(net.params, x, length);
+      for (let c = 0; c < scores.length; c++) scores[c]! += net.mix * logits[c]!;
+    }
+  }
   return scores.map(sigmoid);
 }
 
@@ -26,7 +35,16 @@ export function polarityProbabilities(
   index: number,
 ): number[] {
   const bag = polarityFeatures(p, categoryContext(model, index), model.lexicon, model.features);
-  return softmax(linearScores(model.polarityBias, model.polarityWeights, bag));
+  const scores = linearScores(model.polarityBias, model.polarityWeights, bag);
+  if (model.neuralPolarity.length > 0 && p.vectors) {
+    // Ensemble: the linear model's log-probabilities plus the networks', weighted.
+    const { x, length } = tokenInputs(p, model.lexicon);
+    for (const net of model.neuralPolarity) {
+      const log = neuralLogProbabilities(net.params, x, length, index);
+      for (let k = 0; k < scores.length; k++) scores[k]! += net.mix * log[k]!;
+    }
+  }
+  return softmax(scores);
 }
 
 /** Indices of the detected categories: those over their threshold, or the best one if required. */

@@ -12,7 +12,9 @@ import { categoryContext } from '../internal/score.js';
 import { modelFromFile, type AbsaModelFile, type ModelName } from '../model.js';
 import { POLARITIES, type AspectCategory } from '../types.js';
 import type { LabelledSentence } from './datasets.js';
+import { tokenInputs, type NeuralDetection, type NeuralPolarity } from '../internal/neural.js';
 import { trainLogistic } from './logistic.js';
+import { trainDetectionNeural, trainNeural, type NeuralOptions } from './neural.js';
 import { trainSoftmax } from './softmax.js';
 import { buildVocabulary, roundWeight, toSparseRow } from './vocabulary.js';
 
@@ -35,8 +37,16 @@ export interface TrainConfig {
   prune: { detect: number; polarity: number };
   /** The shared word clusters, needed when `features.clusters` is set. */
   clusters: WordClusters | null;
-  /** The shared word vectors, needed when the features use them. */
+  /** The shared word vectors, needed when the features or the network use them. */
   vectors: WordVectors | null;
+  /**
+   * Detection and polarity networks to train too (they need `vectors`): one per options entry
+   * (several seeds make an average), each ensembled with the linear model with weight `mix`.
+   */
+  neural?: {
+    detection: (NeuralOptions & { mix: number })[];
+    polarity: (NeuralOptions & { mix: number })[];
+  };
 }
 
 type Weights = Record<string, number[]>;
@@ -123,6 +133,78 @@ function trainPolarity(
   };
 }
 
+const round = (a: Float64Array): number[] => Array.from(a, (x) => roundWeight(x));
+const rows = (a: Float64Array, width: number): number[][] =>
+  Array.from({ length: a.length / width }, (_, r) =>
+    round(a.subarray(r * width, r * width + width)),
+  );
+
+function trainDetectionNetwork(
+  allPrepared: PreparedSentence[],
+  allData: readonly LabelledSentence[],
+  config: TrainConfig,
+  options: NeuralOptions & { mix: number },
+): NeuralDetection {
+  if (!config.vectors) throw new Error('the detection network needs word vectors');
+  const lexicon = new Map(Object.entries(config.lexicon));
+  const examples = allData.flatMap((s, i) => {
+    if (s.polarityOnly) return [];
+    const labels = new Uint8Array(config.categories.length);
+    config.categories.forEach((c, k) => {
+      labels[k] = s.aspects.some((a) => a.category === c.id) ? 1 : 0;
+    });
+    return [{ ...tokenInputs(allPrepared[i]!, lexicon), labels, weight: s.weight ?? 1 }];
+  });
+  const net = trainDetectionNeural(
+    examples,
+    config.vectors.dim + 3,
+    config.categories.length,
+    options,
+  );
+  return {
+    hidden: net.hidden,
+    input: net.input,
+    conv: round(net.conv),
+    convBias: round(net.convBias),
+    query: rows(net.query, net.hidden),
+    out: rows(net.out, 2 * net.hidden),
+    outBias: round(net.outBias),
+    mix: options.mix,
+  };
+}
+
+function trainPolarityNetwork(
+  prepared: PreparedSentence[],
+  data: readonly LabelledSentence[],
+  config: TrainConfig,
+  options: NeuralOptions & { mix: number },
+): NeuralPolarity {
+  if (!config.vectors) throw new Error('the polarity network needs word vectors');
+  const lexicon = new Map(Object.entries(config.lexicon));
+  const examples = data.flatMap((s, i) => {
+    if (s.detectionOnly) return [];
+    const { x, length } = tokenInputs(prepared[i]!, lexicon);
+    return s.aspects.flatMap((a) => {
+      const category = config.categories.findIndex((c) => c.id === a.category);
+      if (category < 0) return [];
+      const label = POLARITIES.indexOf(a.polarity);
+      return [{ x, length, category, label, weight: s.weight ?? 1 }];
+    });
+  });
+  const k = POLARITIES.length;
+  const net = trainNeural(examples, config.vectors.dim + 3, k, config.categories.length, options);
+  return {
+    hidden: net.hidden,
+    input: net.input,
+    conv: round(net.conv),
+    convBias: round(net.convBias),
+    query: rows(net.query, net.hidden),
+    out: round(net.out),
+    outBias: rows(net.outBias, k),
+    mix: options.mix,
+  };
+}
+
 /**
  * Trains a complete ABSA model (category detection, then category polarity) on labelled sentences
  * and returns its file content. Deterministic: the same data and config give the same bytes.
@@ -144,8 +226,15 @@ export function trainModel(data: readonly LabelledSentence[], config: TrainConfi
     polarity: { bias: [], weights: {} },
   };
   file.polarity = trainPolarity(prepared, data, file, config);
+  if (config.neural) {
+    const { detection, polarity } = config.neural;
+    file.neural = {
+      detection: detection.map((o) => trainDetectionNetwork(prepared, data, config, o)),
+      polarity: polarity.map((o) => trainPolarityNetwork(prepared, data, config, o)),
+    };
+  }
   const hash = createHash('sha256')
-    .update(JSON.stringify([file.detect, file.polarity]))
+    .update(JSON.stringify([file.detect, file.polarity, file.neural ?? null]))
     .digest('hex');
   file.version = hash.slice(0, 12);
   return file;
