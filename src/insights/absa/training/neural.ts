@@ -215,34 +215,20 @@ export function detectionGradients(
 }
 
 /**
- * Trains the polarity network ({@link forward}) with Adam on mini-batches, a seeded shuffle and
- * seeded dropout: the same examples and options give bit-identical weights.
+ * Mini-batch Adam over `examples`: a seeded shuffle each epoch and a seeded dropout mask on the
+ * pooled features of each example, `gradients` adding one example's gradients.
  */
-export function trainNeural(
-  examples: readonly NeuralExample[],
-  input: number,
-  classes: number,
-  categories: number,
+function optimise<N extends { hidden: number } & Gradients, E extends { weight: number }>(
+  net: N,
+  examples: readonly E[],
   options: NeuralOptions,
-): NeuralParams {
-  const random = seededRandom(options.seed);
-  const H = options.hidden;
-  const D = input;
-  const K = classes;
-  const window = 3 * D;
-  const net: NeuralParams = {
-    hidden: H,
-    input: D,
-    classes: K,
-    conv: init(H * window, Math.sqrt(6 / (window + H)), random),
-    convBias: new Float64Array(H),
-    query: init(categories * H, 0.1, random),
-    out: init(K * 2 * H, Math.sqrt(6 / (2 * H + K)), random),
-    outBias: new Float64Array(categories * K),
-  };
-  const grads = {
+  random: () => number,
+  gradients: (net: N, ex: E, mask: Float64Array, grads: Gradients) => number,
+): void {
+  const H = net.hidden;
+  const grads: Gradients = {
     conv: new Float64Array(net.conv.length),
-    convBias: new Float64Array(H),
+    convBias: new Float64Array(net.convBias.length),
     query: new Float64Array(net.query.length),
     out: new Float64Array(net.out.length),
     outBias: new Float64Array(net.outBias.length),
@@ -270,13 +256,42 @@ export function trainNeural(
         const ex = examples[order[b]!]!;
         batchWeight += ex.weight;
         for (let i = 0; i < 2 * H; i++) mask[i] = random() < keep ? 1 / keep : 0;
-        polarityGradients(net, ex, mask, grads);
+        gradients(net, ex, mask, grads);
       }
       step++;
       for (const o of optimizers)
         o.step(options.learningRate, step, 1 / Math.max(1e-9, batchWeight));
     }
   }
+}
+
+/**
+ * Trains the polarity network ({@link forward}) with Adam on mini-batches, a seeded shuffle and
+ * seeded dropout: the same examples and options give bit-identical weights.
+ */
+export function trainNeural(
+  examples: readonly NeuralExample[],
+  input: number,
+  classes: number,
+  categories: number,
+  options: NeuralOptions,
+): NeuralParams {
+  const random = seededRandom(options.seed);
+  const H = options.hidden;
+  const D = input;
+  const K = classes;
+  const window = 3 * D;
+  const net: NeuralParams = {
+    hidden: H,
+    input: D,
+    classes: K,
+    conv: init(H * window, Math.sqrt(6 / (window + H)), random),
+    convBias: new Float64Array(H),
+    query: init(categories * H, 0.1, random),
+    out: init(K * 2 * H, Math.sqrt(6 / (2 * H + K)), random),
+    outBias: new Float64Array(categories * K),
+  };
+  optimise(net, examples, options, random, polarityGradients);
   return net;
 }
 
@@ -313,42 +328,6 @@ export function trainDetectionNeural(
     out: init(C * 2 * H, Math.sqrt(6 / (2 * H + 1)), random),
     outBias: new Float64Array(C),
   };
-  const grads = {
-    conv: new Float64Array(net.conv.length),
-    convBias: new Float64Array(H),
-    query: new Float64Array(net.query.length),
-    out: new Float64Array(net.out.length),
-    outBias: new Float64Array(C),
-  };
-  const optimizers = [
-    new Adam(net.conv, grads.conv, options.l2),
-    new Adam(net.convBias, grads.convBias, 0),
-    new Adam(net.query, grads.query, options.l2),
-    new Adam(net.out, grads.out, options.l2),
-    new Adam(net.outBias, grads.outBias, 0),
-  ];
-  const order = examples.map((_, i) => i);
-  const keep = 1 - options.dropout;
-  const mask = new Float64Array(2 * H);
-  let step = 0;
-  for (let epoch = 0; epoch < options.epochs; epoch++) {
-    for (let i = order.length - 1; i > 0; i--) {
-      const j = Math.floor(random() * (i + 1));
-      [order[i], order[j]] = [order[j]!, order[i]!];
-    }
-    for (let start = 0; start < order.length; start += options.batch) {
-      const end = Math.min(order.length, start + options.batch);
-      let batchWeight = 0;
-      for (let b = start; b < end; b++) {
-        const ex = examples[order[b]!]!;
-        batchWeight += ex.weight;
-        for (let i = 0; i < 2 * H; i++) mask[i] = random() < keep ? 1 / keep : 0;
-        detectionGradients(net, ex, mask, grads);
-      }
-      step++;
-      for (const o of optimizers)
-        o.step(options.learningRate, step, 1 / Math.max(1e-9, batchWeight));
-    }
-  }
+  optimise(net, examples, options, random, detectionGradients);
   return net;
 }
