@@ -45,8 +45,10 @@ function analyzeSentence(
   const { text, start, end } = span;
   const p = prepareSentence(text, model.clusters, start, language, model.vectors);
   const detected = detectionProbabilities(model, p);
-  const aspects = pickCategories(model, detected).map((k) => {
-    const probs = polarityProbabilities(model, p, k);
+  const picked = pickCategories(model, detected);
+  const polarities = polarityProbabilities(model, p, picked);
+  const aspects = picked.map((k, i) => {
+    const probs = polarities[i]!;
     let best = 0;
     probs.forEach((q, i) => {
       if (q > probs[best]!) best = i;

@@ -32,8 +32,9 @@ export function predict(
   const indices = categories
     ? categories.map((c) => categoryIndex(model, c))
     : pickCategories(model, detectionProbabilities(model, p));
-  return indices.map((k) => ({
+  const probabilities = polarityProbabilities(model, p, indices);
+  return indices.map((k, i) => ({
     category: model.categories[k]!.id,
-    polarity: POLARITIES[argmax(polarityProbabilities(model, p, k))]!,
+    polarity: POLARITIES[argmax(probabilities[i]!)]!,
   }));
 }

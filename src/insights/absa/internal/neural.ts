@@ -169,8 +169,21 @@ export function forward(
   length: number,
   category: number,
 ): Forward {
-  const { hidden: H, input: D, classes: K } = net;
-  const h = convolve(net.conv, net.convBias, H, D, x, length);
+  const h = convolve(net.conv, net.convBias, net.hidden, net.input, x, length);
+  return { h, ...polarityHead(net, h, length, category) };
+}
+
+/**
+ * The polarity network above the convolution, for one category: attention, pooling and output.
+ * The hidden vectors do not depend on the category, so a sentence's categories can share them.
+ */
+export function polarityHead(
+  net: NeuralParams,
+  h: Float64Array,
+  length: number,
+  category: number,
+): Omit<Forward, 'h'> {
+  const { hidden: H, classes: K } = net;
   const n = Math.max(1, length);
   const alpha = attend(h, n, H, net.query, category * H);
   const f = new Float64Array(2 * H);
@@ -183,7 +196,7 @@ export function forward(
     for (let i = 0; i < 2 * H; i++) z += net.out[k * 2 * H + i]! * f[i]!;
     logits[k] = z;
   }
-  return { h, alpha, argmax, f, logits };
+  return { alpha, argmax, f, logits };
 }
 
 /**
@@ -280,14 +293,17 @@ export function neuralParams(file: NeuralPolarity, classes: number): NeuralParam
   };
 }
 
-/** Log-probabilities of each polarity for one category of a sentence's token inputs. */
+/**
+ * Log-probabilities of each polarity for one category, from the sentence's hidden vectors
+ * (`convolve` of its token inputs with this network's convolution).
+ */
 export function neuralLogProbabilities(
   net: NeuralParams,
-  x: Float64Array,
+  h: Float64Array,
   length: number,
   category: number,
 ): number[] {
-  const { logits } = forward(net, x, length, category);
+  const { logits } = polarityHead(net, h, length, category);
   let max = -Infinity;
   for (const z of logits) if (z > max) max = z;
   let sum = 0;

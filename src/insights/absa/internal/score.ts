@@ -1,8 +1,25 @@
 import type { AbsaModel } from '../model.js';
 import { detectionFeatures, polarityFeatures, type CategoryContext } from './features.js';
 import { linearScores, sigmoid, softmax } from './linear.js';
-import { detectionForward, neuralLogProbabilities, tokenInputs } from './neural.js';
+import { convolve, detectionForward, neuralLogProbabilities, tokenInputs } from './neural.js';
 import type { PreparedSentence } from './prepare.js';
+
+/**
+ * The networks' token inputs of a sentence, computed once and shared by detection and by the
+ * polarity of each of its categories (keyed by the prepared sentence and the model's lexicon).
+ */
+const inputCache = new WeakMap<
+  PreparedSentence,
+  { lexicon: ReadonlyMap<string, number>; inputs: { x: Float64Array; length: number } }
+>();
+
+function networkInputs(model: AbsaModel, p: PreparedSentence): { x: Float64Array; length: number } {
+  const cached = inputCache.get(p);
+  if (cached?.lexicon === model.lexicon) return cached.inputs;
+  const inputs = tokenInputs(p, model.lexicon);
+  inputCache.set(p, { lexicon: model.lexicon, inputs });
+  return inputs;
+}
 
 /** Probability that the sentence talks about each category of the model, in taxonomy order. */
 export function detectionProbabilities(model: AbsaModel, p: PreparedSentence): number[] {
@@ -13,7 +30,7 @@ export function detectionProbabilities(model: AbsaModel, p: PreparedSentence): n
   );
   if (model.neuralDetection.length > 0 && p.vectors) {
     // Ensemble: the linear detector's log-odds plus the networks', weighted.
-    const { x, length } = tokenInputs(p, model.lexicon);
+    const { x, length } = networkInputs(model, p);
     for (const net of model.neuralDetection) {
       const { logits } = detectionForward(net.params, x, length);
       for (let c = 0; c < scores.length; c++) scores[c]! += net.mix * logits[c]!;
@@ -28,23 +45,35 @@ export function categoryContext(model: AbsaModel, index: number): CategoryContex
   return { id, anchorWeight: (word) => model.detectWeights.get(`w:${word}`)?.[index] ?? 0 };
 }
 
-/** Probabilities of positive, negative, neutral and conflict for one category of a sentence. */
+/**
+ * Probabilities of positive, negative, neutral and conflict for each of the given categories
+ * (indices) of a sentence. Each network convolves the sentence once for all of them.
+ */
 export function polarityProbabilities(
   model: AbsaModel,
   p: PreparedSentence,
-  index: number,
-): number[] {
-  const bag = polarityFeatures(p, categoryContext(model, index), model.lexicon, model.features);
-  const scores = linearScores(model.polarityBias, model.polarityWeights, bag);
-  if (model.neuralPolarity.length > 0 && p.vectors) {
+  indices: readonly number[],
+): number[][] {
+  const scores = indices.map((index) =>
+    linearScores(
+      model.polarityBias,
+      model.polarityWeights,
+      polarityFeatures(p, categoryContext(model, index), model.lexicon, model.features),
+    ),
+  );
+  if (model.neuralPolarity.length > 0 && p.vectors && indices.length > 0) {
     // Ensemble: the linear model's log-probabilities plus the networks', weighted.
-    const { x, length } = tokenInputs(p, model.lexicon);
-    for (const net of model.neuralPolarity) {
-      const log = neuralLogProbabilities(net.params, x, length, index);
-      for (let k = 0; k < scores.length; k++) scores[k]! += net.mix * log[k]!;
+    const { x, length } = networkInputs(model, p);
+    for (const { params, mix } of model.neuralPolarity) {
+      const h = convolve(params.conv, params.convBias, params.hidden, params.input, x, length);
+      indices.forEach((index, i) => {
+        const log = neuralLogProbabilities(params, h, length, index);
+        const s = scores[i]!;
+        for (let k = 0; k < s.length; k++) s[k]! += mix * log[k]!;
+      });
     }
   }
-  return softmax(scores);
+  return scores.map(softmax);
 }
 
 /** Indices of the detected categories: those over their threshold, or the best one if required. */
