@@ -69,7 +69,11 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
   const store = openStore(config.databaseUrl);
   await seedSample(store, config, logger);
   const urls = serviceUrls(config.baseUrl);
-  const insights = createInsightsEngine();
+  const insights = createInsightsEngine({
+    analyses: store.analyses,
+    onStoreError: (err) =>
+      logger.warn({ err }, 'stored insights analyses unavailable; analysing in memory'),
+  });
   const publisher = await startPublisher({
     store,
     logger,

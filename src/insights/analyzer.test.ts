@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { cachedAnalyzer } from './analyzer.js';
+import { openStore, type Store } from '../store/index.js';
+import { cachedAnalyzer, type AnalysisPersistence } from './analyzer.js';
 
 describe('cachedAnalyzer', () => {
   it('analyses each text once across versions, and forgets texts no longer published', () => {
@@ -42,5 +43,60 @@ describe('cachedAnalyzer', () => {
     expect(turns).toBeGreaterThanOrEqual(2);
     analyze('d');
     expect(seen).toHaveLength(4);
+  });
+});
+
+describe('cachedAnalyzer with persistence (a real SQLite store)', () => {
+  const persistence = (store: Store, errors: unknown[] = []): AnalysisPersistence => ({
+    store: store.analyses,
+    key: (text) => `v1:${text}`,
+    onError: (err) => errors.push(err),
+  });
+  const analysis = (text: string) => ({
+    sentences: [
+      {
+        start: 0,
+        end: text.length,
+        aspects: [{ category: 'wait-time', polarity: 'negative' as const, confidence: 0.5 }],
+      },
+    ],
+  });
+
+  it('stores what it analyses, so a new process analyses only texts never seen', async () => {
+    const store = openStore('sqlite::memory:');
+    const first: string[] = [];
+    const a = cachedAnalyzer((t) => (first.push(t), analysis(t)), persistence(store));
+    expect(await a.warm(['a', 'bb', 'a'])).toBe(2);
+    expect(await store.analyses.count()).toBe(2);
+
+    // A fresh cache over the same store: the stored texts are read, only the new one is analysed.
+    const second: string[] = [];
+    const b = cachedAnalyzer((t) => (second.push(t), analysis(t)), persistence(store));
+    expect(await b.warm(['a', 'bb', 'ccc'])).toBe(1);
+    expect(second).toEqual(['ccc']);
+    expect(b('bb')).toEqual(analysis('bb'));
+    expect(await store.analyses.count()).toBe(3);
+
+    // Texts no longer published are deleted from the store.
+    expect(await b.prune(['bb', 'ccc'])).toBe(1);
+    expect([...(await store.analyses.get(['v1:a', 'v1:bb', 'v1:ccc'])).keys()]).toEqual([
+      'v1:bb',
+      'v1:ccc',
+    ]);
+    expect(await b.prune(['bb', 'ccc'])).toBe(0);
+    await store.close();
+  });
+
+  it('analyses in memory when the store fails, and reports the failure', async () => {
+    const store = openStore('sqlite::memory:');
+    await store.close();
+    const errors: unknown[] = [];
+    const a = cachedAnalyzer(analysis, persistence(store, errors));
+    expect(await a.warm(['a', 'b'])).toBe(2);
+    expect(a('a')).toEqual(analysis('a'));
+    expect(await a.prune(['a'])).toBe(0);
+    // Reading, writing and pruning each failed once.
+    expect(errors).toHaveLength(3);
+    expect(String(errors[0])).toMatch(/not open/);
   });
 });

@@ -1,4 +1,5 @@
 import { setImmediate } from 'node:timers/promises';
+import type { AnalysisStore } from '../store/index.js';
 
 export type Polarity = 'positive' | 'negative' | 'neutral' | 'conflict';
 
@@ -29,15 +30,34 @@ export interface CachedAnalyzer extends Analyzer {
    * Resolves with the number of texts analysed.
    */
   warm(texts: Iterable<string>, sliceMs?: number): Promise<number>;
+  /**
+   * With persistence: deletes the stored analyses of texts no longer published, when the store
+   * holds more analyses than there are texts. Resolves with the number deleted.
+   */
+  prune(texts: readonly string[]): Promise<number>;
   readonly size: number;
+}
+
+/** Stored analyses read per store call while warming. */
+const LOAD_CHUNK = 2000;
+
+/** Where analyses outlive the process, so that a restart does not analyse every text again. */
+export interface AnalysisPersistence {
+  store: AnalysisStore;
+  /** The stored key of a text; it must change whenever the analyser's output could. */
+  key(text: string): string;
+  /** Told when the store cannot be read or written; the analyses are then computed and kept in memory. */
+  onError(err: unknown): void;
 }
 
 /**
  * Wraps an analyzer with a cache keyed by the review text itself (the key shares the string the
  * review holds, so it costs no copy), kept across data versions: a new version only analyses the
- * texts it has not seen. `retain` bounds it to the published texts.
+ * texts it has not seen. `retain` bounds it to the published texts. With `persist`, `warm` first
+ * reads the analyses of uncached texts from the store and writes the ones it computes, so the
+ * first version after a restart only analyses texts never seen before.
  */
-export function cachedAnalyzer(analyze: Analyzer): CachedAnalyzer {
+export function cachedAnalyzer(analyze: Analyzer, persist?: AnalysisPersistence): CachedAnalyzer {
   let cache = new Map<string, TextAnalysis>();
   const fn = ((text: string) => {
     let hit = cache.get(text);
@@ -56,19 +76,67 @@ export function cachedAnalyzer(analyze: Analyzer): CachedAnalyzer {
     }
     cache = next;
   };
+  /**
+   * Loads the stored analyses of the texts not cached yet, in chunks with a turn of the event loop
+   * between them; returns the texts still missing.
+   */
+  const load = async (texts: Iterable<string>): Promise<string[]> => {
+    const missing = [...new Set(texts)].filter((t) => !cache.has(t));
+    if (!persist || missing.length === 0) return missing;
+    const left: string[] = [];
+    for (let from = 0; from < missing.length; from += LOAD_CHUNK) {
+      if (from > 0) await setImmediate();
+      const chunk = missing.slice(from, from + LOAD_CHUNK);
+      const keys = chunk.map((t) => persist.key(t));
+      let stored: Map<string, string>;
+      try {
+        stored = await persist.store.get(keys);
+      } catch (err) {
+        persist.onError(err);
+        return missing.filter((t) => !cache.has(t));
+      }
+      chunk.forEach((t, i) => {
+        const json = stored.get(keys[i]!);
+        if (json === undefined) left.push(t);
+        else cache.set(t, JSON.parse(json) as TextAnalysis);
+      });
+    }
+    return left;
+  };
   fn.warm = async (texts, sliceMs = 20) => {
     let analysed = 0;
+    const computed: [string, string][] = [];
     let sliceStart = performance.now();
-    for (const text of texts) {
+    for (const text of await load(texts)) {
       if (cache.has(text)) continue;
-      cache.set(text, analyze(text));
+      const analysis = analyze(text);
+      cache.set(text, analysis);
       analysed++;
+      if (persist) computed.push([persist.key(text), JSON.stringify(analysis)]);
       if (performance.now() - sliceStart >= sliceMs) {
         await setImmediate();
         sliceStart = performance.now();
       }
     }
+    if (persist && computed.length > 0) {
+      try {
+        await persist.store.put(computed);
+      } catch (err) {
+        persist.onError(err);
+      }
+    }
     return analysed;
+  };
+  fn.prune = async (texts) => {
+    if (!persist) return 0;
+    try {
+      const unique = new Set(texts);
+      if ((await persist.store.count()) <= unique.size) return 0;
+      return await persist.store.retain(new Set([...unique].map((t) => persist.key(t))));
+    } catch (err) {
+      persist.onError(err);
+      return 0;
+    }
   };
   Object.defineProperty(fn, 'size', { get: () => cache.size });
   return fn;

@@ -1,8 +1,10 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { analyzeReview, DEALERSHIP_CATEGORIES, loadModel } from './absa/index.js';
 import { defaultModelDir } from './absa/model.js';
-import { cachedAnalyzer, type CachedAnalyzer } from './analyzer.js';
+import type { AnalysisStore } from '../store/index.js';
+import { cachedAnalyzer, type CachedAnalyzer, type TextAnalysis } from './analyzer.js';
 import { computeInsights, computeInsightsInSlices, type InsightsInput } from './build.js';
 import { SentenceCache } from './internal/prepare.js';
 import type { Insights } from './schema.js';
@@ -54,13 +56,52 @@ export interface InsightsEngine {
 }
 
 /**
+ * Version of the stored analysis format (`TextAnalysis`); part of every stored key, so a change of
+ * the format, like a change of the model, makes the stored analyses unused rather than misread.
+ */
+const ANALYSIS_FORMAT = 1;
+
+export interface InsightsEngineOptions {
+  /** Directory of the model files (default: the shipped `models/`). */
+  modelDir?: string;
+  /** Keep per-text analyses in the store, so a restart only analyses texts never seen before. */
+  analyses?: AnalysisStore;
+  /** Told when the stored analyses cannot be read or written (they are then recomputed). */
+  onStoreError?: (err: unknown) => void;
+}
+
+/**
  * Loads the dealership ABSA model once and returns the engine that turns a data version's reviews
  * into insights. Texts analysed for one version are reused by the next, so an import that adds a
- * review only analyses that review.
+ * review only analyses that review; with `analyses`, they are also kept across restarts.
  */
-export function createInsightsEngine(dir: string = defaultModelDir()): InsightsEngine {
+export function createInsightsEngine(options: InsightsEngineOptions = {}): InsightsEngine {
+  const dir = options.modelDir ?? defaultModelDir();
   const model = loadModel('dealership', dir);
-  const analyzer = cachedAnalyzer((text) => analyzeReview(model, text));
+  // Only what the insights read is kept (and stored): spans and aspects.
+  const analyze = (text: string): TextAnalysis => ({
+    sentences: analyzeReview(model, text).sentences.map(({ start, end, aspects }) => ({
+      start,
+      end,
+      aspects: aspects.map(({ category, polarity, confidence }) => ({
+        category,
+        polarity,
+        confidence,
+      })),
+    })),
+  });
+  const prefix = `${ANALYSIS_FORMAT}\u0000${model.name}\u0000${model.version}\u0000`;
+  const analyzer = cachedAnalyzer(
+    analyze,
+    options.analyses && {
+      store: options.analyses,
+      key: (text) =>
+        createHash('sha256')
+          .update(prefix + text)
+          .digest('base64url'),
+      onError: options.onStoreError ?? (() => undefined),
+    },
+  );
   const sentences = new SentenceCache();
   const method: Insights['method'] = {
     model: model.name,
@@ -69,7 +110,7 @@ export function createInsightsEngine(dir: string = defaultModelDir()): InsightsE
       'Sentences are split with exact offsets; a linear model detects the dealership aspect categories of each sentence and judges the polarity of each category separately (negation scope, clause position, lexicon and word-cluster features), trained offline by `npm run train`. Figures count reviews; quotes are sentences copied from reviews.',
     benchmarks: benchmarks(dir),
   };
-  const options = { categories: DEALERSHIP_CATEGORIES, analyze: analyzer, sentences, method };
+  const settings = { categories: DEALERSHIP_CATEGORIES, analyze: analyzer, sentences, method };
   /** Bounds the caches to the texts of the version just computed. */
   const settle = (input: InsightsInput, insights: Insights): Insights => {
     const texts = reviewTexts(input.reviews);
@@ -80,11 +121,14 @@ export function createInsightsEngine(dir: string = defaultModelDir()): InsightsE
   return {
     analyzer,
     compute(input) {
-      return settle(input, computeInsights(input, options));
+      return settle(input, computeInsights(input, settings));
     },
     async computeInSlices(input) {
-      await analyzer.warm(reviewTexts(input.reviews));
-      return settle(input, await computeInsightsInSlices(input, options));
+      const texts = reviewTexts(input.reviews);
+      await analyzer.warm(texts);
+      const insights = settle(input, await computeInsightsInSlices(input, settings));
+      await analyzer.prune(texts);
+      return insights;
     },
   };
 }

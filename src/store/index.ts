@@ -2,6 +2,7 @@ import { openSqliteStore } from './sqlite.js';
 import type { Store } from './types.js';
 
 export type {
+  AnalysisStore,
   DataState,
   Dataset,
   ReviewKey,

@@ -7,6 +7,7 @@ import { SQLITE_MIGRATIONS } from './internal/migrations.js';
 import { createSqliteWebSubStore } from './websub-sqlite.js';
 import {
   reviewKey,
+  type AnalysisStore,
   type DataState,
   type Dataset,
   type ReviewKey,
@@ -161,6 +162,48 @@ function createTransaction(db: Db): StoreTransaction {
   };
 }
 
+function createAnalysisStore(
+  reader: Db,
+  writer: Db,
+  writeSync: <T>(fn: () => T) => Promise<T>,
+): AnalysisStore {
+  const getOne = reader.prepare('SELECT analysis FROM text_analyses WHERE key = ?').pluck();
+  const read = reader.transaction((keys: readonly string[]) => {
+    const found = new Map<string, string>();
+    for (const key of keys) {
+      const analysis = getOne.get(key) as string | undefined;
+      if (analysis !== undefined) found.set(key, analysis);
+    }
+    return found;
+  });
+  const putOne = writer.prepare(
+    'INSERT OR REPLACE INTO text_analyses (key, analysis) VALUES (?, ?)',
+  );
+  const deleteOne = writer.prepare('DELETE FROM text_analyses WHERE key = ?');
+  return {
+    async get(keys) {
+      // One read transaction: the keys are looked up in one consistent snapshot.
+      return read(keys);
+    },
+    put(entries) {
+      return writeSync(() => {
+        for (const [key, analysis] of entries) putOne.run(key, analysis);
+      });
+    },
+    async count() {
+      return reader.prepare('SELECT count(*) FROM text_analyses').pluck().get() as number;
+    },
+    retain(keep) {
+      return writeSync(() => {
+        let deleted = 0;
+        const keys = writer.prepare('SELECT key FROM text_analyses').pluck().all() as string[];
+        for (const key of keys) if (!keep.has(key)) deleted += deleteOne.run(key).changes;
+        return deleted;
+      });
+    },
+  };
+}
+
 /**
  * Opens (and migrates) the SQLite store at `path`. WAL mode lets the service read while an import
  * in another process writes; each write batch is one `BEGIN IMMEDIATE` transaction on a
@@ -247,6 +290,7 @@ export function openSqliteStore(path: string): Store {
       return serialize(run);
     },
     websub: createSqliteWebSubStore(reader, writer, writeSync),
+    analyses: createAnalysisStore(reader, writer, writeSync),
     async close() {
       await queue;
       if (reader !== writer) reader.close();

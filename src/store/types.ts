@@ -63,6 +63,22 @@ export interface SessionStore {
 }
 
 /**
+ * Analyses derived from review texts (the insights' per-text ABSA results), kept so that a restart
+ * does not analyse every text again. A cache: deleting it costs only recomputation. Keys are
+ * opaque (the insights engine hashes the model version with the text).
+ */
+export interface AnalysisStore {
+  /** The stored analyses (JSON text) of these keys; missing keys are absent from the map. */
+  get(keys: readonly string[]): Promise<Map<string, string>>;
+  /** Stores analyses (key and JSON text), replacing any stored under the same key. */
+  put(entries: readonly (readonly [key: string, analysis: string])[]): Promise<void>;
+  /** Number of stored analyses. */
+  count(): Promise<number>;
+  /** Deletes every analysis whose key is not in `keep`; returns how many. */
+  retain(keep: ReadonlySet<string>): Promise<number>;
+}
+
+/**
  * The narrow storage interface every feature uses. Implementations: SQLite (embedded default);
  * PostgreSQL later, for several instances on one database. Nothing outside `src/store` may depend
  * on the engine behind it.
@@ -79,6 +95,8 @@ export interface Store {
   transaction<T>(fn: (tx: StoreTransaction) => Promise<T>): Promise<T>;
   /** Subscriptions and work queues of the WebSub hub. */
   readonly websub: WebSubStore;
+  /** Per-text analyses of the insights engine, kept across restarts. */
+  readonly analyses: AnalysisStore;
   close(): Promise<void>;
 }
 

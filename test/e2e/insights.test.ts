@@ -6,6 +6,7 @@ import { ReviewsDocument } from '../../src/domain/public-schemas.js';
 import type { Review } from '../../src/domain/review.js';
 import { createInsightsEngine } from '../../src/insights/index.js';
 import { Insights, type Evidence } from '../../src/insights/schema.js';
+import { openStore } from '../../src/store/index.js';
 import { http } from '../helpers/http.js';
 import { connectClient } from '../helpers/mcp.js';
 import { startTestService, TEST_BASE_URL, type TestService } from '../helpers/service.js';
@@ -143,6 +144,26 @@ describe('GET /insights.json', () => {
       changedAt: snap.state.changedAt,
     });
     expect(JSON.parse(JSON.stringify(direct))).toEqual(insights);
+  });
+
+  it('keeps the analyses in the store, so a restart analyses no text again', async () => {
+    const snap = svc.publisher.current();
+    const texts = [...new Set(snap.reviews.flatMap((r) => (r.reviewBody ? [r.reviewBody] : [])))];
+    const store = openStore(svc.databaseUrl);
+    try {
+      expect(await store.analyses.count()).toBe(texts.length);
+      // What a restarted service does: a fresh engine over the same database.
+      const engine = createInsightsEngine({ analyses: store.analyses });
+      expect(await engine.analyzer.warm(texts)).toBe(0);
+      const again = await engine.computeInSlices({
+        reviews: snap.reviews,
+        business: snap.business,
+        changedAt: snap.state.changedAt,
+      });
+      expect(JSON.parse(JSON.stringify(again))).toEqual(insights);
+    } finally {
+      await store.close();
+    }
   });
 
   it('finds the trend built into the sample: wait-time complaints rose in the last 90 days', () => {

@@ -96,4 +96,11 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX websub_deliveries_due ON websub_deliveries (due_at, id);
   `,
+  // 4: per-text ABSA analyses kept across restarts (derived data: a cache, safe to delete).
+  `
+  CREATE TABLE text_analyses (
+    key TEXT PRIMARY KEY,
+    analysis TEXT NOT NULL
+  ) WITHOUT ROWID;
+  `,
 ];
