@@ -118,7 +118,10 @@ describe('GET /insights.json', () => {
       expect(a.positive + a.negative + a.neutral + a.mixed, a.id).toBe(a.mentions);
       expect(a.trend).toHaveLength(24);
       expect(a.trend.reduce((s, t) => s + t.mentions, 0)).toBeLessThanOrEqual(a.mentions);
-      if (a.mentions > 0) expect(a.score).toBeCloseTo((a.positive - a.negative) / a.mentions, 3);
+      // The score is (positive - negative) / mentions rounded to three decimals (halves round up).
+      const exact = (a.positive - a.negative) / a.mentions;
+      if (a.mentions > 0)
+        expect(Math.abs(a.score! - exact), a.id).toBeLessThanOrEqual(0.0005 + 1e-12);
     }
     for (const f of insights.faq) {
       expect(f.basis.positive + f.basis.negative + f.basis.neutral + f.basis.mixed, f.id).toBe(

@@ -129,6 +129,17 @@ export function benchmarkData(name: 'semeval14-restaurants' | 'mams-acsa'): Labe
   ];
 }
 
+/**
+ * Categories a weak survey label says nothing about. Each survey question asks about one aspect,
+ * so a comment is a fair negative example of most other categories, but not of `overall`: with
+ * 20k weak negatives against about 50 gold positives, the overall detector found 2 of the 29
+ * overall sentences of the DealerRater reviews in cross-validation. Leaving `overall` out raised
+ * 10-fold detection F1 from 67.93 to 69.14 (DealerRater sentences about +2, survey sentences about
+ * +0.6; better in 5 folds, worse in 1); also leaving out sales, financing and honesty (no question
+ * asks about them) was 0.3 worse. On the test third it moved F1 from 72.37 to 71.84 (noise).
+ */
+export const WEAK_UNLABELLED: readonly string[] = ['overall'];
+
 /** Training weight of one weakly labelled survey sentence (a gold sentence weighs 1). */
 export const WEAK_WEIGHT = 0.2;
 
@@ -147,6 +158,8 @@ export const TRANSFER_WEIGHT = 0.3;
 export interface DealershipDataOptions {
   weakWeight: number;
   weakLines: number;
+  /** Categories weak survey labels do not train, as positives or negatives. */
+  weakUnlabelled: readonly string[];
   seed: boolean;
   transferWeight: number;
 }
@@ -154,6 +167,7 @@ export interface DealershipDataOptions {
 const DEALERSHIP_DATA: DealershipDataOptions = {
   weakWeight: WEAK_WEIGHT,
   weakLines: WEAK_LINES_PER_QUESTION,
+  weakUnlabelled: WEAK_UNLABELLED,
   seed: true,
   transferWeight: TRANSFER_WEIGHT,
 };
@@ -177,7 +191,9 @@ export function dealershipData(options: Partial<DealershipDataOptions> = {}): {
   );
   const labelled = new Set([...labels.train, ...labels.test].map((s) => s.id.split('@')[0]!));
   const weak =
-    o.weakWeight > 0 ? weakSurveyLabels(sharedDataDir(), labelled, o.weakWeight, o.weakLines) : [];
+    o.weakWeight > 0
+      ? weakSurveyLabels(sharedDataDir(), labelled, o.weakWeight, o.weakLines, o.weakUnlabelled)
+      : [];
   const seed = o.seed ? readSeedLabels(join(root, 'data-labels', 'dealership-seed.jsonl')) : [];
   const transfer =
     o.transferWeight > 0

@@ -12,6 +12,11 @@ export interface LabelledSentence {
   detectionOnly?: boolean;
   /** Use for polarity only (the sentence's other aspects are not labelled, e.g. transfer data). */
   polarityOnly?: boolean;
+  /**
+   * Categories the label says nothing about: the sentence is neither a positive nor a negative
+   * detection example of them (e.g. a survey comment is labelled with its question's category only).
+   */
+  unlabelled?: readonly string[];
 }
 
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };

@@ -81,13 +81,15 @@ const SATISFIED = /\b(no improvement|all (are |is )?(fine|good|ok)|satisfied|not
  * what should be improved) is a guess, so the polarity model never sees them.
  * Comments saying nothing needs improving are skipped, and so are the lines in `exclude`
  * (`file#line`, the hand-labelled ones); at most `maxLinesPerQuestion` comments are taken from each
- * file, in file order. Each weak sentence carries the given training weight.
+ * file, in file order. Each weak sentence carries the given training weight; the `unlabelled`
+ * categories are ones its label says nothing about (not trained on either way).
  */
 export function weakSurveyLabels(
   dataDir: string,
   exclude: ReadonlySet<string>,
   weight: number,
   maxLinesPerQuestion = Infinity,
+  unlabelled: readonly string[] = [],
 ): LabelledSentence[] {
   const out: LabelledSentence[] = [];
   for (let q = 1; q <= 10; q++) {
@@ -105,6 +107,7 @@ export function weakSurveyLabels(
           aspects,
           weight,
           detectionOnly: true,
+          ...(unlabelled.length > 0 ? { unlabelled } : {}),
         });
       }
     });

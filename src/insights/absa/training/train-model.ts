@@ -67,12 +67,15 @@ function trainDetection(
   const bias: number[] = [];
   config.categories.forEach((category, c) => {
     const labels = data.map((s) => (s.aspects.some((a) => a.category === category.id) ? 1 : 0));
+    const weights = data.map((s, i) =>
+      s.unlabelled?.includes(category.id) ? 0 : sampleWeights[i]!,
+    );
     const w = trainLogistic(
       rows,
       labels,
       vocab.names.length,
       { l2: config.detectL2 / 2, maxIterations: config.maxIterations },
-      sampleWeights,
+      weights,
     );
     for (let f = 0; f < vocab.names.length; f++) table[f]![c] = w.weights[f]!;
     bias.push(roundWeight(w.bias));
@@ -149,6 +152,8 @@ function trainDetectionNetwork(
   const lexicon = new Map(Object.entries(config.lexicon));
   const examples = allData.flatMap((s, i) => {
     if (s.polarityOnly) return [];
+    // Its loss has no per-category weights: partly labelled sentences would teach it wrong negatives.
+    if (s.unlabelled?.length) throw new Error(`the detection network needs full labels: ${s.id}`);
     const labels = new Uint8Array(config.categories.length);
     config.categories.forEach((c, k) => {
       labels[k] = s.aspects.some((a) => a.category === c.id) ? 1 : 0;
