@@ -87,6 +87,21 @@ describe('cachedAnalyzer with persistence (a real SQLite store)', () => {
     await store.close();
   });
 
+  it('writes long analyses in chunks, and reports a failing store once per warm-up', async () => {
+    const texts = Array.from({ length: 4_500 }, (_, i) => `text ${i}`);
+    const store = openStore('sqlite::memory:');
+    const a = cachedAnalyzer(analysis, persistence(store));
+    expect(await a.warm(texts)).toBe(texts.length);
+    expect(await store.analyses.count()).toBe(texts.length);
+    await store.close();
+
+    const errors: unknown[] = [];
+    const b = cachedAnalyzer(analysis, persistence(store, errors));
+    expect(await b.warm(texts)).toBe(texts.length);
+    // One failed read, one failed write; the later chunks are not attempted.
+    expect(errors).toHaveLength(2);
+  });
+
   it('analyses in memory when the store fails, and reports the failure', async () => {
     const store = openStore('sqlite::memory:');
     await store.close();

@@ -38,7 +38,7 @@ export interface CachedAnalyzer extends Analyzer {
   readonly size: number;
 }
 
-/** Stored analyses read per store call while warming. */
+/** Stored analyses read, or written, per store call while warming. */
 const LOAD_CHUNK = 2000;
 
 /** Where analyses outlive the process, so that a restart does not analyse every text again. */
@@ -103,28 +103,40 @@ export function cachedAnalyzer(analyze: Analyzer, persist?: AnalysisPersistence)
     }
     return left;
   };
+  /** Writes computed analyses to the store; false (reported, not thrown) when that failed. */
+  const save = async (entries: [string, string][]): Promise<boolean> => {
+    if (!persist || entries.length === 0) return true;
+    try {
+      await persist.store.put(entries);
+      return true;
+    } catch (err) {
+      persist.onError(err);
+      return false;
+    }
+  };
   fn.warm = async (texts, sliceMs = 20) => {
     let analysed = 0;
-    const computed: [string, string][] = [];
+    // Written in chunks as they are computed, so a long first analysis keeps its progress; after
+    // a failed write the rest stays in memory only (one report, not one per chunk).
+    let saving = persist !== undefined;
+    let computed: [string, string][] = [];
     let sliceStart = performance.now();
     for (const text of await load(texts)) {
       if (cache.has(text)) continue;
       const analysis = analyze(text);
       cache.set(text, analysis);
       analysed++;
-      if (persist) computed.push([persist.key(text), JSON.stringify(analysis)]);
+      if (saving) computed.push([persist!.key(text), JSON.stringify(analysis)]);
+      if (computed.length >= LOAD_CHUNK) {
+        saving = await save(computed);
+        computed = [];
+      }
       if (performance.now() - sliceStart >= sliceMs) {
         await setImmediate();
         sliceStart = performance.now();
       }
     }
-    if (persist && computed.length > 0) {
-      try {
-        await persist.store.put(computed);
-      } catch (err) {
-        persist.onError(err);
-      }
-    }
+    await save(computed);
     return analysed;
   };
   fn.prune = async (texts) => {
