@@ -126,7 +126,7 @@ export function cachedAnalyzer(analyze: Analyzer, persist?: AnalysisPersistence)
       const analysis = analyze(text);
       cache.set(text, analysis);
       analysed++;
-      if (saving) computed.push([persist!.key(text), JSON.stringify(analysis)]);
+      if (saving && persist) computed.push([persist.key(text), JSON.stringify(analysis)]);
       if (computed.length >= LOAD_CHUNK) {
         saving = await save(computed);
         computed = [];
