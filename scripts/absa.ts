@@ -44,7 +44,7 @@ if (command === 'predict') {
   if (!Number.isInteger(folds) || folds < 2 || !Number.isInteger(limit) || limit < 1) {
     fail('--folds must be an integer >= 2 and --limit-folds >= 1');
   }
-  const result = runCv(model as ModelName, folds, limit, values.record);
+  const result = await runCv(model as ModelName, folds, limit, values.record);
   process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
 } else {
   fail('usage: absa predict|cv --model <name>');

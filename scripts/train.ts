@@ -14,6 +14,7 @@ import { MODEL_NAMES, type ModelName } from '../src/insights/absa/index.js';
 import {
   benchmarkData,
   dealershipData,
+  ensureTrainingEmbeddings,
   repoRoot,
   trainConfig,
   trainModel,
@@ -41,7 +42,9 @@ for (const name of names as ModelName[]) {
   const started = Date.now();
   let data = trainingData(name);
   if (values.limit) data = data.slice(0, Number(values.limit));
-  const file = trainModel(data, trainConfig(name));
+  const config = trainConfig(name);
+  await ensureTrainingEmbeddings(config, data);
+  const file = trainModel(data, config);
   const json = `${JSON.stringify(file)}\n`;
   writeFileSync(join(outDir, `${name}.json`), json);
   const seconds = ((Date.now() - started) / 1000).toFixed(1);

@@ -6,6 +6,7 @@ import {
   crossValidate,
   dealershipChallenge,
   dealershipData,
+  ensureTrainingEmbeddings,
   evaluate,
   repoRoot,
   SEED,
@@ -53,7 +54,12 @@ function record(report: CvReport, key: string): void {
  * test split and the challenge sentences) and optionally
  * records the report in `models/metrics.json` under its fold configuration.
  */
-export function runCv(name: ModelName, folds: number, limit: number, save: boolean): CvReport {
+export async function runCv(
+  name: ModelName,
+  folds: number,
+  limit: number,
+  save: boolean,
+): Promise<CvReport> {
   const config = trainConfig(name);
   const flags = limit < folds ? ` --limit-folds ${limit}` : '';
   const command = `npm run -s absa -- cv --model ${name} --folds ${folds}${flags}`;
@@ -61,19 +67,18 @@ export function runCv(name: ModelName, folds: number, limit: number, save: boole
   let report: CvReport;
   if (name === 'dealership') {
     const { train, gold, test } = dealershipData();
+    const challenge = dealershipChallenge();
+    await ensureTrainingEmbeddings(config, [...train, ...test, ...challenge]);
     const extra = train.filter((s) => !gold.includes(s));
     const crossValidation = crossValidate(gold, config, { ...options, extraTraining: extra });
     const model = modelFromFile(trainModel(train, config), config.clusters, config.vectors);
     const testSplit = { ...toScores(evaluate(model, test)), sentences: test.length };
-    const challenge = dealershipChallenge();
     const challengeSet = { ...toScores(evaluate(model, challenge)), sentences: challenge.length };
     report = { model: name, command, crossValidation, testSplit, challengeSet };
   } else {
-    report = {
-      model: name,
-      command,
-      crossValidation: crossValidate(benchmarkData(name), config, options),
-    };
+    const data = benchmarkData(name);
+    await ensureTrainingEmbeddings(config, data);
+    report = { model: name, command, crossValidation: crossValidate(data, config, options) };
   }
   if (save) record(report, cvKey(folds, limit));
   return report;

@@ -1,7 +1,12 @@
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import { z } from 'zod';
-import { loadModel, predict, type ModelName } from '../../src/insights/absa/index.js';
+import {
+  ensureEmbeddings,
+  loadModel,
+  predict,
+  type ModelName,
+} from '../../src/insights/absa/index.js';
 
 const InputLine = z.object({
   id: z.union([z.string(), z.number()]),
@@ -9,10 +14,14 @@ const InputLine = z.object({
   categories: z.array(z.string()).optional(),
 });
 
+/** Lines scored together: a model with a sentence encoder encodes a batch at once. */
+const BATCH = 64;
+
 /**
- * Reads JSON lines `{id, text, categories?}` and writes one `{id, categories}` line per input line.
- * Blank lines are skipped. Stops at the first bad line (invalid JSON, wrong shape or a category the
- * model does not know), reports it on `errors` and returns exit code 1; otherwise returns 0.
+ * Reads JSON lines `{id, text, categories?}` and writes one `{id, categories}` line per input line,
+ * in input order and in batches of up to 64 lines. Blank lines are skipped. Stops at the first bad
+ * line (invalid JSON, wrong shape or a category the model does not know), after writing the lines
+ * before it, reports it on `errors` and returns exit code 1; otherwise returns 0.
  */
 export async function runPredict(
   name: ModelName,
@@ -22,6 +31,20 @@ export async function runPredict(
 ): Promise<number> {
   const model = loadModel(name);
   const known = new Set(model.categories.map((c) => c.id));
+  let batch: z.infer<typeof InputLine>[] = [];
+  const flush = async (): Promise<void> => {
+    await ensureEmbeddings(
+      model,
+      batch.map((l) => l.text),
+    );
+    const lines = batch.map((l) => {
+      const categories = predict(model, l.text, l.categories);
+      return `${JSON.stringify({ id: l.id, categories })}\n`;
+    });
+    if (lines.length > 0) output.write(lines.join(''));
+    model.encoder?.clear();
+    batch = [];
+  };
   let lineNumber = 0;
   for await (const line of createInterface({ input, crlfDelay: Infinity })) {
     lineNumber++;
@@ -30,18 +53,21 @@ export async function runPredict(
     try {
       parsed = InputLine.parse(JSON.parse(line));
     } catch {
+      await flush();
       errors.write(`line ${lineNumber}: expected a JSON object {"id", "text", "categories"?}\n`);
       return 1;
     }
     const unknown = parsed.categories?.find((c) => !known.has(c));
     if (unknown !== undefined) {
+      await flush();
       errors.write(
         `line ${lineNumber}: unknown category for model ${name}: ${JSON.stringify(unknown)}\n`,
       );
       return 1;
     }
-    const categories = predict(model, parsed.text, parsed.categories);
-    output.write(`${JSON.stringify({ id: parsed.id, categories })}\n`);
+    batch.push(parsed);
+    if (batch.length >= BATCH) await flush();
   }
+  await flush();
   return 0;
 }

@@ -22,10 +22,10 @@ describe('recorded benchmark scores', () => {
     it(
       `match a fresh run of the scorer for ${model} (${cvKey(folds, limit)})`,
       { timeout: 1_500_000 },
-      () => {
+      async () => {
         const stored = recorded[model]?.[cvKey(folds, limit)];
         expect(stored, `no recorded figures for ${model}`).toBeDefined();
-        const fresh = runCv(model, folds, limit, false);
+        const fresh = await runCv(model, folds, limit, false);
         expect(fresh.crossValidation).toEqual(stored!.crossValidation);
         expect(fresh.testSplit).toEqual(stored!.testSplit);
         expect(fresh.challengeSet).toEqual(stored!.challengeSet);

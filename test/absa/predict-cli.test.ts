@@ -84,6 +84,22 @@ describe('absa predict', { timeout: 120_000 }, () => {
     }
   });
 
+  it('answers long inputs in order, batch after batch, and stops at a bad line after the good ones', () => {
+    const good = Array.from({ length: 70 }, (_, i) =>
+      JSON.stringify({ id: i, text: i % 2 ? 'The pasta was cold.' : `Table ${i} waited an hour.` }),
+    );
+    const run = runScript(
+      'absa',
+      ['predict', '--model', 'semeval14-restaurants'],
+      [...good, 'not json', good[0]].join('\n'),
+    );
+    expect(run.status).toBe(1);
+    expect(run.stderr).toMatch(/line 71/);
+    const out = parseLines(run.stdout);
+    expect(out.map((o) => o.id)).toEqual(good.map((_, i) => i));
+    expect(out[1]!.categories).toContainEqual({ category: 'food', polarity: 'negative' });
+  });
+
   it('rejects an unknown model', () => {
     const run = runScript('absa', ['predict', '--model', 'yelp'], '');
     expect(run.status).not.toBe(0);

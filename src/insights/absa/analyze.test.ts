@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { analyzeReview, createReviewAnalyzer } from './analyze.js';
+import { analyzeReview, createReviewAnalyzer, ensureReviewEmbeddings } from './analyze.js';
 import { loadModel } from './model.js';
-import { predict } from './predict.js';
+import { ensureEmbeddings, predict } from './predict.js';
 import { DEALERSHIP_CATEGORIES } from './taxonomy.js';
 import { POLARITIES } from './types.js';
 
@@ -64,6 +64,26 @@ describe('analyzeReview', () => {
       { category: 'food', polarity: 'positive' },
       { category: 'price', polarity: 'negative' },
     ]);
+  });
+
+  it('judges each clause of a sentence with the SemEval model and its sentence encoder', async () => {
+    const semeval = loadModel('semeval14-restaurants');
+    const text = 'Great food but the service was dreadful!';
+    expect(() => predict(semeval, text)).toThrow(/ensureEmbeddings/);
+    await ensureEmbeddings(semeval, [text]);
+    expect(predict(semeval, text, ['food', 'service'])).toEqual([
+      { category: 'food', polarity: 'positive' },
+      { category: 'service', polarity: 'negative' },
+    ]);
+    // In a review, sentences start past offset 0: their clauses must still be the ones encoded.
+    const review = 'We came for a birthday. The sushi was fresh, but the waiter ignored us!';
+    expect(() => analyzeReview(semeval, review)).toThrow(/ensureEmbeddings/);
+    await ensureReviewEmbeddings(semeval, [review]);
+    const [, second] = analyzeReview(semeval, review).sentences;
+    expect(second!.text).toBe('The sushi was fresh, but the waiter ignored us!');
+    expect(second!.aspects.map((a) => a.category)).toEqual(
+      expect.arrayContaining(['food', 'service']),
+    );
   });
 
   it('handles Spanish reviews by glossing them into English', () => {

@@ -1,5 +1,6 @@
 import { detectLanguage } from '../../domain/language.js';
-import { prepareSentence } from './internal/prepare.js';
+import { embeddingTexts, prepareSentence } from './internal/prepare.js';
+import { embedder } from './internal/sentence-encoder.js';
 import { detectionProbabilities, pickCategories, polarityProbabilities } from './internal/score.js';
 import type { AbsaModel } from './model.js';
 import { splitSentences, type SentenceSpan } from './sentences.js';
@@ -43,7 +44,8 @@ function analyzeSentence(
   language: 'en' | 'es',
 ): AnalyzedSentence {
   const { text, start, end } = span;
-  const p = prepareSentence(text, model.clusters, start, language, model.vectors);
+  const embed = embedder(model.encoder);
+  const p = prepareSentence(text, model.clusters, start, language, model.vectors, embed);
   const detected = detectionProbabilities(model, p);
   const picked = pickCategories(model, detected);
   const polarities = polarityProbabilities(model, p, picked);
@@ -75,6 +77,23 @@ export function analyzeReview(model: AbsaModel, text: string): ReviewAnalysis {
   const language = detectLanguage(text) ?? 'en';
   const sentences = splitSentences(text).map((s) => analyzeSentence(model, s, language));
   return { model: model.name, modelVersion: model.version, sentences };
+}
+
+/**
+ * Encodes the sentences of reviews that a model with a sentence encoder will analyse (a no-op for
+ * other models, such as the dealership model).
+ */
+export async function ensureReviewEmbeddings(
+  model: AbsaModel,
+  reviews: Iterable<string>,
+): Promise<void> {
+  if (!model.encoder) return;
+  const texts: string[] = [];
+  for (const review of reviews) {
+    const language = detectLanguage(review) ?? 'en';
+    for (const s of splitSentences(review)) texts.push(...embeddingTexts(s.text, language));
+  }
+  await model.encoder.ensure(texts);
 }
 
 /** A review analyser with a per-text cache. */

@@ -1,4 +1,4 @@
-export { analyzeReview, createReviewAnalyzer } from './analyze.js';
+export { analyzeReview, createReviewAnalyzer, ensureReviewEmbeddings } from './analyze.js';
 export type {
   AnalyzedSentence,
   ReviewAnalysis,
@@ -13,7 +13,7 @@ export {
   MODEL_NAMES,
 } from './model.js';
 export type { AbsaModel, AbsaModelFile, ModelName } from './model.js';
-export { categoryIndex, predict } from './predict.js';
+export { categoryIndex, ensureEmbeddings, predict } from './predict.js';
 export { splitSentences } from './sentences.js';
 export type { SentenceSpan } from './sentences.js';
 export { DEALERSHIP_CATEGORIES, MAMS_CATEGORIES, SEMEVAL14_CATEGORIES } from './taxonomy.js';

@@ -15,6 +15,7 @@ import {
   type NeuralParams,
   type NeuralPolarity,
 } from './internal/neural.js';
+import { sharedSentenceEncoder, type SentenceEncoder } from './internal/sentence-encoder.js';
 import { parseWordVectors, type WordVectors } from './internal/vectors.js';
 import type { AspectCategory } from './types.js';
 
@@ -37,6 +38,12 @@ export interface AbsaModelFile {
   /** Sentiment lexicon: word to valence in [-4, 4]. */
   lexicon: Record<string, number>;
   detect: { bias: number[]; threshold: number[]; weights: Record<string, number[]> };
+  /**
+   * Word weights per category that mark a category's words for polarity (its anchors), when they
+   * are not the detection weights: a detector that also sees a sentence embedding leaves less
+   * weight on the words, so the anchors come from a detector trained on the words alone.
+   */
+  anchors?: Record<string, number[]>;
   polarity: { bias: number[]; weights: Record<string, number[]> };
   /** Optional networks over the word vectors, ensembled with the linear models. */
   neural?: { detection: NeuralDetection[]; polarity: NeuralPolarity[] };
@@ -54,6 +61,8 @@ export interface AbsaModel {
   detectBias: number[];
   detectThreshold: number[];
   detectWeights: Map<string, number[]>;
+  /** Word weights that pick a category's clause for polarity (`w:word` keys). */
+  anchorWeights: Map<string, number[]>;
   polarityBias: number[];
   polarityWeights: Map<string, number[]>;
   /** Detection networks with their ensemble weights (none for a purely linear model). */
@@ -64,9 +73,17 @@ export interface AbsaModel {
   clusters: WordClusters | null;
   /** Word vectors when the model uses them. */
   vectors: WordVectors | null;
+  /**
+   * The pretrained sentence encoder when the model uses one: texts must be prepared with
+   * `ensureEmbeddings` (or `ensureReviewEmbeddings`) before they are scored.
+   */
+  encoder: SentenceEncoder | null;
 }
 
-/** Turns the JSON content of a model file (and the shared word clusters) into a ready model. */
+/**
+ * Turns the JSON content of a model file (and the shared word clusters and vectors) into a ready
+ * model. A model that uses a sentence encoder gets the process-wide one (loaded on first use).
+ */
 export function modelFromFile(
   file: AbsaModelFile,
   clusters: WordClusters | null,
@@ -87,6 +104,7 @@ export function modelFromFile(
     detectBias: file.detect.bias,
     detectThreshold: file.detect.threshold,
     detectWeights: new Map(Object.entries(file.detect.weights)),
+    anchorWeights: new Map(Object.entries(file.anchors ?? file.detect.weights)),
     polarityBias: file.polarity.bias,
     polarityWeights: new Map(Object.entries(file.polarity.weights)),
     neuralDetection: (file.neural?.detection ?? []).map((n) => ({
@@ -99,6 +117,9 @@ export function modelFromFile(
     })),
     clusters: file.features.clusters ? clusters : null,
     vectors: needsVectors ? vectors : null,
+    encoder: file.features.sentenceEmbedding
+      ? sharedSentenceEncoder(file.features.sentenceEmbedding.encoder)
+      : null,
   };
 }
 

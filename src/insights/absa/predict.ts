@@ -1,4 +1,5 @@
-import { prepareSentence } from './internal/prepare.js';
+import { embeddingTexts, prepareSentence } from './internal/prepare.js';
+import { embedder } from './internal/sentence-encoder.js';
 import { detectionProbabilities, pickCategories, polarityProbabilities } from './internal/score.js';
 import type { AbsaModel } from './model.js';
 import { POLARITIES, type AspectPolarity } from './types.js';
@@ -22,13 +23,14 @@ export function categoryIndex(model: AbsaModel, id: string): number {
  * Aspect categories of one sentence with their polarity, as SemEval-2014 Task 4 scores them. With
  * `categories`, predicts the polarity of exactly those (subtask 4); without, detects the categories
  * first (subtask 3). The text is treated as a single sentence; use `analyzeReview` for reviews.
+ * A model with a sentence encoder needs the text prepared first by {@link ensureEmbeddings}.
  */
 export function predict(
   model: AbsaModel,
   text: string,
   categories?: readonly string[],
 ): AspectPolarity[] {
-  const p = prepareSentence(text, model.clusters, 0, 'en', model.vectors);
+  const p = prepareSentence(text, model.clusters, 0, 'en', model.vectors, embedder(model.encoder));
   const indices = categories
     ? categories.map((c) => categoryIndex(model, c))
     : pickCategories(model, detectionProbabilities(model, p));
@@ -37,4 +39,15 @@ export function predict(
     category: model.categories[k]!.id,
     polarity: POLARITIES[argmax(probabilities[i]!)]!,
   }));
+}
+
+/**
+ * Encodes the texts a model with a sentence encoder will `predict` (a no-op for other models).
+ * Encoding is asynchronous and batched; prediction then stays synchronous.
+ */
+export async function ensureEmbeddings(model: AbsaModel, texts: Iterable<string>): Promise<void> {
+  if (!model.encoder) return;
+  const all: string[] = [];
+  for (const text of texts) all.push(...embeddingTexts(text));
+  await model.encoder.ensure(all);
 }

@@ -1,4 +1,4 @@
-import type { PreparedSentence } from './prepare.js';
+import { clauseText, type PreparedSentence } from './prepare.js';
 
 /** Which features the models extract; stored in each model file. */
 export interface FeatureConfig {
@@ -16,6 +16,12 @@ export interface FeatureConfig {
   polarityVectors?: number;
   /** Add lexicon features from the vector-induced sentiment scores. */
   induced?: boolean;
+  /**
+   * Pretrained sentence-encoder features: the encoder's id (`internal/sentence-encoder.ts`), the
+   * scale of the sentence's embedding among detection features and that of the embedding of the
+   * category's clause (the sentence when no clause is found) among polarity features (0: none).
+   */
+  sentenceEmbedding?: { encoder: string; detect: number; polarity: number };
 }
 
 /** A feature bag: feature name to value (counts for n-grams, real values for lexicon scores). */
@@ -68,6 +74,11 @@ function addMeanVector(
   for (let d = 0; d < dim; d++) if (sum[d] !== 0) add(bag, `${prefix}:${d}`, (scale * sum[d]!) / n);
 }
 
+/** Adds a sentence embedding, times `scale`, as features `prefix:d`. */
+function addEmbedding(bag: FeatureBag, prefix: string, e: Float32Array, scale: number): void {
+  for (let d = 0; d < e.length; d++) if (e[d] !== 0) add(bag, `${prefix}:${d}`, scale * e[d]!);
+}
+
 /**
  * Features for aspect-category detection: word unigrams and bigrams, character n-grams inside
  * words and word-cluster ids. Negation is not marked here: "no wait" still talks about waiting.
@@ -91,6 +102,8 @@ export function detectionFeatures(p: PreparedSentence, config: FeatureConfig): F
   });
   add(bag, `b:${prev} </s>`);
   if (config.vectors && p.vectors) addMeanVector(bag, 'v', p, config.vectors, () => true);
+  const embedding = config.sentenceEmbedding;
+  if (embedding?.detect && p.embed) addEmbedding(bag, 'u', p.embed(p.text), embedding.detect);
   return finish(bag, config);
 }
 
@@ -222,6 +235,12 @@ export function polarityFeatures(
   if (clause < 0 && config.polarityVectors && p.vectors)
     addMeanVector(bag, 'pv', p, config.polarityVectors, all);
   if (p.words.includes('!')) add(bag, 'excl');
+  const embedding = config.sentenceEmbedding;
+  if (embedding?.polarity && p.embed) {
+    // The category's clause, not the whole sentence: aspects of one sentence can differ.
+    const text = clause < 0 ? p.text : clauseText(p, clause);
+    addEmbedding(bag, 'uc', p.embed(text), embedding.polarity);
+  }
   add(bag, `${cat}|bias`);
   return finish(bag, config);
 }

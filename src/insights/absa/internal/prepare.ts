@@ -7,6 +7,9 @@ import { tokenize, type Token } from './tokenize.js';
 
 /** A sentence ready for feature extraction. */
 export interface PreparedSentence {
+  /** The sentence, and the offset of its first character in the text its tokens are offsets of. */
+  text: string;
+  offset: number;
   tokens: Token[];
   /** Normalised words (Spanish words glossed into English), one per token. */
   words: string[];
@@ -21,6 +24,8 @@ export interface PreparedSentence {
   /** Row of each token's word vector (-1 when none), and the vectors (null when not used). */
   vec: number[];
   vectors: WordVectors | null;
+  /** The model's sentence encoder (null when it uses none): embeddings of prepared texts. */
+  embed: ((text: string) => Float32Array) | null;
 }
 
 const CLAUSE_PUNCT = new Set([',', ';', ':', '.', '!', '?', '(', ')', '-']);
@@ -61,7 +66,8 @@ function assignClauses(words: readonly string[]): { clause: number[]; count: num
  * Tokenises one sentence and derives what every feature needs: normalised words, negation scope
  * and clause numbers. Spanish sentences (by stop-word vote, or `fallbackLanguage` when the sentence
  * is too short to tell) have their words glossed into English word by word, so English-trained
- * weights apply to them.
+ * weights apply to them. `embed` is the model's sentence encoder, when it uses one (the sentence and
+ * its clauses must have been encoded: see {@link embeddingTexts}).
  */
 export function prepareSentence(
   text: string,
@@ -69,6 +75,7 @@ export function prepareSentence(
   offset = 0,
   fallbackLanguage: 'en' | 'es' = 'en',
   vectors: WordVectors | null = null,
+  embed: ((text: string) => Float32Array) | null = null,
 ): PreparedSentence {
   const tokens = tokenize(text, offset);
   const language = detectLanguage(text) ?? fallbackLanguage;
@@ -76,6 +83,8 @@ export function prepareSentence(
   const { clause, count } = assignClauses(words);
   const ids = words.map((w) => clusters?.get(w));
   return {
+    text,
+    offset,
     tokens,
     words,
     negated: markNegation(words),
@@ -86,5 +95,33 @@ export function prepareSentence(
     coarse: ids.map((c) => c?.[1] ?? -1),
     vec: vectors ? words.map((w) => vectors.index.get(w) ?? -1) : [],
     vectors,
+    embed,
   };
+}
+
+/**
+ * The text of clause `c` of a sentence: from its first to its last token that is not clause
+ * punctuation (the whole sentence when the clause holds no such token).
+ */
+export function clauseText(p: PreparedSentence, c: number): string {
+  let first = -1;
+  let last = -1;
+  for (let i = 0; i < p.tokens.length; i++) {
+    if (p.clause[i] !== c || CLAUSE_PUNCT.has(p.words[i]!)) continue;
+    if (first < 0) first = i;
+    last = i;
+  }
+  if (first < 0) return p.text;
+  return p.text.slice(p.tokens[first]!.start - p.offset, p.tokens[last]!.end - p.offset);
+}
+
+/**
+ * Every text a sentence encoder may be asked for when a sentence is scored: the sentence and each
+ * of its clauses (prepared as `prepareSentence` with the same language fallback would).
+ */
+export function embeddingTexts(text: string, fallbackLanguage: 'en' | 'es' = 'en'): string[] {
+  const p = prepareSentence(text, null, 0, fallbackLanguage);
+  const texts = [text];
+  for (let c = 0; c < p.clauseCount; c++) texts.push(clauseText(p, c));
+  return texts;
 }

@@ -39,10 +39,10 @@ export function detectionProbabilities(model: AbsaModel, p: PreparedSentence): n
   return scores.map(sigmoid);
 }
 
-/** The category context of polarity features: anchors come from the detection weights. */
+/** The category context of polarity features: anchors come from the (word) detection weights. */
 export function categoryContext(model: AbsaModel, index: number): CategoryContext {
   const id = model.categories[index]!.id;
-  return { id, anchorWeight: (word) => model.detectWeights.get(`w:${word}`)?.[index] ?? 0 };
+  return { id, anchorWeight: (word) => model.anchorWeights.get(`w:${word}`)?.[index] ?? 0 };
 }
 
 /**

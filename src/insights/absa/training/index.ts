@@ -21,5 +21,5 @@ export { stratifiedFolds } from './folds.js';
 export { evaluate, toScores } from './metrics.js';
 export type { EvaluationCounts, Scores } from './metrics.js';
 export { repoRoot, sharedDataDir } from './paths.js';
-export { trainModel } from './train-model.js';
+export { ensureTrainingEmbeddings, trainModel } from './train-model.js';
 export type { TrainConfig } from './train-model.js';

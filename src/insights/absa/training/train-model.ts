@@ -6,8 +6,9 @@ import {
   type FeatureConfig,
 } from '../internal/features.js';
 import type { WordClusters } from '../internal/clusters.js';
+import { embedder, type SentenceEncoder } from '../internal/sentence-encoder.js';
 import type { WordVectors } from '../internal/vectors.js';
-import { prepareSentence, type PreparedSentence } from '../internal/prepare.js';
+import { embeddingTexts, prepareSentence, type PreparedSentence } from '../internal/prepare.js';
 import { categoryContext } from '../internal/score.js';
 import { modelFromFile, type AbsaModelFile, type ModelName } from '../model.js';
 import { POLARITIES, type AspectCategory } from '../types.js';
@@ -40,6 +41,11 @@ export interface TrainConfig {
   /** The shared word vectors, needed when the features or the network use them. */
   vectors: WordVectors | null;
   /**
+   * The sentence encoder, needed when `features.sentenceEmbedding` is set; the training texts must
+   * have been prepared with `ensureTrainingEmbeddings`.
+   */
+  encoder: SentenceEncoder | null;
+  /**
    * Detection and polarity networks to train too (they need `vectors`): one per options entry
    * (several seeds make an average), each ensembled with the linear model with weight `mix`.
    */
@@ -54,7 +60,10 @@ type Weights = Record<string, number[]>;
 function trainDetection(
   allPrepared: PreparedSentence[],
   allData: readonly LabelledSentence[],
-  config: TrainConfig,
+  config: Pick<
+    TrainConfig,
+    'features' | 'minCount' | 'categories' | 'detectL2' | 'maxIterations' | 'threshold' | 'prune'
+  >,
 ): AbsaModelFile['detect'] {
   const prepared = allPrepared.filter((_, i) => !allData[i]!.polarityOnly);
   const data = allData.filter((s) => !s.polarityOnly);
@@ -85,6 +94,22 @@ function trainDetection(
     threshold: config.categories.map(() => config.threshold),
     weights: toTable(vocab.names, table, config.prune.detect),
   };
+}
+
+/**
+ * The word weights of a detector trained without the sentence embedding, for a model whose
+ * detector uses one: they pick each category's clause for polarity as the detection weights of a
+ * model without an embedding do (with the embedding in the detector, "Great food but the service
+ * was dreadful!" anchored food in the second clause).
+ */
+function trainAnchors(
+  prepared: PreparedSentence[],
+  data: readonly LabelledSentence[],
+  config: TrainConfig,
+): Record<string, number[]> {
+  const features = { ...config.features, sentenceEmbedding: undefined };
+  const words = trainDetection(prepared, data, { ...config, features }).weights;
+  return Object.fromEntries(Object.entries(words).filter(([name]) => name.startsWith('w:')));
 }
 
 /** Rounded weight rows by feature name, dropping rows whose largest weight is below `prune`. */
@@ -216,7 +241,7 @@ function trainPolarityNetwork(
  */
 export function trainModel(data: readonly LabelledSentence[], config: TrainConfig): AbsaModelFile {
   const prepared = data.map((s) =>
-    prepareSentence(s.text, config.clusters, 0, 'en', config.vectors),
+    prepareSentence(s.text, config.clusters, 0, 'en', config.vectors, embedder(config.encoder)),
   );
   const file: AbsaModelFile = {
     format: 'dealer-reviews-absa/1',
@@ -230,6 +255,8 @@ export function trainModel(data: readonly LabelledSentence[], config: TrainConfi
     detect: trainDetection(prepared, data, config),
     polarity: { bias: [], weights: {} },
   };
+  if (config.features.sentenceEmbedding?.detect)
+    file.anchors = trainAnchors(prepared, data, config);
   file.polarity = trainPolarity(prepared, data, file, config);
   if (config.neural) {
     const { detection, polarity } = config.neural;
@@ -239,8 +266,23 @@ export function trainModel(data: readonly LabelledSentence[], config: TrainConfi
     };
   }
   const hash = createHash('sha256')
-    .update(JSON.stringify([file.detect, file.polarity, file.neural ?? null]))
+    .update(
+      JSON.stringify([
+        file.detect,
+        ...(file.anchors ? [file.anchors] : []),
+        file.polarity,
+        file.neural ?? null,
+      ]),
+    )
     .digest('hex');
   file.version = hash.slice(0, 12);
   return file;
+}
+
+/** Encodes the sentences a configuration with a sentence encoder trains or is scored on. */
+export async function ensureTrainingEmbeddings(
+  config: TrainConfig,
+  data: readonly LabelledSentence[],
+): Promise<void> {
+  await config.encoder?.ensure(data.flatMap((s) => embeddingTexts(s.text)));
 }
