@@ -29,6 +29,11 @@ describe('the Universal Sentence Encoder', { timeout: 60_000 }, () => {
     expect(encoder.get('The waiter was rude.')).toEqual(kept);
   });
 
+  it('gives the empty text (which the encoder itself cannot take) the zero vector', async () => {
+    await encoder.ensure(['']);
+    expect(encoder.get('')).toEqual(new Float32Array(512));
+  });
+
   it('refuses a text that was not prepared', () => {
     expect(() => encoder.get('never encoded')).toThrow(/ensureEmbeddings/);
   });

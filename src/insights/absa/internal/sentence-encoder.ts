@@ -62,7 +62,8 @@ function createUseEncoder(): SentenceEncoder {
       // of the batch (the kernels block rows by batch size), which would make training and
       // prediction depend on how texts happened to be grouped. Alone, a text always gets the same.
       for (const text of missing) {
-        const [vector] = await use.embed([text]);
+        // The encoder fails on an empty string (no pieces to look up): it gets the zero vector.
+        const [vector] = text === '' ? [new Array<number>(DIM).fill(0)] : await use.embed([text]);
         held.set(text, Float32Array.from(vector!));
       }
     },
