@@ -1,0 +1,33 @@
+import { readFileSync } from 'node:fs';
+import { expect, it } from 'vitest';
+import { cvKey, metricsPath, runCv, type CvReport } from '../../../scripts/internal/absa-cv.js';
+import type { ModelName } from '../../../src/insights/absa/index.js';
+
+/** The figures recorded in `models/metrics.json`, by model and fold configuration. */
+export function recordedScores(): Record<string, Record<string, CvReport>> {
+  return JSON.parse(readFileSync(metricsPath(), 'utf8')) as Record<
+    string,
+    Record<string, CvReport>
+  >;
+}
+
+/**
+ * Declares the test that reruns the scorer on a reduced but fixed configuration of a model (the
+ * first fold of its 10-fold split: the full runs take most of an hour) and compares the fresh
+ * figures with the recorded ones. Each model has its own test file so that the three runs, minutes
+ * each, can go to different workers.
+ */
+export function checkRecordedFold(model: ModelName, folds = 10, limit = 1): void {
+  it(
+    `match a fresh run of the scorer for ${model} (${cvKey(folds, limit)})`,
+    { timeout: 1_500_000 },
+    async () => {
+      const stored = recordedScores()[model]?.[cvKey(folds, limit)];
+      expect(stored, `no recorded figures for ${model}`).toBeDefined();
+      const fresh = await runCv(model, folds, limit, false);
+      expect(fresh.crossValidation).toEqual(stored!.crossValidation);
+      expect(fresh.testSplit).toEqual(stored!.testSplit);
+      expect(fresh.challengeSet).toEqual(stored!.challengeSet);
+    },
+  );
+}

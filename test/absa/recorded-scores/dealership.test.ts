@@ -1,0 +1,6 @@
+import { describe } from 'vitest';
+import { checkRecordedFold } from './check.js';
+
+describe('recorded benchmark scores', () => {
+  checkRecordedFold('dealership');
+});
