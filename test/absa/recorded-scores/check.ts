@@ -17,7 +17,8 @@ export function recordedScores(): Record<string, Record<string, CvReport>> {
  * figures with the recorded ones. Each model has its own test file so that the three runs, minutes
  * each, can go to different workers.
  */
-export function checkRecordedFold(model: ModelName, folds = 10, limit = 1): void {
+export function checkRecordedFold(model: ModelName): void {
+  const [folds, limit] = [10, 1];
   it(
     `match a fresh run of the scorer for ${model} (${cvKey(folds, limit)})`,
     { timeout: 1_500_000 },

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { MODEL_NAMES } from '../../../src/insights/absa/index.js';
 import { recordedScores } from './check.js';
 
 describe('recorded benchmark scores', () => {
   it('records the full cross-validation of each model with its command', () => {
     const recorded = recordedScores();
-    for (const model of ['semeval14-restaurants', 'mams-acsa', 'dealership']) {
+    for (const model of MODEL_NAMES) {
       const full = recorded[model]?.['10-fold'];
       expect(full, `no full 10-fold figures for ${model}`).toBeDefined();
       expect(full!.crossValidation.foldsRun).toBe(10);
