@@ -3,16 +3,14 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { defineConfig } from 'vitest/config';
 
 /**
- * Test files that run for minutes (each reruns a fold of a benchmark cross-validation, or trains a
- * model twice), longest first. They start before everything else so that the other worker gets
- * through the rest of the suite meanwhile: on the 2-core machines CI runs on, `npm test` takes
- * about half the time it took with these checks in one file on one worker.
+ * The model checks that run for minutes, longest first, so that they start before the short ones
+ * and two workers finish at about the same time.
  */
 const LONG_RUNNING = [
-  'test/absa/recorded-scores/mams-acsa.test.ts',
-  'test/absa/recorded-scores/semeval14-restaurants.test.ts',
-  'test/absa/recorded-scores/dealership.test.ts',
-  'test/absa/train-determinism.test.ts',
+  'test/models/recorded-scores/mams-acsa.test.ts',
+  'test/models/recorded-scores/semeval14-restaurants.test.ts',
+  'test/models/recorded-scores/dealership.test.ts',
+  'test/models/train-determinism.test.ts',
 ];
 
 class LongRunningFirst extends BaseSequencer {
@@ -26,14 +24,45 @@ class LongRunningFirst extends BaseSequencer {
   }
 }
 
+/**
+ * Three projects:
+ * - `unit`: in-process tests beside the code (`src/**`, `tools/**`); they import the sources.
+ * - `e2e`: the service on a real port, the CLIs as processes; they run the compiled code, which
+ *   the project's global setup builds first (never stale).
+ * - `models`: the model checks (recorded scores, training determinism, mention evaluation); they
+ *   need `../shared/data` and take minutes, so `npm test` leaves them to `npm run test:models`.
+ */
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
     // Vitest's default leaves one core free, which on a 2-core machine is a single worker.
     maxWorkers: availableParallelism(),
     sequence: { sequencer: LongRunningFirst },
+    projects: [
+      {
+        extends: true,
+        test: { name: 'unit', include: ['src/**/*.test.ts', 'tools/**/*.test.ts'] },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'e2e',
+          include: ['test/e2e/**/*.test.ts', 'test/import/**/*.test.ts', 'test/tools/**/*.test.ts'],
+          globalSetup: ['test/setup/build.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'models',
+          include: ['test/models/**/*.test.ts'],
+          globalSetup: ['test/setup/shared-data.ts', 'test/setup/build.ts'],
+          // Each recorded-scores check reruns a fold of a cross-validation: minutes of CPU.
+          testTimeout: 1_800_000,
+        },
+      },
+    ],
   },
 });

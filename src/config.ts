@@ -168,17 +168,16 @@ export class ConfigError extends Error {
   override name = 'ConfigError';
 }
 
-/**
- * Parses and validates the environment once. Empty variables count as unset. Throws a
- * `ConfigError` naming the first bad variable.
- */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+type EnvKey = keyof typeof EnvSchema.shape;
+
+/** Parses the variables of `schema` (empty ones count as unset); a `ConfigError` names the first bad one. */
+function parseEnv<S extends z.ZodObject>(schema: S, env: NodeJS.ProcessEnv): z.output<S> {
   const relevant: Record<string, string> = {};
-  for (const key of Object.keys(EnvSchema.shape)) {
+  for (const key of Object.keys(schema.shape)) {
     const value = env[key];
     if (value !== undefined && value !== '') relevant[key] = value;
   }
-  const parsed = EnvSchema.safeParse(relevant);
+  const parsed = schema.safeParse(relevant);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const key = String(issue.path[0]);
@@ -186,7 +185,29 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       `invalid ${key}=${JSON.stringify(relevant[key] ?? '')}: ${issue.message}`,
     );
   }
-  const e = parsed.data;
+  return parsed.data;
+}
+
+/**
+ * Parses only the named variables, with the same rules and defaults as the service: what an
+ * operator command needs (the import reads `DATABASE_URL` alone), so that a bad value of an
+ * unrelated variable does not stop it.
+ */
+export function loadEnv<K extends EnvKey>(
+  keys: readonly K[],
+  env: NodeJS.ProcessEnv = process.env,
+): Pick<z.output<typeof EnvSchema>, K> {
+  const mask: Partial<Record<EnvKey, true>> = {};
+  for (const k of keys) mask[k] = true;
+  return parseEnv(EnvSchema.pick(mask), env) as Pick<z.output<typeof EnvSchema>, K>;
+}
+
+/**
+ * Parses and validates the environment once. Empty variables count as unset. Throws a
+ * `ConfigError` naming the first bad variable.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const e = parseEnv(EnvSchema, env);
   const baseUrl = e.BASE_URL ?? `http://localhost:${e.PORT}`;
   const lease = {
     minSeconds: e.WEBSUB_LEASE_MIN_SECONDS,

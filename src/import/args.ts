@@ -1,4 +1,4 @@
-import { parseArgs } from 'node:util';
+import { parseCommandLine, UsageError } from '../cli.js';
 import { Source } from '../domain/review.js';
 import { FORMATS, type FormatId } from './types.js';
 
@@ -14,13 +14,9 @@ export interface CliArgs {
   source: Source | null;
 }
 
-/** A bad command line: reported with the usage, exit code 2. */
-export class UsageError extends Error {
-  override name = 'UsageError';
-}
-
 /** The usage text. */
-export const USAGE = `Usage: npm run import -- <file|directory> [options]
+export const USAGE = `Usage: dealer-reviews import <file|directory> [options]
+       npm run import -- <file|directory> [options]
 
 Imports a review export into the store named by DATABASE_URL (default sqlite:./data/reviews.db).
 
@@ -38,28 +34,17 @@ See docs/importing.md.`;
 
 /** Parses the arguments after `npm run import --`; `null` means `--help`. */
 export function parseCliArgs(argv: readonly string[]): CliArgs | null {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: [...argv],
-      allowPositionals: true,
-      strict: true,
-      options: {
-        format: { type: 'string' },
-        strict: { type: 'boolean', default: false },
-        prune: { type: 'boolean', default: false },
-        json: { type: 'boolean', default: false },
-        'dry-run': { type: 'boolean', default: false },
-        progress: { type: 'boolean', default: false },
-        source: { type: 'string' },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-    });
-  } catch (err) {
-    throw new UsageError((err as Error).message);
-  }
+  const parsed = parseCommandLine(argv, {
+    format: { type: 'string' },
+    strict: { type: 'boolean', default: false },
+    prune: { type: 'boolean', default: false },
+    json: { type: 'boolean', default: false },
+    'dry-run': { type: 'boolean', default: false },
+    progress: { type: 'boolean', default: false },
+    source: { type: 'string' },
+  });
+  if (parsed === null) return null;
   const { values, positionals } = parsed;
-  if (values.help) return null;
   if (positionals.length !== 1)
     throw new UsageError('give exactly one file or directory to import');
   const format = values.format;

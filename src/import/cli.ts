@@ -1,6 +1,9 @@
-import { ConfigError, loadConfig } from '../config.js';
+import { describeError, UsageError } from '../cli.js';
+import { ConfigError, loadEnv } from '../config.js';
 import { openStore, type Store } from '../store/index.js';
-import { parseCliArgs, UsageError, USAGE, type CliArgs } from './args.js';
+import { parseCliArgs, USAGE, type CliArgs } from './args.js';
+
+export { USAGE };
 import { FileError } from './internal/text.js';
 import { createProgress, type ProgressSink } from './progress.js';
 import { formatSummary } from './report.js';
@@ -29,7 +32,7 @@ function describe(err: unknown): string {
   if (typeof e?.code === 'string' && e.code.startsWith('SQLITE')) {
     return `database error (${e.code}): ${e.message}`;
   }
-  return `unexpected error: ${e?.message ?? String(err)}`;
+  return describeError(err);
 }
 
 async function importWith(store: Store, args: CliArgs): Promise<number> {
@@ -57,9 +60,10 @@ async function importWith(store: Store, args: CliArgs): Promise<number> {
 }
 
 /**
- * `npm run import -- <file> [options]`: parses the command line and the environment, opens the
- * store named by DATABASE_URL and imports. Exit codes: 0 imported (rejected rows are reported,
- * not fatal), 1 the import failed and nothing was written, 2 bad command line.
+ * `dealer-reviews import <file> [options]` (or `npm run import -- ...`): parses the command line
+ * and `DATABASE_URL` (no other variable: a bad setting of the service does not stop an import),
+ * opens the store and imports. Exit codes: 0 imported (rejected rows are reported, not fatal),
+ * 1 the import failed and nothing was written, 2 bad command line.
  */
 export async function main(argv: readonly string[]): Promise<number> {
   let args: CliArgs | null = null;
@@ -69,8 +73,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       process.stdout.write(`${USAGE}\n`);
       return 0;
     }
-    const config = loadConfig();
-    const store = openStore(config.databaseUrl);
+    const store = openStore(loadEnv(['DATABASE_URL']).DATABASE_URL);
     const interrupted = (): void => {
       process.stderr.write('\nimport: interrupted; nothing was imported\n');
       process.exit(130);
@@ -87,5 +90,3 @@ export async function main(argv: readonly string[]): Promise<number> {
     return fail(args, describe(err), 1);
   }
 }
-
-process.exitCode = await main(process.argv.slice(2));

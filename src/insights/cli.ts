@@ -1,41 +1,58 @@
-import { loadConfig } from '../config.js';
-import { orderReviews } from '../snapshot/build.js';
+import { parseCommandLine, printUsage, runCommandLine, UsageError } from '../cli.js';
+import { loadEnv } from '../config.js';
+import { orderReviews } from '../reviews/order.js';
 import { openStore } from '../store/index.js';
 import { createInsightsEngine } from './engine.js';
 import { renderReport } from './report.js';
 
-/**
- * `npm run insights [-- --json]`: computes the insights of the data in DATABASE_URL and prints
- * them as tables (or as the JSON document) for operators. Uses the per-text analyses stored in
- * the same database (by the service, or by an earlier run).
- */
-async function main(): Promise<void> {
-  const config = loadConfig();
-  const store = openStore(config.databaseUrl);
-  try {
-    const dataset = await store.readDataset();
-    const reviews = orderReviews(dataset).map((p) => p.review);
-    // The analyses the service stored are reused (and new ones stored), so this is quick on a
-    // database the service has already published.
-    const engine = createInsightsEngine({
-      analyses: store.analyses,
-      onStoreError: (err) =>
-        console.error(`insights: stored analyses unavailable (${String(err)}); analysing all`),
-    });
-    const insights = await engine.computeInSlices({
-      reviews,
-      business: dataset.business,
-      changedAt: dataset.state.changedAt,
-    });
-    if (process.argv.includes('--json'))
-      process.stdout.write(`${JSON.stringify(insights, null, 2)}\n`);
-    else process.stdout.write(renderReport(insights, dataset.business?.name ?? null));
-  } finally {
-    await store.close();
-  }
-}
+export const USAGE = `Usage: dealer-reviews insights [--json]
+       npm run insights [-- --json]
 
-main().catch((err: unknown) => {
-  console.error(`insights: ${err instanceof Error ? err.message : String(err)}`);
-  process.exit(1);
-});
+Computes the insights of the data in the store named by DATABASE_URL (default
+sqlite:./data/reviews.db) and prints them as tables, or as the /insights.json document.
+
+Options:
+  --json       print the JSON document instead of tables
+  -h, --help   this text
+
+See docs/insights.md.`;
+
+const CLI = { name: 'insights', usage: USAGE };
+
+/**
+ * `dealer-reviews insights [--json]`: the insights for operators. Uses the per-text analyses
+ * stored in the same database (by the service, or by an earlier run), so it is quick on a
+ * database the service has already published. Reads only `DATABASE_URL` from the environment.
+ */
+export function main(argv: readonly string[]): Promise<number> {
+  return runCommandLine(CLI, async () => {
+    const args = parseCommandLine(argv, { json: { type: 'boolean', default: false } });
+    if (args === null) return printUsage(CLI);
+    if (args.positionals.length > 0) throw new UsageError('takes no arguments');
+    const store = openStore(loadEnv(['DATABASE_URL']).DATABASE_URL);
+    try {
+      const dataset = await store.readDataset();
+      const reviews = orderReviews(dataset.reviews).map((p) => p.review);
+      const engine = createInsightsEngine({
+        analyses: store.analyses,
+        onStoreError: (err) =>
+          process.stderr.write(
+            `insights: stored analyses unavailable (${String(err)}); analysing all\n`,
+          ),
+      });
+      const insights = await engine.computeInSlices({
+        reviews,
+        business: dataset.business,
+        changedAt: dataset.state.changedAt,
+      });
+      process.stdout.write(
+        args.values.json
+          ? `${JSON.stringify(insights, null, 2)}\n`
+          : renderReport(insights, dataset.business?.name ?? null),
+      );
+      return 0;
+    } finally {
+      await store.close();
+    }
+  });
+}

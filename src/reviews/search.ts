@@ -1,6 +1,9 @@
 import type { Issue } from '../http/errors.js';
 import type { SearchFilters } from './search-schema.js';
+import { compareKeys, type SortKey } from './order.js';
 import { normalizeName, wordRuns, type SearchIndex } from './search-index.js';
+
+export { compareKeys, type SortKey };
 
 /** A page of matches: positions in published order, and the count of all matches. */
 export interface SearchHits {
@@ -11,18 +14,6 @@ export interface SearchHits {
 }
 
 export type SearchOutcome = { ok: true; hits: SearchHits } | { ok: false; issues: Issue[] };
-
-/** The sort key of a position, for keyset cursors. */
-export type SortKey = readonly [date: string, datePublished: string, id: string];
-
-/** Compares sort keys in published order (newest first): negative when `a` comes first. */
-export function compareKeys(a: SortKey, b: SortKey): number {
-  for (let i = 0; i < 3; i++) {
-    if (a[i]! > b[i]!) return -1;
-    if (a[i]! < b[i]!) return 1;
-  }
-  return 0;
-}
 
 /** First position whose date is <= `until` (dates descend). */
 function firstOnOrBefore(dates: readonly string[], until: string): number {

@@ -1,14 +1,13 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { computeAggregate } from '../domain/aggregate.js';
 import { feedUrn } from '../domain/ids.js';
-import type { Review } from '../domain/review.js';
 import { renderAtomFeed } from '../feeds/atom.js';
 import { FEED_SIZE, renderJsonFeed } from '../feeds/json-feed.js';
 import type { ServiceUrls } from '../feeds/urls.js';
 import { precompressRepresentation } from '../http/representation.js';
 import { renderReviewsDocument } from '../reviews/dataset.js';
 import { buildSearchIndex } from '../reviews/search-index.js';
-import { compareKeys } from '../reviews/search.js';
+import { orderReviews } from '../reviews/order.js';
 import type { Dataset } from '../store/index.js';
 import { createResponseCache } from './response-cache.js';
 import type { Representation, Snapshot } from './types.js';
@@ -31,18 +30,6 @@ function topicHeaders(urls: ServiceUrls, self: string, hub: boolean): Record<str
   return hub ? { Link: `<${urls.hub}>; rel="hub", <${self}>; rel="self"` } : {};
 }
 
-/** The stored reviews parsed and put in published order (newest first), with their JSON text. */
-export function orderReviews(dataset: Dataset): { json: string; review: Review }[] {
-  const pairs = dataset.reviews.map((json) => ({ json, review: JSON.parse(json) as Review }));
-  pairs.sort((a, b) =>
-    compareKeys(
-      [a.review.date, a.review.datePublished, a.review.id],
-      [b.review.date, b.review.datePublished, b.review.id],
-    ),
-  );
-  return pairs;
-}
-
 /**
  * Builds everything published for one data version: reviews in published order, their
  * aggregate, search indexes, and the prepared bytes (identity, gzip, brotli, ETag) of each
@@ -53,7 +40,7 @@ export async function buildSnapshot(dataset: Dataset, options: BuildOptions): Pr
   // Between build steps the event loop serves the requests that arrived meanwhile: a build at
   // 100k reviews takes seconds of CPU, and the previous snapshot keeps answering until the swap.
   await nextTurn();
-  const pairs = orderReviews(dataset);
+  const pairs = orderReviews(dataset.reviews);
   const reviews = pairs.map((p) => p.review);
   const fragments = pairs.map((p) => p.json);
   await nextTurn();

@@ -1,5 +1,5 @@
 /** Published data versions: the public surface of `src/snapshot`. */
-export { buildSnapshot, orderReviews } from './build.js';
+export { buildSnapshot } from './build.js';
 export type { BuildOptions } from './build.js';
 export { startPublisher } from './publisher.js';
 export type { Publisher, PublisherOptions } from './publisher.js';

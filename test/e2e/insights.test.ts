@@ -196,7 +196,7 @@ describe('insights for agents and operators', () => {
   });
 
   it('prints a readable report with `npm run insights`', () => {
-    const run = spawnSync(process.execPath, [join(ROOT, 'dist/src/insights/cli.js')], {
+    const run = spawnSync(process.execPath, [join(ROOT, 'dist/src/bin.js'), 'insights'], {
       env: { PATH: process.env.PATH ?? '', DATABASE_URL: svc.databaseUrl },
       encoding: 'utf8',
       timeout: 60_000,
@@ -207,11 +207,15 @@ describe('insights for agents and operators', () => {
     }
     expect(run.stdout).toContain(insights.entities.technicians[0]!.name);
     // With --json it prints the served document, computed from the analyses the service stored.
-    const json = spawnSync(process.execPath, [join(ROOT, 'dist/src/insights/cli.js'), '--json'], {
-      env: { PATH: process.env.PATH ?? '', DATABASE_URL: svc.databaseUrl },
-      encoding: 'utf8',
-      timeout: 60_000,
-    });
+    const json = spawnSync(
+      process.execPath,
+      [join(ROOT, 'dist/src/bin.js'), 'insights', '--json'],
+      {
+        env: { PATH: process.env.PATH ?? '', DATABASE_URL: svc.databaseUrl },
+        encoding: 'utf8',
+        timeout: 60_000,
+      },
+    );
     expect(json.status, json.stderr).toBe(0);
     expect(json.stderr).toBe('');
     expect(JSON.parse(json.stdout)).toEqual(insights);

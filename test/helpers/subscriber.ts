@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import type { TestCa } from '../../scripts/bench/test-ca.js';
+import type { TestCa } from '../../tools/bench/test-ca.js';
 
 /** How a callback answers a verification GET. */
 export type VerifyBehaviour = 'echo' | 'wrong' | 'echo-newline' | 'not-found' | 'redirect' | 'hold';

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createTestCa, type TestCa } from '../../scripts/bench/test-ca.js';
+import { createTestCa, type TestCa } from '../../tools/bench/test-ca.js';
 import { openStore, type Store } from '../../src/store/index.js';
 import {
   freshReview,

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -7,7 +7,8 @@ import type { Review } from '../../src/domain/review.js';
 import { openStore } from '../../src/store/index.js';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-export const CLI = join(ROOT, 'dist', 'src', 'import', 'cli.js');
+/** The built command line (`dealer-reviews`), as an operator runs it. */
+export const BIN = join(ROOT, 'dist', 'src', 'bin.js');
 export const FIXTURES = join(ROOT, 'test', 'fixtures');
 
 /** A fixture's path. */
@@ -38,10 +39,9 @@ function childEnv(db: string): NodeJS.ProcessEnv {
   return { ...env, DATABASE_URL: `sqlite:${db}` };
 }
 
-/** Starts the built CLI against the SQLite store at `db`. */
+/** Starts `dealer-reviews import` (built by the e2e project's setup) against the SQLite store at `db`. */
 export function spawnCli(args: readonly string[], db: string): ChildProcess {
-  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` first`);
-  return spawn(process.execPath, [CLI, ...args], {
+  return spawn(process.execPath, [BIN, 'import', ...args], {
     cwd: ROOT,
     env: childEnv(db),
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { gbpChunks } from '../../scripts/bench-import-data.js';
+import { gbpChunks } from '../../tools/bench/import-data.js';
 import { fixture, importJson, readPublished, spawnCli, tempDir } from './helpers.js';
 
 let dir: string;

@@ -1,0 +1,74 @@
+#!/usr/bin/env node
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** `dealer-reviews <command>`: the operator's commands, run from the compiled code. */
+const COMMANDS: Record<
+  string,
+  {
+    summary: string;
+    load: () => Promise<{ main(argv: readonly string[]): Promise<number | null> }>;
+  }
+> = {
+  serve: { summary: 'start the service (as npm start)', load: () => import('./serve.js') },
+  import: {
+    summary: 'import a review export or business profile into the store',
+    load: () => import('./import/cli.js'),
+  },
+  insights: {
+    summary: 'print the insights of the stored reviews',
+    load: () => import('./insights/cli.js'),
+  },
+  absa: {
+    summary: 'run the shipped aspect-sentiment models on JSON lines',
+    load: () => import('./insights/absa/cli.js'),
+  },
+};
+
+const USAGE = `Usage: dealer-reviews <command> [options]
+
+Commands:
+${Object.entries(COMMANDS)
+  .map(([name, c]) => `  ${name.padEnd(10)}${c.summary}`)
+  .join('\n')}
+
+Run \`dealer-reviews <command> --help\` for the options of each. Configuration comes from
+environment variables (DATABASE_URL, PORT, ...), documented in the README.`;
+
+/** Newest modification time under `dir` of the files ending in `.ts` (0 when none). */
+function newestSource(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) newest = Math.max(newest, newestSource(path));
+    else if (entry.name.endsWith('.ts')) newest = Math.max(newest, statSync(path).mtimeMs);
+  }
+  return newest;
+}
+
+/**
+ * In a checkout, warns (one line) when the sources are newer than the last build: the commands
+ * run the compiled code and would not see the change until `npm run build`.
+ */
+function warnIfStale(): void {
+  const dist = join(import.meta.dirname, '..');
+  const sources = join(dist, '..', 'src');
+  const buildInfo = join(dist, '.tsbuildinfo');
+  if (!existsSync(sources) || !existsSync(buildInfo)) return;
+  if (newestSource(sources) > statSync(buildInfo).mtimeMs) {
+    process.stderr.write('dealer-reviews: src/ changed since the last build; run npm run build\n');
+  }
+}
+
+const [name, ...rest] = process.argv.slice(2);
+if (name === undefined || name === '-h' || name === '--help' || name === 'help') {
+  (name === undefined ? process.stderr : process.stdout).write(`${USAGE}\n`);
+  process.exitCode = name === undefined ? 2 : 0;
+} else if (!Object.hasOwn(COMMANDS, name)) {
+  process.stderr.write(`dealer-reviews: unknown command "${name}"\n\n${USAGE}\n`);
+  process.exitCode = 2;
+} else {
+  warnIfStale();
+  const code = await (await COMMANDS[name]!.load()).main(rest);
+  if (code !== null) process.exitCode = code;
+}

@@ -1,0 +1,68 @@
+import { parseCommandLine, printUsage, runCommandLine, UsageError } from './cli.js';
+import { ConfigError, loadConfig } from './config.js';
+import { createLogger } from './logger.js';
+import { startService } from './service.js';
+
+export const USAGE = `Usage: dealer-reviews serve
+       npm start
+
+Serves the reviews, feeds, insights, MCP endpoint and WebSub hub on PORT (default 3000).
+Configured only by environment variables (PORT, HOST, BASE_URL, DATABASE_URL, ...), each
+documented in the README; a bad value stops start-up with one line and exit code 78.
+
+Options:
+  -h, --help   this text`;
+
+const CLI = { name: 'dealer-reviews', usage: USAGE };
+
+/** Exit code of a configuration error (EX_CONFIG). */
+const EX_CONFIG = 78;
+
+/**
+ * Starts the service and resolves once it answers requests (`null`: keep running), or with an
+ * exit code when it cannot start. SIGTERM and SIGINT close it gracefully.
+ */
+export async function main(argv: readonly string[]): Promise<number | null> {
+  let started = false;
+  const code = await runCommandLine(CLI, async () => {
+    const args = parseCommandLine(argv, {});
+    if (args === null) return printUsage(CLI);
+    if (args.positionals.length > 0) throw new UsageError('takes no arguments');
+    let config;
+    try {
+      config = loadConfig();
+    } catch (err) {
+      if (!(err instanceof ConfigError)) throw err;
+      process.stderr.write(`dealer-reviews: ${err.message}\n`);
+      return EX_CONFIG;
+    }
+    const logger = createLogger(config.logLevel);
+    const service = await startService(config, logger);
+    logger.info(
+      {
+        listen: `${config.host}:${config.port}`,
+        baseUrl: config.baseUrl,
+        store: service.store.location,
+      },
+      'ready',
+    );
+    let closing = false;
+    const shutdown = (signal: string): void => {
+      if (closing) return;
+      closing = true;
+      logger.info({ signal }, 'shutting down');
+      service.close().then(
+        () => process.exit(0),
+        (err: unknown) => {
+          logger.error({ err }, 'shutdown failed');
+          process.exit(1);
+        },
+      );
+    };
+    process.on('SIGTERM', () => shutdown('SIGTERM'));
+    process.on('SIGINT', () => shutdown('SIGINT'));
+    started = true;
+    return 0;
+  });
+  return started ? null : code;
+}

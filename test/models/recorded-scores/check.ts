@@ -1,0 +1,34 @@
+import { readFileSync } from 'node:fs';
+import { expect, it } from 'vitest';
+import { cvKey, metricsPath, runCv, type CvReport } from '../../../tools/absa/internal/absa-cv.js';
+import type { ModelName } from '../../../src/insights/absa/index.js';
+
+/** The figures recorded in `models/metrics.json`, by model and fold configuration. */
+export function recordedScores(): Record<string, Record<string, CvReport>> {
+  return JSON.parse(readFileSync(metricsPath(), 'utf8')) as Record<
+    string,
+    Record<string, CvReport>
+  >;
+}
+
+/**
+ * Declares the test that reruns the scorer on a reduced but fixed configuration of a model (the
+ * first fold of its 10-fold split: the full runs take most of an hour) and compares the fresh
+ * figures with the recorded ones. Each model has its own test file so that the three runs, minutes
+ * each, can go to different workers.
+ */
+export function checkRecordedFold(model: ModelName): void {
+  const [folds, limit] = [10, 1];
+  it(
+    `match a fresh run of the scorer for ${model} (${cvKey(folds, limit)})`,
+    { timeout: 1_500_000 },
+    async () => {
+      const stored = recordedScores()[model]?.[cvKey(folds, limit)];
+      expect(stored, `no recorded figures for ${model}`).toBeDefined();
+      const fresh = await runCv(model, folds, limit, false);
+      expect(fresh.crossValidation).toEqual(stored!.crossValidation);
+      expect(fresh.testSplit).toEqual(stored!.testSplit);
+      expect(fresh.challengeSet).toEqual(stored!.challengeSet);
+    },
+  );
+}

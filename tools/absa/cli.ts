@@ -1,0 +1,61 @@
+/**
+ * ABSA command line (offline tooling).
+ *
+ *   npm run -s absa -- predict --model <semeval14-restaurants|mams-acsa|dealership>
+ *       the shipped models on JSON lines (the same as `dealer-reviews absa predict`)
+ *   npm run -s absa -- cv --model <name> [--folds 10] [--limit-folds N] [--record]
+ *       reruns the fixed-fold cross-validation (dealership: on its train split, plus the test split)
+ *       and prints the figures as JSON; --record stores them in models/metrics.json. Needs the
+ *       shared data in ../shared/data.
+ */
+import { parseCommandLine, printUsage, runCommandLine, UsageError } from '../../src/cli.js';
+import { main as predictMain } from '../../src/insights/absa/cli.js';
+import { MODEL_NAMES, type ModelName } from '../../src/insights/absa/index.js';
+import { runCv } from './internal/absa-cv.js';
+
+const USAGE = `Usage: npm run -s absa -- predict --model <name>
+       npm run -s absa -- cv --model <name> [--folds 10] [--limit-folds N] [--record]
+
+predict  reads JSON lines {"id", "text", "categories"?} on stdin, writes {"id", "categories"}
+cv       reruns the fixed-fold cross-validation of a model and prints the figures as JSON;
+         needs the shared evaluation data in ../shared/data
+
+Options:
+  --model <name>      ${MODEL_NAMES.join(', ')}
+  --folds <n>         folds of the split (default 10)
+  --limit-folds <n>   run only the first n folds
+  --record            store the figures in models/metrics.json
+  -h, --help          this text`;
+
+const CLI = { name: 'absa', usage: USAGE };
+
+async function main(argv: readonly string[]): Promise<number> {
+  if (argv[0] === 'predict') return predictMain(argv);
+  return runCommandLine(CLI, async () => {
+    const args = parseCommandLine(argv, {
+      model: { type: 'string' },
+      folds: { type: 'string', default: '10' },
+      'limit-folds': { type: 'string' },
+      record: { type: 'boolean', default: false },
+    });
+    if (args === null) return printUsage(CLI);
+    const { values, positionals } = args;
+    if (positionals[0] !== 'cv' || positionals.length > 1) {
+      throw new UsageError('the command is predict or cv');
+    }
+    const model = values.model;
+    if (!model || !(MODEL_NAMES as readonly string[]).includes(model)) {
+      throw new UsageError(`--model must be one of ${MODEL_NAMES.join(', ')}`);
+    }
+    const folds = Number(values.folds);
+    const limit = values['limit-folds'] === undefined ? folds : Number(values['limit-folds']);
+    if (!Number.isInteger(folds) || folds < 2 || !Number.isInteger(limit) || limit < 1) {
+      throw new UsageError('--folds must be an integer >= 2 and --limit-folds >= 1');
+    }
+    const result = await runCv(model as ModelName, folds, limit, values.record);
+    process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+    return 0;
+  });
+}
+
+process.exitCode = await main(process.argv.slice(2));

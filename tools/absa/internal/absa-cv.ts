@@ -1,0 +1,87 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { modelFromFile, type ModelName } from '../../../src/insights/absa/index.js';
+import {
+  benchmarkData,
+  crossValidate,
+  dealershipChallenge,
+  dealershipData,
+  ensureTrainingEmbeddings,
+  evaluate,
+  repoRoot,
+  SEED,
+  toScores,
+  trainConfig,
+  trainModel,
+  type CvResult,
+  type Scores,
+} from '../training/index.js';
+import { requireSharedData } from '../../paths.js';
+
+/** What `absa cv` prints and records for one model and fold configuration. */
+export interface CvReport {
+  model: ModelName;
+  command: string;
+  crossValidation: CvResult;
+  /** Dealership only: trained on the whole train split, scored on the fixed test split. */
+  testSplit?: Scores & { sentences: number };
+  /** Dealership only: the same model on the annotator-written challenge sentences. */
+  challengeSet?: Scores & { sentences: number };
+}
+
+/** The key of a fold configuration in `models/metrics.json`, e.g. `10-fold` or `10-fold-first-1`. */
+export function cvKey(folds: number, limit: number): string {
+  return limit >= folds ? `${folds}-fold` : `${folds}-fold-first-${limit}`;
+}
+
+/** Path of the recorded benchmark figures. */
+export function metricsPath(): string {
+  return join(repoRoot(), 'models', 'metrics.json');
+}
+
+function record(report: CvReport, key: string): void {
+  const path = metricsPath();
+  const all = existsSync(path)
+    ? (JSON.parse(readFileSync(path, 'utf8')) as Record<string, Record<string, unknown>>)
+    : {};
+  all[report.model] = { ...all[report.model], [key]: report };
+  const sorted = Object.fromEntries(Object.entries(all).sort(([a], [b]) => (a < b ? -1 : 1)));
+  writeFileSync(path, `${JSON.stringify(sorted, null, 2)}\n`);
+}
+
+/**
+ * Reruns the fixed-fold cross-validation of a model (for the dealership model: folds of its gold
+ * train split, the seed, weak and transfer sentences added to every training fold; then the fixed
+ * test split and the challenge sentences) and optionally
+ * records the report in `models/metrics.json` under its fold configuration.
+ */
+export async function runCv(
+  name: ModelName,
+  folds: number,
+  limit: number,
+  save: boolean,
+): Promise<CvReport> {
+  requireSharedData();
+  const config = trainConfig(name);
+  const flags = limit < folds ? ` --limit-folds ${limit}` : '';
+  const command = `npm run -s absa -- cv --model ${name} --folds ${folds}${flags}`;
+  const options = { folds, seed: SEED, limitFolds: limit };
+  let report: CvReport;
+  if (name === 'dealership') {
+    const { train, gold, test } = dealershipData();
+    const challenge = dealershipChallenge();
+    await ensureTrainingEmbeddings(config, [...train, ...test, ...challenge]);
+    const extra = train.filter((s) => !gold.includes(s));
+    const crossValidation = crossValidate(gold, config, { ...options, extraTraining: extra });
+    const model = modelFromFile(trainModel(train, config), config.clusters, config.vectors);
+    const testSplit = { ...toScores(evaluate(model, test)), sentences: test.length };
+    const challengeSet = { ...toScores(evaluate(model, challenge)), sentences: challenge.length };
+    report = { model: name, command, crossValidation, testSplit, challengeSet };
+  } else {
+    const data = benchmarkData(name);
+    await ensureTrainingEmbeddings(config, data);
+    report = { model: name, command, crossValidation: crossValidate(data, config, options) };
+  }
+  if (save) record(report, cvKey(folds, limit));
+  return report;
+}

@@ -1,0 +1,167 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { splitSentences } from '../../../src/insights/absa/sentences.js';
+import type { Polarity } from '../../../src/insights/absa/types.js';
+import type { LabelledSentence } from './datasets.js';
+
+/** One hand label, stored by reference: the text stays in the shared data folder. */
+interface LabelRecord {
+  file: string;
+  /** DealerRater review id (for `dealerrater-mckaig/*.jsonl`). */
+  review?: string;
+  /** 1-based line number (for the survey files). */
+  line?: number;
+  start: number;
+  end: number;
+  /** First 12 hex digits of the SHA-256 of the sentence text, to detect changed sources. */
+  sha256: string;
+  aspects: [string, Polarity][];
+  split: 'train' | 'test';
+}
+
+/** The hand-labelled dealership sentences, split into the fixed train and test parts. */
+export interface DealershipLabels {
+  train: LabelledSentence[];
+  test: LabelledSentence[];
+}
+
+function sourceText(dataDir: string, record: LabelRecord, cache: Map<string, string[]>): string {
+  let lines = cache.get(record.file);
+  if (!lines) {
+    lines = readFileSync(join(dataDir, record.file), 'utf8').split('\n');
+    cache.set(record.file, lines);
+  }
+  if (record.line !== undefined) return lines[record.line - 1] ?? '';
+  const row = lines.find(
+    (l) => l.startsWith('{') && (JSON.parse(l) as { id: string }).id === record.review,
+  );
+  return row ? (JSON.parse(row) as { text: string }).text : '';
+}
+
+/**
+ * Reads the hand labels (`data-labels/dealership-sentences.jsonl`) and resolves each reference
+ * against the shared data folder, checking that the sentence is still the one that was labelled.
+ */
+export function readDealershipLabels(labelsPath: string, dataDir: string): DealershipLabels {
+  const cache = new Map<string, string[]>();
+  const out: DealershipLabels = { train: [], test: [] };
+  for (const line of readFileSync(labelsPath, 'utf8').split('\n')) {
+    if (!line.trim()) continue;
+    const record = JSON.parse(line) as LabelRecord;
+    const text = sourceText(dataDir, record, cache).slice(record.start, record.end);
+    const hash = createHash('sha256').update(text).digest('hex').slice(0, 12);
+    const id = `${record.file}#${record.review ?? record.line}@${record.start}`;
+    if (hash !== record.sha256) throw new Error(`label source changed: ${id}`);
+    const aspects = record.aspects.map(([category, polarity]) => ({ category, polarity }));
+    out[record.split].push({ id, text, aspects });
+  }
+  return out;
+}
+
+/** Survey question number to the dealership category it asks about. */
+export const SURVEY_QUESTION_CATEGORY: Record<number, string> = {
+  1: 'scheduling',
+  2: 'scheduling',
+  3: 'staff-communication',
+  4: 'vehicle-cleanliness',
+  5: 'quality-of-work',
+  6: 'facility-amenities',
+  7: 'facility-amenities',
+  8: 'wait-time',
+  9: 'price-value',
+  10: 'follow-up',
+};
+
+const SATISFIED = /\b(no improvement|all (are |is )?(fine|good|ok)|satisfied|nothing to improve)\b/;
+
+/**
+ * Weak labels from the survey's development files: every sentence of a comment gets the category
+ * its question asks about. They train detection only: their polarity (negative, as the survey asks
+ * what should be improved) is a guess, so the polarity model never sees them.
+ * Comments saying nothing needs improving are skipped, and so are the lines in `exclude`
+ * (`file#line`, the hand-labelled ones); at most `maxLinesPerQuestion` comments are taken from each
+ * file, in file order. Each weak sentence carries the given training weight; the `unlabelled`
+ * categories are ones its label says nothing about (not trained on either way).
+ */
+export function weakSurveyLabels(
+  dataDir: string,
+  exclude: ReadonlySet<string>,
+  weight: number,
+  maxLinesPerQuestion = Infinity,
+  unlabelled: readonly string[] = [],
+): LabelledSentence[] {
+  const out: LabelledSentence[] = [];
+  for (let q = 1; q <= 10; q++) {
+    const file = `dealer-service-survey-in/dev/q${q}.txt`;
+    const lines = readFileSync(join(dataDir, file), 'utf8').split('\n');
+    let taken = 0;
+    lines.forEach((text, i) => {
+      if (!text.trim() || SATISFIED.test(text) || exclude.has(`${file}#${i + 1}`)) return;
+      if (taken++ >= maxLinesPerQuestion) return;
+      for (const s of splitSentences(text)) {
+        const aspects = [{ category: SURVEY_QUESTION_CATEGORY[q]!, polarity: 'negative' as const }];
+        out.push({
+          id: `${file}#${i + 1}@${s.start}`,
+          text: s.text,
+          aspects,
+          weight,
+          detectionOnly: true,
+          ...(unlabelled.length > 0 ? { unlabelled } : {}),
+        });
+      }
+    });
+  }
+  return out;
+}
+
+/**
+ * Reads hand-written seed sentences (`data-labels/dealership-seed.jsonl`: `{text, aspects}` written
+ * by the annotator, not taken from any data set). They cover phrasings and categories the labelled
+ * reviews lack and are used for training only, never for scoring.
+ */
+export function readSeedLabels(path: string): LabelledSentence[] {
+  return readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l, i) => {
+      const r = JSON.parse(l) as { text: string; aspects: [string, Polarity][] };
+      const aspects = r.aspects.map(([category, polarity]) => ({ category, polarity }));
+      return { id: `seed#${i + 1}`, text: r.text, aspects };
+    });
+}
+
+/**
+ * Restaurant category to the dealership category whose sentiment it resembles most. Restaurant
+ * `service` is left out: it mixes staff behaviour with speed ("we waited 40 minutes" is a negative
+ * service sentence), which taught the staff category that waiting is the staff's fault.
+ */
+export const RESTAURANT_TO_DEALERSHIP: Record<string, string> = {
+  staff: 'staff-communication',
+  price: 'price-value',
+  ambience: 'facility-amenities',
+  place: 'facility-amenities',
+  food: 'quality-of-work',
+  menu: 'sales-experience',
+  'anecdotes/miscellaneous': 'overall',
+  miscellaneous: 'overall',
+};
+
+/**
+ * Restaurant sentences (SemEval-2014, MAMS) relabelled into dealership categories, to teach the
+ * polarity model general sentiment ("awful", "too long", "came out cold") that the few hundred
+ * dealership sentences cannot. Polarity only and down-weighted: the categories are analogies.
+ */
+export function restaurantPolarityTransfer(
+  sources: readonly LabelledSentence[],
+  weight: number,
+): LabelledSentence[] {
+  return sources.flatMap((s) => {
+    const aspects = s.aspects.flatMap((a) => {
+      const category = RESTAURANT_TO_DEALERSHIP[a.category];
+      return category ? [{ ...a, category }] : [];
+    });
+    if (aspects.length === 0) return [];
+    return [{ id: `transfer:${s.id}`, text: s.text, aspects, weight, polarityOnly: true }];
+  });
+}

@@ -1,0 +1,121 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+
+/** The repository root (benchmarks run from `dist/tools/bench`). */
+export const ROOT = join(import.meta.dirname, '..', '..', '..');
+
+export interface LoadResult {
+  name: string;
+  rps: number;
+  p99: number;
+  p50: number;
+  throughputMBs: number;
+  non2xx: number;
+  errors: number;
+}
+
+/** A free TCP port on loopback. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const port = (srv.address() as { port: number }).port;
+      srv.close(() => resolve(port));
+    });
+    srv.on('error', reject);
+  });
+}
+
+/** Waits until `url` answers 200. */
+export async function waitFor(url: string, timeoutMs = 120_000): Promise<void> {
+  const started = Date.now();
+  for (;;) {
+    try {
+      const res = await fetch(url);
+      if (res.ok) return;
+    } catch {
+      // not up yet
+    }
+    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${url}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Starts the built service as a child process. */
+export async function startService(
+  env: Record<string, string>,
+): Promise<{ url: string; child: ChildProcess }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [join(ROOT, 'dist/src/main.js')], {
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      SAMPLE_DATA: 'off',
+      ...env,
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  await waitFor(`${url}/healthz`);
+  return { url, child };
+}
+
+/** Peak and current resident memory of a process, in MB (Linux). */
+export function memoryOf(pid: number): { rssMB: number; peakMB: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (key: string) => Number(new RegExp(`${key}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
+  return { rssMB: Math.round(kb('VmRSS') / 1024), peakMB: Math.round(kb('VmHWM') / 1024) };
+}
+
+export interface LoadOptions {
+  headers?: Record<string, string>;
+  connections?: number;
+  duration?: number;
+  requests?: autocannon.Request[];
+}
+
+/** Runs autocannon against one URL and summarises it. */
+export async function load(
+  name: string,
+  url: string,
+  options: LoadOptions = {},
+): Promise<LoadResult> {
+  const result = await autocannon({
+    url,
+    connections: options.connections ?? 32,
+    duration: options.duration ?? Number(process.env.BENCH_DURATION ?? 10),
+    headers: options.headers ?? {},
+    ...(options.requests ? { requests: options.requests } : {}),
+  });
+  return {
+    name,
+    rps: Math.round(result.requests.average),
+    p99: result.latency.p99,
+    p50: result.latency.p50,
+    throughputMBs: Math.round((result.throughput.average / 1024 / 1024) * 10) / 10,
+    non2xx: result.non2xx,
+    errors: result.errors,
+  };
+}
+
+/** True when a command exists on PATH. */
+export function hasCommand(cmd: string): boolean {
+  return spawnSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' }).status === 0;
+}
+
+/** Prints rows as a Markdown table. */
+export function table(rows: Record<string, string | number>[]): string {
+  if (rows.length === 0) return '';
+  const cols = Object.keys(rows[0]!);
+  const line = (cells: (string | number)[]) => `| ${cells.join(' | ')} |`;
+  return [
+    line(cols),
+    line(cols.map(() => '---')),
+    ...rows.map((r) => line(cols.map((c) => r[c] ?? ''))),
+  ].join('\n');
+}

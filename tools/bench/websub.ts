@@ -1,0 +1,139 @@
+import { fork } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Business } from '../../src/domain/business.js';
+import { ReviewSource, type ReviewSourceInput } from '../../src/domain/review.js';
+import { ingest } from '../../src/import/ingest.js';
+import { openStore, type Store } from '../../src/store/index.js';
+import { memoryOf, ROOT, startService } from './harness.js';
+import { createTestCa } from './test-ca.js';
+
+const BASE_URL = 'https://reviews.example.com';
+const TOPIC = `${BASE_URL}/api/feed.json`;
+const HOSTS = ['127.0.0.1', '127.0.0.2', '127.0.0.3', '127.0.0.4'];
+
+interface Report {
+  count: number;
+  lastAt: number;
+  bytes: number;
+}
+
+function review(i: number): ReviewSourceInput {
+  return {
+    source: 'google',
+    sourceReviewId: `bench-${i}`,
+    reviewRating: { ratingValue: (i % 5) + 1 },
+    reviewBody: `Review number ${i}: the service advisor explained the brake job and the price held.`,
+    author: { name: `Customer ${i}` },
+    datePublished: new Date(Date.parse('2024-01-01T12:00:00Z') + i * 3_600_000).toISOString(),
+  };
+}
+
+async function seed(store: Store, subscribers: number, ports: Record<string, number>) {
+  await ingest(store, {
+    business: Business.parse({
+      id: 'bench-motors',
+      name: 'Bench Motors',
+      url: 'https://bench-motors.example.com/',
+      address: {
+        streetAddress: '1 Main St',
+        addressLocality: 'Springfield',
+        addressRegion: 'IL',
+        postalCode: '62701',
+        addressCountry: 'US',
+      },
+      timeZone: 'America/Chicago',
+      staff: [],
+      services: [],
+    }),
+    reviews: Array.from({ length: 500 }, (_, i) => ReviewSource.parse(review(i))),
+  });
+  const expiresAt = Date.now() + 86_400_000;
+  for (let i = 0; i < subscribers; i++) {
+    const host = HOSTS[i % HOSTS.length]!;
+    await store.websub.putSubscription(
+      {
+        topic: TOPIC,
+        callback: `https://${host}:${ports[host]}/s/${i}?n=${i}`,
+        callbackHost: host,
+        secret: i % 2 === 0 ? `secret-${i}` : null,
+        leaseSeconds: 86_400,
+        expiresAt,
+      },
+      Date.now(),
+    );
+  }
+}
+
+/**
+ * Measures the time from a committed change to the last delivery for `subscribers` subscriptions
+ * to the JSON Feed topic (half of them with a secret), spread over four HTTPS subscriber servers
+ * on loopback in another process, with the hub's default concurrency; and the hub's memory.
+ */
+export async function benchWebSub(subscribers: number): Promise<Record<string, string | number>> {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-websub-'));
+  const ca = createTestCa(dir);
+  const databaseUrl = `sqlite:${join(dir, 'reviews.db')}`;
+  const child = fork(
+    join(ROOT, 'dist/tools/bench/websub-subscriber.js'),
+    [join(dir, 'server.crt'), join(dir, 'server.key'), HOSTS.join(','), String(subscribers)],
+    { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] },
+  );
+  let latest: Report = { count: 0, lastAt: 0, bytes: 0 };
+  const ports = await new Promise<Record<string, number>>((resolve) =>
+    child.on('message', (m: { ports?: Record<string, number> } & Report) => {
+      if (m.ports) resolve(m.ports);
+      else latest = m;
+    }),
+  );
+  const store = openStore(databaseUrl);
+  await seed(store, subscribers, ports);
+  const svc = await startService({
+    DATABASE_URL: databaseUrl,
+    BASE_URL,
+    NODE_EXTRA_CA_CERTS: ca.caPath,
+    WEBSUB_CALLBACK_ALLOW_CIDRS: '127.0.0.0/8',
+    WEBSUB_MAX_SUBSCRIPTIONS_PER_HOST: String(subscribers),
+  });
+  try {
+    while ((await store.websub.listTopics()).length < 3)
+      await new Promise((r) => setTimeout(r, 50));
+    const before = memoryOf(svc.child.pid!);
+    let peak = before.rssMB;
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, memoryOf(svc.child.pid!).rssMB);
+    }, 50);
+    const result = await ingest(store, { reviews: [ReviewSource.parse(review(10_000))] });
+    const committed = Date.now();
+    const deadline = committed + 120_000;
+    let queued = 0;
+    while (latest.count < subscribers && Date.now() < deadline) {
+      if (!queued) {
+        const topic = (await store.websub.listTopics()).find((t) => t.topic === TOPIC);
+        if (topic && topic.version >= result.state!.version) queued = Date.now();
+      }
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    clearInterval(sampler);
+    // The last answers may still be on their way back: wait until the hub recorded every outcome.
+    while ((await store.websub.listPendingDeliveries()).length > 0 && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 20));
+    const drained = Date.now();
+    return {
+      subscribers,
+      delivered: latest.count,
+      'change → last delivery (s)': ((latest.lastAt - committed) / 1000).toFixed(2),
+      'of which change → queued (s)': queued ? ((queued - committed) / 1000).toFixed(2) : '?',
+      'MB delivered': Math.round(latest.bytes / 1024 / 1024),
+      'hub RSS before (MB)': before.rssMB,
+      'hub RSS peak during (MB)': peak,
+      'queue drained (s)': ((drained - committed) / 1000).toFixed(2),
+    };
+  } finally {
+    svc.child.kill('SIGKILL');
+    child.kill();
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
