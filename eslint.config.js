@@ -4,6 +4,72 @@ import unicorn from 'eslint-plugin-unicorn';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
+/**
+ * Layers run one way. Each folder of `src` may import only the folders listed here (and its own
+ * files); the entry files (`service.ts`, `serve.ts`, `main.ts`, `bin.ts`, `app.ts`) wire them.
+ */
+const LAYERS = {
+  domain: [],
+  representation: [],
+  store: ['domain'],
+  mentions: ['domain'],
+  reviews: ['domain'],
+  insights: ['domain', 'store', 'mentions', 'reviews', 'cli', 'config'],
+  catalogue: ['domain', 'insights'],
+  feeds: ['domain', 'catalogue'],
+  snapshot: ['domain', 'representation', 'store', 'reviews', 'feeds', 'catalogue', 'logger'],
+  http: ['domain', 'representation'],
+  import: ['domain', 'store', 'mentions', 'cli', 'config'],
+  api: ['domain', 'representation', 'reviews', 'catalogue', 'snapshot', 'http'],
+  openapi: ['domain', 'reviews', 'catalogue'],
+  mcp: [
+    'domain',
+    'representation',
+    'store',
+    'reviews',
+    'insights',
+    'catalogue',
+    'snapshot',
+    'http',
+    'logger',
+  ],
+  websub: [
+    'domain',
+    'representation',
+    'store',
+    'catalogue',
+    'snapshot',
+    'http',
+    'logger',
+    'config',
+  ],
+};
+const FOLDERS = [...Object.keys(LAYERS), 'app', 'service', 'serve', 'main', 'bin', 'cli', 'config', 'logger'];
+
+function layerRule(folder, allowed) {
+  const forbidden = FOLDERS.filter((f) => f !== folder && !allowed.includes(f));
+  return {
+    files: [`src/${folder}/**/*.ts`],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: `^(\\.\\./)+(${forbidden.join('|')})(/|\\.js$)`,
+              message: `src/${folder} may import only ${allowed.join(', ') || 'nothing else in src'} (layers run one way: eslint.config.js).`,
+            },
+            {
+              regex: '^(\\.\\./)+[^./][^/]*/(.+/)?internal/',
+              message: "Another feature's internal/ files are private: import its public surface.",
+            },
+          ],
+        },
+      ],
+    },
+  };
+}
+
 export default tseslint.config(
   {
     ignores: [
@@ -42,6 +108,23 @@ export default tseslint.config(
     files: ['src/**/*.ts'],
     ignores: ['src/main.ts', 'src/logger.ts', 'src/**/cli.ts', 'src/**/*.test.ts'],
     rules: { 'no-console': 'error' },
+  },
+  ...Object.entries(LAYERS).map(([folder, allowed]) => layerRule(folder, allowed)),
+  {
+    files: ['tools/**/*.ts', 'test/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(\\.\\./)+src/(.+/)?internal/',
+              message: "Another feature's internal/ files are private: import its public surface.",
+            },
+          ],
+        },
+      ],
+    },
   },
   {
     files: ['eslint.config.js', 'vitest.config.ts'],

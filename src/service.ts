@@ -2,15 +2,15 @@ import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
+import { apiRoutes } from './api/routes.js';
 import { createApp } from './app.js';
 import type { Config } from './config.js';
-import { serviceUrls } from './feeds/urls.js';
-import { precompressRepresentation } from './http/representation.js';
-import { sendJson, sendRepresentation } from './http/respond.js';
+import { serviceUrls } from './catalogue.js';
+import { precompressRepresentation } from './representation/index.js';
 import type { Route } from './http/router.js';
 import { loadSampleFile, packageRoot, samplePath } from './import/sample.js';
 import type { Logger } from './logger.js';
-import { createInsightsEngine, insightsOpenApiPaths, insightsTool } from './insights/index.js';
+import { createInsightsEngine } from './insights/index.js';
 import {
   createMcpServerFactory,
   createSessionManager,
@@ -18,7 +18,6 @@ import {
   McpResultCache,
 } from './mcp/index.js';
 import { buildOpenApiDocument } from './openapi/document.js';
-import { reviewRoutes } from './reviews/routes.js';
 import { buildSnapshot, startPublisher, type Publisher } from './snapshot/index.js';
 import { openStore, type Store } from './store/index.js';
 import { hubOpenApiPaths, startHub, topicPaths, type Hub } from './websub/index.js';
@@ -83,16 +82,14 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
         urls,
         hub: true,
         responseCache: { maxEntries: config.responseCacheEntries, maxBytes: 64 * 1024 * 1024 },
-        extraDocuments: async (snap) => {
-          const body = JSON.stringify(
+        insights: async (data) =>
+          JSON.stringify(
             await insights.computeInSlices({
-              reviews: snap.reviews,
-              business: snap.business,
-              changedAt: snap.state.changedAt,
+              reviews: data.reviews,
+              business: data.business,
+              changedAt: data.state.changedAt,
             }),
-          );
-          return { '/insights.json': { contentType: 'application/json', body } };
-        },
+          ),
       }),
   });
   const hub = await startHub({
@@ -107,7 +104,6 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
   const openapi = await precompressRepresentation(
     JSON.stringify(
       buildOpenApiDocument(config.baseUrl, {
-        ...insightsOpenApiPaths(),
         ...hubOpenApiPaths(topics),
       }),
     ),
@@ -125,38 +121,20 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     secret: config.mcpSessionSecret,
   });
   const routes: Route[] = [
-    ...reviewRoutes(publisher),
+    ...apiRoutes({ published: publisher, openapi }),
     ...mcpRoutes({
       createServer: createMcpServerFactory({
-        published: publisher,
         urls,
         version,
-        extraTools: [insightsTool],
       }),
-      resultCache: new McpResultCache(publisher),
+      published: publisher,
+      resultCache: new McpResultCache(),
       sessions,
       allowedOrigins: config.mcpAllowedOrigins,
       maxBodyBytes: config.mcpMaxBodyBytes,
       logger,
     }),
     ...hub.routes,
-    {
-      path: '/openapi.json',
-      methods: { GET: (req, res) => sendRepresentation(req, res, openapi) },
-    },
-    {
-      path: '/healthz',
-      methods: {
-        GET: (req, res) => {
-          const snap = publisher.current();
-          sendJson(req, res, 200, {
-            status: 'ok',
-            dataVersion: snap.state.version,
-            reviews: snap.reviews.length,
-          });
-        },
-      },
-    },
   ];
   const purge = setInterval(() => {
     store.sessions

@@ -3,7 +3,7 @@ import { reviewUrn } from '../domain/ids.js';
 import type { Review } from '../domain/review.js';
 import { entryTags, entryText, entryTitle } from './entry-text.js';
 import { FEED_SIZE } from './json-feed.js';
-import type { ServiceUrls } from './urls.js';
+import type { ServiceUrls } from '../catalogue.js';
 
 // Characters XML 1.0 does not allow, even escaped: C0 controls (but tab, LF, CR), lone surrogates, U+FFFE/U+FFFF.
 const INVALID_XML =

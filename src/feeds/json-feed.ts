@@ -2,7 +2,7 @@ import type { Business } from '../domain/business.js';
 import { reviewUrn } from '../domain/ids.js';
 import type { Review } from '../domain/review.js';
 import { entryTags, entryText, entryTitle } from './entry-text.js';
-import type { ServiceUrls } from './urls.js';
+import type { ServiceUrls } from '../catalogue.js';
 
 /** How many reviews the feeds hold (the interface fixes it at the 50 newest). */
 export const FEED_SIZE = 50;

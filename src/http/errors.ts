@@ -1,9 +1,6 @@
-/** One problem with a request input, in the shape of the 400 response's `issues` items. */
-export interface Issue {
-  path: (string | number)[];
-  code: string;
-  message: string;
-}
+import type { Issue } from '../domain/issues.js';
+
+export type { Issue };
 
 /**
  * A client fault with a public message. The error boundary renders it as JSON

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Representation } from '../snapshot/types.js';
+import type { Representation } from '../representation/index.js';
 import { evaluatePreconditions } from './conditional.js';
 import type { HttpError } from './errors.js';
 import { chooseCoding, type Coding } from './negotiate.js';

@@ -1,7 +1,8 @@
 import { setImmediate } from 'node:timers/promises';
 import type { AnalysisStore } from '../store/index.js';
+import type { Polarity } from './absa/index.js';
 
-export type Polarity = 'positive' | 'negative' | 'neutral' | 'conflict';
+export type { Polarity };
 
 /** The aspects of one sentence of a review, found by the ABSA model. */
 export interface SentenceAnalysis {

@@ -1,8 +1,6 @@
 /** Insights: the public surface of `src/insights` (the ABSA models live in `./absa`). */
 export { createInsightsEngine } from './engine.js';
 export type { InsightsEngine } from './engine.js';
-export { insightsTool } from './mcp-tool.js';
-export { insightsOpenApiPaths } from './openapi.js';
 export { computeInsights } from './build.js';
 export type { InsightsInput, InsightsMethod } from './build.js';
 export { Insights } from './schema.js';

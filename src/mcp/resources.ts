@@ -1,6 +1,6 @@
-import { resourceNotFound } from './internal/errors.js';
-import type { ServiceUrls } from '../feeds/urls.js';
+import { DOCUMENT_IDS, DOCUMENTS, type ServiceUrls } from '../catalogue.js';
 import type { Snapshot } from '../snapshot/types.js';
+import { resourceNotFound } from './internal/errors.js';
 
 export interface DocumentResource {
   uri: string;
@@ -15,43 +15,19 @@ export interface DocumentResource {
 export const REVIEW_TEMPLATE = 'review://{id}';
 const REVIEW_PREFIX = 'review://';
 
-/** The published documents, as resources whose URIs are their public HTTP URLs. */
+/**
+ * The published documents of the catalogue, as resources whose URIs are their public HTTP URLs
+ * (those the snapshot holds).
+ */
 export function documentResources(urls: ServiceUrls, snapshot: Snapshot): DocumentResource[] {
-  const all: DocumentResource[] = [
-    {
-      uri: urls.reviews,
-      path: '/reviews.json',
-      name: 'reviews-dataset',
-      title: 'All reviews',
-      description: 'The whole dataset: business, aggregate rating and every review, newest first.',
-      mimeType: 'application/json',
-    },
-    {
-      uri: urls.jsonFeed,
-      path: '/api/feed.json',
-      name: 'json-feed',
-      title: 'Newest reviews (JSON Feed)',
-      description: 'JSON Feed 1.1 of the 50 newest reviews.',
-      mimeType: 'application/json',
-    },
-    {
-      uri: urls.atomFeed,
-      path: '/feed.xml',
-      name: 'atom-feed',
-      title: 'Newest reviews (Atom)',
-      description: 'Atom feed of the 50 newest reviews.',
-      mimeType: 'application/atom+xml',
-    },
-    {
-      uri: `${urls.base}/insights.json`,
-      path: '/insights.json',
-      name: 'insights',
-      title: 'Insights',
-      description: 'Aspect-based sentiment insights with evidence quotes.',
-      mimeType: 'application/json',
-    },
-  ];
-  return all.filter((r) => snapshot.representations.has(r.path));
+  return DOCUMENT_IDS.filter((id) => snapshot.representations.has(DOCUMENTS[id].path)).map(
+    (id) => ({
+      uri: urls[id],
+      path: DOCUMENTS[id].path,
+      ...DOCUMENTS[id].resource,
+      mimeType: DOCUMENTS[id].contentType,
+    }),
+  );
 }
 
 /** Reads a document resource or one review (`review://{id}`). */

@@ -1,5 +1,6 @@
-import type { Published } from '../snapshot/types.js';
-import { prepareRepresentation } from '../http/representation.js';
+import { stableJson } from '../domain/stable-json.js';
+import { prepareRepresentation } from '../representation/index.js';
+import type { Snapshot } from '../snapshot/types.js';
 
 /**
  * Methods whose result depends only on the published data and the request params (never on the
@@ -18,17 +19,6 @@ const CACHEABLE = new Set([
 
 const CLOSE = Buffer.from('}');
 
-function stable(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(stable).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) =>
-      a < b ? -1 : a > b ? 1 : 0,
-    );
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stable(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
-}
-
 interface RpcRequest {
   jsonrpc: '2.0';
   id: string | number;
@@ -40,28 +30,30 @@ function cacheKey(message: unknown): string | null {
   if (!message || typeof message !== 'object') return null;
   const m = message as Partial<RpcRequest>;
   if (m.id === undefined || typeof m.method !== 'string' || !CACHEABLE.has(m.method)) return null;
-  return `mcp:${m.method}:${stable(m.params ?? {})}`;
+  return `mcp:${m.method}:${stableJson(m.params ?? {})}`;
 }
 
 /**
  * Results of read-only MCP requests, kept with the snapshot they were computed from (in its
  * bounded response cache), so a repeated call is answered without running the SDK server again:
- * computed once per data version, like every other response. Only successful results that the SDK
- * produced are kept; the response is rebuilt around the new request id.
+ * computed once per data version, like every other response. The caller names the snapshot both
+ * when it looks up and when it stores, the one the request was served from: a result computed
+ * from version N is never kept under version N+1, even when N+1 goes live mid-request. Only
+ * successful results that the SDK produced are kept; the response is rebuilt around the new
+ * request id.
  */
 export class McpResultCache {
-  constructor(private readonly published: Published) {}
-
   /**
    * The cached JSON-RPC response for this single request, as three parts to write in a row (the
    * result bytes are shared, never copied), or `response: null` on a miss.
    */
   lookup(
+    snapshot: Snapshot,
     message: unknown,
   ): { key: string; response: { head: Buffer; result: Buffer; tail: Buffer } | null } | null {
     const key = cacheKey(message);
     if (!key) return null;
-    const hit = this.published.current().responses.get(key);
+    const hit = snapshot.responses.get(key);
     if (!hit) return { key, response: null };
     const id = JSON.stringify((message as RpcRequest).id);
     return {
@@ -75,12 +67,11 @@ export class McpResultCache {
   }
 
   /**
-   * Keeps the result of a response the SDK produced (the object it serialised, so the bytes are
-   * the same), unless it is an error.
+   * Keeps the result of a response the SDK produced from `snapshot` (the object it serialised, so
+   * the bytes are the same), unless it is an error.
    */
-  store(key: string, result: unknown): void {
+  store(snapshot: Snapshot, key: string, result: unknown): void {
     if (!result || typeof result !== 'object' || (result as { isError?: boolean }).isError) return;
-    const snapshot = this.published.current();
     snapshot.responses.set(
       key,
       prepareRepresentation(JSON.stringify(result), {

@@ -10,9 +10,13 @@ import type { Logger } from '../logger.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { McpResultCache } from './result-cache.js';
 import type { SessionManager } from './sessions.js';
+import type { Published, Snapshot } from '../snapshot/types.js';
 
 export interface McpRouteOptions {
-  createServer: () => Server;
+  /** Builds the SDK server for one request, over the snapshot that request is served from. */
+  createServer: (snapshot: Snapshot) => Server;
+  /** The published data: each request reads `current()` once and keeps to that snapshot. */
+  published: Published;
   /** Results of read-only requests kept per data version (optional). */
   resultCache?: McpResultCache;
   sessions: SessionManager;
@@ -243,7 +247,11 @@ export function mcpRoutes(options: McpRouteOptions): Route[] {
         `Invalid Request: JSON-RPC batches are not supported in protocol version ${version}`,
       );
     }
-    const cached = Array.isArray(body) ? null : (options.resultCache?.lookup(body) ?? null);
+    // One snapshot for the whole request: the result is computed from it and cached under it.
+    const snapshot = options.published.current();
+    const cached = Array.isArray(body)
+      ? null
+      : (options.resultCache?.lookup(snapshot, body) ?? null);
     if (cached?.response) {
       const version = req.headers['mcp-protocol-version'];
       if (typeof version === 'string' && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) {
@@ -265,13 +273,13 @@ export function mcpRoutes(options: McpRouteOptions): Route[] {
     // A fresh SDK server and stateless transport per request. They hold no timers and no
     // resources once the JSON response is written, so they are left to the garbage collector
     // rather than closed (closing builds a "connection closed" error for nothing).
-    const server = options.createServer();
+    const server = options.createServer(snapshot);
     const transport = new ResultCapturingTransport({ enableJsonResponse: true });
     await server.connect(transport);
     const response = await transport.handleRequest(toWebRequest(req), { parsedBody: body });
     await writeWebResponse(res, response, extra);
     if (cached && response.status === 200 && transport.result !== undefined) {
-      options.resultCache!.store(cached.key, transport.result);
+      options.resultCache!.store(snapshot, cached.key, transport.result);
     }
   };
 

@@ -12,19 +12,16 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import type { ServiceUrls } from '../feeds/urls.js';
-import type { Published, Snapshot } from '../snapshot/types.js';
+import type { ServiceUrls } from '../catalogue.js';
+import type { Snapshot } from '../snapshot/types.js';
 import { invalidParams } from './internal/errors.js';
 import { PROMPTS } from './prompts.js';
 import { documentResources, readResource, REVIEW_TEMPLATE } from './resources.js';
 import { parseToolArguments, TOOLS, type ToolDefinition } from './tools.js';
 
 export interface McpDeps {
-  published: Published;
   urls: ServiceUrls;
   version: string;
-  /** Extra tools (e.g. `get_insights`) registered by other features. */
-  extraTools?: readonly ToolDefinition[];
 }
 
 function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Tool['inputSchema'] {
@@ -74,8 +71,8 @@ function writeInstructions(snapshot: Snapshot): string {
  * and completion over the current snapshot. One is built per HTTP request (stateless), which is
  * what lets any instance serve any session; everything expensive is precomputed once.
  */
-export function createMcpServerFactory(deps: McpDeps): () => Server {
-  const tools = [...TOOLS, ...(deps.extraTools ?? [])];
+export function createMcpServerFactory(deps: McpDeps): (snapshot: Snapshot) => Server {
+  const tools = TOOLS;
   const byName = new Map(tools.map((t) => [t.name, t]));
   const listed = { tools: describeTools(tools) };
   // One JSON Schema validator for every per-request server (building Ajv is the costly part).
@@ -89,8 +86,7 @@ export function createMcpServerFactory(deps: McpDeps): () => Server {
     })),
   };
 
-  return () => {
-    const snapshot = deps.published.current();
+  return (snapshot) => {
     const server = new Server(
       { name: 'dealer-reviews', title: 'Customer reviews', version: deps.version },
       {

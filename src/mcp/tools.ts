@@ -4,12 +4,14 @@ import { StaffRole } from '../domain/business.js';
 import { AggregateRatingSchema, PublicBusiness, SearchResponse } from '../domain/public-schemas.js';
 import { Review } from '../domain/review.js';
 import { toPublicBusiness } from '../reviews/dataset.js';
-import { DateParam, searchFields, toIssues } from '../reviews/search-schema.js';
+import { toIssues } from '../domain/issues.js';
+import { checkDateRange, DateParam, searchFields } from '../reviews/search-schema.js';
 import { firstBefore, positionAfterKey, runSearch, type SortKey } from '../reviews/search.js';
 import { groupedAggregates, serviceSummaries, staffSummaries } from '../reviews/views.js';
 import type { Snapshot } from '../snapshot/types.js';
 import { invalidParams, type RpcError } from './internal/errors.js';
 import { decodeCursor, encodeCursor, fingerprint } from './internal/cursor.js';
+import { insightsTool } from './insights-tool.js';
 
 /** What a tool returns: structured content (validated by its output schema), or a tool error. */
 export type ToolOutcome = { structured: Record<string, unknown> } | { error: string };
@@ -47,11 +49,7 @@ function afterCursor(args: Record<string, unknown>): SortKey | undefined {
 
 const SearchToolInput = z
   .strictObject({ ...searchFields, cursor: cursorField })
-  .superRefine((v, ctx) => {
-    if (v.since !== undefined && v.until !== undefined && v.since > v.until) {
-      ctx.addIssue({ code: 'custom', path: ['since'], message: 'must not be after until' });
-    }
-  });
+  .superRefine(checkDateRange);
 
 const searchReviews: ToolDefinition = {
   name: 'search_reviews',
@@ -161,14 +159,16 @@ const getReviewsSince: ToolDefinition = {
   },
 };
 
-const SummaryInput = z.strictObject({
-  group_by: z
-    .enum(['month', 'department', 'source'])
-    .optional()
-    .describe('Also break the figures down by this.'),
-  since: DateParam.optional().describe('Only reviews dated on or after this local date.'),
-  until: DateParam.optional().describe('Only reviews dated on or before this local date.'),
-});
+const SummaryInput = z
+  .strictObject({
+    group_by: z
+      .enum(['month', 'department', 'source'])
+      .optional()
+      .describe('Also break the figures down by this.'),
+    since: searchFields.since,
+    until: searchFields.until,
+  })
+  .superRefine(checkDateRange);
 
 const getRatingSummary: ToolDefinition = {
   name: 'get_rating_summary',
@@ -182,7 +182,6 @@ const getRatingSummary: ToolDefinition = {
   }),
   run(args, snapshot) {
     const { group_by, since, until } = args as z.output<typeof SummaryInput>;
-    if (since && until && since > until) throw invalidArgument('since', 'must not be after until');
     const reviews = snapshot.reviews.filter(
       (r) => (!since || r.date >= since) && (!until || r.date <= until),
     );
@@ -251,6 +250,7 @@ export const TOOLS: readonly ToolDefinition[] = [
   getRatingSummary,
   listTechnicians,
   listServices,
+  insightsTool,
 ];
 
 /** Validates tool arguments; invalid ones are a JSON-RPC -32602 naming each offending field. */

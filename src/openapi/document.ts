@@ -1,10 +1,6 @@
 import { z } from 'zod';
-import {
-  ErrorResponse,
-  ReviewsDocument,
-  SearchResponse,
-  SinceResponse,
-} from '../domain/public-schemas.js';
+import { DOCUMENT_IDS, DOCUMENTS } from '../catalogue.js';
+import { ErrorResponse, SearchResponse, SinceResponse } from '../domain/public-schemas.js';
 import { DateParam, searchFields } from '../reviews/search-schema.js';
 
 type JsonSchema = Record<string, unknown>;
@@ -49,6 +45,27 @@ function readOperation(summary: string, ok: object, extra: object = {}) {
   };
 }
 
+/** The read operation of each document of the catalogue. */
+function documentPaths(): Record<string, unknown> {
+  return Object.fromEntries(
+    DOCUMENT_IDS.map((id) => {
+      const { path, contentType, openapi } = DOCUMENTS[id];
+      const schema = openapi.schema
+        ? schemaOf(openapi.schema)
+        : { type: contentType === 'application/json' ? 'object' : 'string' };
+      return [
+        path,
+        {
+          get: readOperation(openapi.summary, {
+            description: openapi.summary,
+            content: { [contentType]: { schema } },
+          }),
+        },
+      ];
+    }),
+  );
+}
+
 /**
  * Builds the OpenAPI 3.1 document from the same zod schemas that validate requests and describe
  * responses, so the documentation cannot drift from the behaviour.
@@ -75,24 +92,7 @@ export function buildOpenApiDocument(
     },
     servers: [{ url: baseUrl }],
     paths: {
-      '/reviews.json': {
-        get: readOperation(
-          'The whole dataset: business, aggregate rating and every review.',
-          json(ref('ReviewsDocument'), 'The dataset.'),
-        ),
-      },
-      '/api/feed.json': {
-        get: readOperation('JSON Feed 1.1 of the 50 newest reviews.', {
-          description: 'JSON Feed 1.1 document.',
-          content: { 'application/json': { schema: { type: 'object' } } },
-        }),
-      },
-      '/feed.xml': {
-        get: readOperation('Atom feed (RFC 4287) of the 50 newest reviews.', {
-          description: 'Atom document.',
-          content: { 'application/atom+xml': { schema: { type: 'string' } } },
-        }),
-      },
+      ...documentPaths(),
       '/api/reviews/search': {
         get: {
           summary: 'Search reviews. Filters combine with AND; results newest first.',
@@ -131,7 +131,6 @@ export function buildOpenApiDocument(
     },
     components: {
       schemas: {
-        ReviewsDocument: schemaOf(ReviewsDocument),
         SearchResponse: schemaOf(SearchResponse),
         SinceResponse: schemaOf(SinceResponse),
         Error: schemaOf(ErrorResponse),

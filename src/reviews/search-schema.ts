@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { isCalendarDate } from '../domain/dates.js';
-import type { Issue } from '../http/errors.js';
+import { toIssues, type Issue } from '../domain/issues.js';
 
 export const SEARCH_LIMIT_DEFAULT = 20;
 export const SEARCH_LIMIT_MAX = 100;
@@ -76,14 +76,21 @@ export const searchFields = {
     ),
 };
 
-function checkRange(value: { since?: string; until?: string }, ctx: z.RefinementCtx): void {
+/**
+ * The one date-range rule of every input with `since` and `until` (search over HTTP and MCP, the
+ * rating summary): both inclusive, and `since` must not come after `until`.
+ */
+export function checkDateRange(
+  value: { since?: string | undefined; until?: string | undefined },
+  ctx: z.RefinementCtx,
+): void {
   if (value.since !== undefined && value.until !== undefined && value.since > value.until) {
     ctx.addIssue({ code: 'custom', path: ['since'], message: 'must not be after until' });
   }
 }
 
 /** The validated search filters (typed values, as MCP sends them). */
-export const SearchFilters = z.strictObject(searchFields).superRefine(checkRange);
+export const SearchFilters = z.strictObject(searchFields).superRefine(checkDateRange);
 export type SearchFilters = z.output<typeof SearchFilters>;
 
 const NUMERIC_FIELDS: Record<string, 'integer' | 'number'> = {
@@ -93,29 +100,6 @@ const NUMERIC_FIELDS: Record<string, 'integer' | 'number'> = {
 };
 const INTEGER_RE = /^-?(0|[1-9]\d*)$/;
 const NUMBER_RE = /^-?(0|[1-9]\d*)(\.\d+)?$/;
-
-/** Converts zod issues into the public `issues` items, one per offending parameter. */
-export function toIssues(error: z.ZodError): Issue[] {
-  const out: Issue[] = [];
-  for (const issue of error.issues) {
-    if (issue.code === 'unrecognized_keys') {
-      for (const key of issue.keys) {
-        out.push({
-          path: [key.slice(0, 100)],
-          code: issue.code,
-          message: 'is not a known parameter',
-        });
-      }
-    } else {
-      out.push({
-        path: issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p)),
-        code: issue.code,
-        message: issue.message,
-      });
-    }
-  }
-  return out;
-}
 
 export type ParseResult<T> = { ok: true; value: T } | { ok: false; issues: Issue[] };
 

@@ -1,4 +1,4 @@
-import type { Issue } from '../http/errors.js';
+import type { Issue } from '../domain/issues.js';
 import type { SearchFilters } from './search-schema.js';
 import { compareKeys, type SortKey } from './order.js';
 import { normalizeName, wordRuns, type SearchIndex } from './search-index.js';

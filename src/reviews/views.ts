@@ -1,6 +1,6 @@
 import { computeAggregate, type AggregateRating } from '../domain/aggregate.js';
 import type { Review } from '../domain/review.js';
-import type { Snapshot } from '../snapshot/types.js';
+import type { Business } from '../domain/business.js';
 
 export interface StaffSummary {
   name: string;
@@ -20,14 +20,20 @@ export interface ServiceSummary {
   averageRating: number | null;
 }
 
-const staffCache = new WeakMap<Snapshot, StaffSummary[]>();
-const serviceCache = new WeakMap<Snapshot, ServiceSummary[]>();
+/** The published reviews of one data version with their business (a snapshot is one). */
+export interface ReviewSet {
+  readonly business: Business | null;
+  readonly reviews: readonly Review[];
+}
+
+const staffCache = new WeakMap<ReviewSet, StaffSummary[]>();
+const serviceCache = new WeakMap<ReviewSet, ServiceSummary[]>();
 
 /**
  * Staff on the roster (and people the sources tagged who are not on it) with how many reviews
  * mention them; computed once per snapshot. Sorted by mentions, then name.
  */
-export function staffSummaries(snapshot: Snapshot): StaffSummary[] {
+export function staffSummaries(snapshot: ReviewSet): StaffSummary[] {
   let out = staffCache.get(snapshot);
   if (out) return out;
   const byName = new Map<string, { s: StaffSummary; sum: number }>();
@@ -63,7 +69,7 @@ export function staffSummaries(snapshot: Snapshot): StaffSummary[] {
 }
 
 /** The service catalogue with how many reviews mention each service; once per snapshot. */
-export function serviceSummaries(snapshot: Snapshot): ServiceSummary[] {
+export function serviceSummaries(snapshot: ReviewSet): ServiceSummary[] {
   let out = serviceCache.get(snapshot);
   if (out) return out;
   const stats = new Map<string, { n: number; sum: number }>();

@@ -3,8 +3,8 @@ import { computeAggregate } from '../domain/aggregate.js';
 import { feedUrn } from '../domain/ids.js';
 import { renderAtomFeed } from '../feeds/atom.js';
 import { FEED_SIZE, renderJsonFeed } from '../feeds/json-feed.js';
-import type { ServiceUrls } from '../feeds/urls.js';
-import { precompressRepresentation } from '../http/representation.js';
+import { DOCUMENT_IDS, DOCUMENTS, type DocumentId, type ServiceUrls } from '../catalogue.js';
+import { precompressRepresentation } from '../representation/index.js';
 import { renderReviewsDocument } from '../reviews/dataset.js';
 import { buildSearchIndex } from '../reviews/search-index.js';
 import { orderReviews } from '../reviews/order.js';
@@ -12,22 +12,45 @@ import type { Dataset } from '../store/index.js';
 import { createResponseCache } from './response-cache.js';
 import type { Representation, Snapshot } from './types.js';
 
+/** The snapshot without its documents: what each document is rendered from. */
+export type SnapshotData = Omit<Snapshot, 'representations' | 'responses'>;
+
 export interface BuildOptions {
   urls: ServiceUrls;
   /** Whether the WebSub hub runs (adds hub links to the topics). */
   hub: boolean;
   responseCache: { maxEntries: number; maxBytes: number };
-  /** Extra documents built from the snapshot (e.g. `/insights.json`). */
-  extraDocuments?: (
-    snapshot: Omit<Snapshot, 'representations' | 'responses'>,
-  ) => Promise<Record<string, { contentType: string; body: string }>>;
+  /** Renders `/insights.json` (the insights engine keeps its analyses between versions). */
+  insights: (data: SnapshotData) => Promise<string>;
 }
 
-const JSON_TYPE = 'application/json';
-const ATOM_TYPE = 'application/atom+xml';
+/** The renderer of each document of the catalogue. */
+type Renderers = { [Id in DocumentId]: (data: SnapshotData) => Promise<string | Buffer> };
 
-function topicHeaders(urls: ServiceUrls, self: string, hub: boolean): Record<string, string> {
-  return hub ? { Link: `<${urls.hub}>; rel="hub", <${self}>; rel="self"` } : {};
+function renderers(options: BuildOptions): Renderers {
+  const { urls, hub } = options;
+  return {
+    reviews: async (d) => renderReviewsDocument(d.business, d.aggregate, d.fragments),
+    jsonFeed: async (d) => renderJsonFeed(d.business, d.reviews.slice(0, FEED_SIZE), urls, hub),
+    atomFeed: async (d) =>
+      renderAtomFeed(
+        d.business,
+        d.reviews.slice(0, FEED_SIZE),
+        urls,
+        feedUrn(d.business?.id ?? 'default'),
+        d.state.changedAt,
+        hub,
+      ),
+    insights: options.insights,
+  };
+}
+
+/** The `Link` header of a topic: where its hub is and its own URL, for WebSub discovery. */
+function topicHeaders(options: BuildOptions, id: DocumentId): Record<string, string> {
+  const { urls, hub } = options;
+  return hub && DOCUMENTS[id].topic
+    ? { Link: `<${urls.hub}>; rel="hub", <${urls[id]}>; rel="self"` }
+    : {};
 }
 
 /**
@@ -36,7 +59,6 @@ function topicHeaders(urls: ServiceUrls, self: string, hub: boolean): Record<str
  * document. Called once per data version, never per request.
  */
 export async function buildSnapshot(dataset: Dataset, options: BuildOptions): Promise<Snapshot> {
-  const { urls, hub } = options;
   // Between build steps the event loop serves the requests that arrived meanwhile: a build at
   // 100k reviews takes seconds of CPU, and the previous snapshot keeps answering until the swap.
   await nextTurn();
@@ -49,53 +71,39 @@ export async function buildSnapshot(dataset: Dataset, options: BuildOptions): Pr
   await nextTurn();
   const index = buildSearchIndex(reviews, business);
   await nextTurn();
-  const base = { state: dataset.state, business, aggregate, reviews, fragments, index };
-  const lastModifiedMs = Date.parse(dataset.state.changedAt);
-  const newest = reviews.slice(0, FEED_SIZE);
-  const documents: Record<
-    string,
-    { contentType: string; body: string | Buffer; headers?: Record<string, string> }
-  > = {
-    '/reviews.json': {
-      contentType: JSON_TYPE,
-      body: renderReviewsDocument(business, aggregate, fragments),
-      headers: topicHeaders(urls, urls.reviews, hub),
-    },
-    '/api/feed.json': {
-      contentType: JSON_TYPE,
-      body: renderJsonFeed(business, newest, urls, hub),
-      headers: topicHeaders(urls, urls.jsonFeed, hub),
-    },
-    '/feed.xml': {
-      contentType: ATOM_TYPE,
-      body: renderAtomFeed(
-        business,
-        newest,
-        urls,
-        feedUrn(business?.id ?? 'default'),
-        dataset.state.changedAt,
-        hub,
-      ),
-      headers: topicHeaders(urls, urls.atomFeed, hub),
-    },
+  const data: SnapshotData = {
+    state: dataset.state,
+    business,
+    aggregate,
+    reviews,
+    fragments,
+    index,
   };
-  await nextTurn();
-  Object.assign(documents, options.extraDocuments ? await options.extraDocuments(base) : {});
-  const representations = new Map<string, Representation>();
-  await Promise.all(
-    Object.entries(documents).map(async ([path, doc]) => {
-      representations.set(
-        path,
-        await precompressRepresentation(doc.body, {
-          contentType: doc.contentType,
-          lastModifiedMs,
-          headers: doc.headers ?? {},
-        }),
-      );
-    }),
+  const lastModifiedMs = Date.parse(dataset.state.changedAt);
+  const render = renderers(options);
+  const bodies: [DocumentId, string | Buffer][] = [];
+  for (const id of DOCUMENT_IDS) {
+    await nextTurn();
+    bodies.push([id, await render[id](data)]);
+  }
+  // The codings are made in the thread pool, all documents at once.
+  const representations = new Map<string, Representation>(
+    await Promise.all(
+      bodies.map(
+        async ([id, body]) =>
+          [
+            DOCUMENTS[id].path,
+            await precompressRepresentation(body, {
+              contentType: DOCUMENTS[id].contentType,
+              lastModifiedMs,
+              headers: topicHeaders(options, id),
+            }),
+          ] as const,
+      ),
+    ),
   );
   return {
-    ...base,
+    ...data,
     representations,
     responses: createResponseCache(
       options.responseCache.maxEntries,

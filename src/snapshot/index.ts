@@ -3,12 +3,4 @@ export { buildSnapshot } from './build.js';
 export type { BuildOptions } from './build.js';
 export { startPublisher } from './publisher.js';
 export type { Publisher, PublisherOptions } from './publisher.js';
-export { TOPIC_PATHS } from './types.js';
-export type {
-  ChangeEvent,
-  Published,
-  Representation,
-  ResponseCache,
-  Snapshot,
-  TopicPath,
-} from './types.js';
+export type { ChangeEvent, Published, Representation, ResponseCache, Snapshot } from './types.js';

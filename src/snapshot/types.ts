@@ -1,28 +1,11 @@
+import type { Representation } from '../representation/index.js';
 import type { AggregateRating } from '../domain/aggregate.js';
 import type { Business } from '../domain/business.js';
 import type { Review } from '../domain/review.js';
 import type { SearchIndex } from '../reviews/search-index.js';
 import type { DataState } from '../store/index.js';
 
-/** One prepared response body: built once per data version, served from memory. */
-export interface Representation {
-  readonly contentType: string;
-  /** The identity bytes. */
-  readonly body: Buffer;
-  /** Strong entity tag of the identity bytes, quoted (`"..."`). */
-  readonly etag: string;
-  /** HTTP-date of the newest change to the published data. */
-  readonly lastModified: string;
-  readonly lastModifiedMs: number;
-  /** Extra response headers (Link, Cache-Control). */
-  readonly headers: Readonly<Record<string, string>>;
-  /** The body in a content coding, or `null` when that coding would not make it smaller. */
-  encoded(coding: 'gzip' | 'br'): Buffer | null;
-}
-
-/** The paths of the WebSub topics (relative to BASE_URL). */
-export const TOPIC_PATHS = ['/feed.xml', '/api/feed.json', '/reviews.json'] as const;
-export type TopicPath = (typeof TOPIC_PATHS)[number];
+export type { Representation };
 
 /** Everything published for one data version. Immutable once built. */
 export interface Snapshot {

@@ -1,6 +1,6 @@
 import type { buildConnector } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { serviceUrls } from '../feeds/urls.js';
+import { serviceUrls } from '../catalogue.js';
 import { createLogger } from '../logger.js';
 import { buildSnapshot } from '../snapshot/build.js';
 import type { ChangeEvent, Published, Snapshot } from '../snapshot/types.js';
@@ -32,7 +32,12 @@ async function snapshotAt(version: number, title: string): Promise<Snapshot> {
         }),
       ],
     },
-    { urls, hub: true, responseCache: { maxEntries: 10, maxBytes: 1_000_000 } },
+    {
+      urls,
+      hub: true,
+      responseCache: { maxEntries: 10, maxBytes: 1_000_000 },
+      insights: async () => '{}',
+    },
   );
 }
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { buildConnector } from 'undici';
 import type { WebSubConfig } from '../config.js';
-import type { ServiceUrls } from '../feeds/urls.js';
+import { DOCUMENTS, TOPIC_IDS, type ServiceUrls } from '../catalogue.js';
 import type { Route } from '../http/router.js';
 import type { Logger } from '../logger.js';
 import type { Published, Snapshot } from '../snapshot/types.js';
@@ -41,13 +41,9 @@ export interface Hub {
   stop(): Promise<void>;
 }
 
-/** Topic URL -> path of its document in the snapshot. */
+/** Topic URL -> path of its document in the snapshot, for every topic of the catalogue. */
 export function topicPaths(urls: ServiceUrls): ReadonlyMap<string, string> {
-  return new Map([
-    [urls.atomFeed, '/feed.xml'],
-    [urls.jsonFeed, '/api/feed.json'],
-    [urls.reviews, '/reviews.json'],
-  ]);
+  return new Map(TOPIC_IDS.map((id) => [urls[id], DOCUMENTS[id].path]));
 }
 
 function createAnnouncer(o: HubOptions, clock: Clock, topics: ReadonlyMap<string, string>) {

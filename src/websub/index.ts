@@ -3,7 +3,6 @@ export type { HubForm, HubRequest, LeaseBounds } from './form.js';
 export { startHub, topicPaths, MAX_RESPONSE_BYTES } from './hub.js';
 export type { Hub, HubOptions } from './hub.js';
 export { hubOpenApiPaths } from './openapi.js';
-export { HUB_PATH } from './routes.js';
 export { MAX_FAILURES } from './internal/worker.js';
 export type { Clock } from './internal/worker.js';
 export type { Resolver } from './internal/target.js';

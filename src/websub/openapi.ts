@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { hubFormSchema } from './form.js';
-import { HUB_PATH } from './routes.js';
+import { HUB_PATH } from '../catalogue.js';
 
 const text = (description: string) => ({
   description,

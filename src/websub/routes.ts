@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { HUB_PATH } from '../catalogue.js';
 import type { Logger } from '../logger.js';
 import type { Route } from '../http/router.js';
 import type { WebSubStore } from '../store/index.js';
@@ -8,9 +9,6 @@ import { clientKey, type RateLimiter } from './internal/rate-limit.js';
 import { readHubForm } from './internal/read-form.js';
 import { RefusedTargetError, type HostVetter } from './internal/target.js';
 import type { Clock } from './internal/worker.js';
-
-/** The hub's path, relative to BASE_URL. */
-export const HUB_PATH = '/api/websub/hub';
 
 export interface HubRouteOptions {
   topics: readonly [string, ...string[]];

@@ -12,7 +12,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import type { WordVectorsHeader } from '../../src/insights/absa/internal/vectors.js';
+import type { WordVectorsHeader } from '../../src/insights/absa/model-kit.js';
 import { readVaderLexicon } from './training/lexicon.js';
 import { repoRoot } from '../paths.js';
 

@@ -1,4 +1,4 @@
-import type { Representation } from '../../snapshot/types.js';
+import type { Representation } from '../../representation/index.js';
 import type { ClaimedDelivery } from '../../store/index.js';
 import type { Outbound } from './outbound.js';
 import { hubSignature } from './signature.js';

@@ -19,7 +19,7 @@ import {
 import {
   sharedSentenceEncoder,
   UNIVERSAL_SENTENCE_ENCODER,
-} from '../../../src/insights/absa/internal/sentence-encoder.js';
+} from '../../../src/insights/absa/model-kit.js';
 import { readVaderLexicon } from './lexicon.js';
 import { repoRoot, sharedDataDir } from '../../paths.js';
 import type { TrainConfig } from './train-model.js';

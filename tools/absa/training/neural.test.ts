@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../../../src/domain/random.js';
-import type { DetectionParams, NeuralParams } from '../../../src/insights/absa/internal/neural.js';
+import type { DetectionParams, NeuralParams } from '../../../src/insights/absa/model-kit.js';
 import {
   detectionGradients,
   polarityGradients,

@@ -4,7 +4,7 @@ import {
   forward,
   type DetectionParams,
   type NeuralParams,
-} from '../../../src/insights/absa/internal/neural.js';
+} from '../../../src/insights/absa/model-kit.js';
 
 /** One training example of the polarity network: a sentence's token inputs and a category. */
 export interface NeuralExample {

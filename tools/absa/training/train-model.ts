@@ -4,19 +4,18 @@ import {
   polarityFeatures,
   type FeatureBag,
   type FeatureConfig,
-} from '../../../src/insights/absa/internal/features.js';
-import type { WordClusters } from '../../../src/insights/absa/internal/clusters.js';
-import {
+  type WordClusters,
   embedder,
   type SentenceEncoder,
-} from '../../../src/insights/absa/internal/sentence-encoder.js';
-import type { WordVectors } from '../../../src/insights/absa/internal/vectors.js';
-import {
+  type WordVectors,
   embeddingTexts,
   prepareSentence,
   type PreparedSentence,
-} from '../../../src/insights/absa/internal/prepare.js';
-import { categoryContext } from '../../../src/insights/absa/internal/score.js';
+  categoryContext,
+  tokenInputs,
+  type NeuralDetection,
+  type NeuralPolarity,
+} from '../../../src/insights/absa/model-kit.js';
 import {
   modelFromFile,
   type AbsaModelFile,
@@ -24,11 +23,6 @@ import {
 } from '../../../src/insights/absa/model.js';
 import { POLARITIES, type AspectCategory } from '../../../src/insights/absa/types.js';
 import type { LabelledSentence } from './datasets.js';
-import {
-  tokenInputs,
-  type NeuralDetection,
-  type NeuralPolarity,
-} from '../../../src/insights/absa/internal/neural.js';
 import { trainLogistic } from './logistic.js';
 import { trainDetectionNeural, trainNeural, type NeuralOptions } from './neural.js';
 import { trainSoftmax } from './softmax.js';

@@ -1,4 +1,4 @@
-import type { FeatureBag } from '../../../src/insights/absa/internal/features.js';
+import type { FeatureBag } from '../../../src/insights/absa/model-kit.js';
 import type { SparseRow } from './softmax.js';
 
 /** Feature names kept for training, in sorted order, with their row index. */

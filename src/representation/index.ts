@@ -9,7 +9,22 @@ import {
   type BrotliOptions,
   type ZlibOptions,
 } from 'node:zlib';
-import type { Representation } from '../snapshot/types.js';
+
+/** One prepared response body: built once per data version, served from memory. */
+export interface Representation {
+  readonly contentType: string;
+  /** The identity bytes. */
+  readonly body: Buffer;
+  /** Strong entity tag of the identity bytes, quoted (`"..."`). */
+  readonly etag: string;
+  /** HTTP-date of the newest change to the published data. */
+  readonly lastModified: string;
+  readonly lastModifiedMs: number;
+  /** Extra response headers (Link, Cache-Control). */
+  readonly headers: Readonly<Record<string, string>>;
+  /** The body in a content coding, or `null` when that coding would not make it smaller. */
+  encoded(coding: 'gzip' | 'br'): Buffer | null;
+}
 
 const gzipAsync = promisify<Buffer, ZlibOptions, Buffer>(gzip);
 const brotliAsync = promisify<Buffer, BrotliOptions, Buffer>(brotliCompress);

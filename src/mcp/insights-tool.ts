@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import type { ToolDefinition } from '../mcp/tools.js';
+import { DOCUMENTS } from '../catalogue.js';
+import { Insights } from '../insights/index.js';
 import type { Snapshot } from '../snapshot/types.js';
-import { Insights } from './schema.js';
+import type { ToolDefinition } from './tools.js';
 
 const SECTIONS = [
   'aspects',
@@ -19,7 +20,7 @@ const parsed = new WeakMap<Snapshot, Record<string, unknown>>();
 function insightsOf(snapshot: Snapshot): Record<string, unknown> | null {
   let doc = parsed.get(snapshot);
   if (!doc) {
-    const rep = snapshot.representations.get('/insights.json');
+    const rep = snapshot.representations.get(DOCUMENTS.insights.path);
     if (!rep) return null;
     doc = JSON.parse(rep.body.toString('utf8')) as Record<string, unknown>;
     parsed.set(snapshot, doc);

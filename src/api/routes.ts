@@ -1,12 +1,15 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HttpError, invalidRequest } from '../http/errors.js';
-import { prepareRepresentation } from '../http/representation.js';
-import { sendRepresentation } from '../http/respond.js';
+import { prepareRepresentation } from '../representation/index.js';
+import { sendJson, sendRepresentation } from '../http/respond.js';
 import type { Route } from '../http/router.js';
 import type { Published, Representation, Snapshot } from '../snapshot/types.js';
-import { writeFragments } from './dataset.js';
-import { DateParam, parseSearchParams, toIssues, type SearchFilters } from './search-schema.js';
-import { firstBefore, runSearch } from './search.js';
+import { writeFragments } from '../reviews/dataset.js';
+import { DOCUMENT_IDS, DOCUMENTS, OPENAPI_PATH } from '../catalogue.js';
+import { toIssues } from '../domain/issues.js';
+import { stableJson } from '../domain/stable-json.js';
+import { DateParam, parseSearchParams, type SearchFilters } from '../reviews/search-schema.js';
+import { firstBefore, runSearch } from '../reviews/search.js';
 
 function cached(snapshot: Snapshot, key: string, render: () => Buffer): Representation {
   let rep = snapshot.responses.get(key);
@@ -20,9 +23,12 @@ function cached(snapshot: Snapshot, key: string, render: () => Buffer): Represen
   return rep;
 }
 
-/** Canonical cache key of validated filters (key order fixed by the schema). */
+/**
+ * Cache key of validated filters: the canonical JSON of the parsed value, so every filter the
+ * schema knows (and any added later) is part of the key.
+ */
 function filtersKey(f: SearchFilters): string {
-  return `search:${JSON.stringify([f.rating, f.min_rating, f.since, f.until, f.query, f.mentions_technician?.toLowerCase(), f.mentions_service?.toLowerCase(), f.limit])}`;
+  return `search:${stableJson(f)}`;
 }
 
 /**
@@ -66,8 +72,17 @@ function representationRoute(path: string, published: Published): Route {
   return { path, methods: { GET: handler, HEAD: handler } };
 }
 
-/** The read routes of the reviews: the dataset, the feeds, search and since. */
-export function reviewRoutes(published: Published): Route[] {
+export interface ApiOptions {
+  published: Published;
+  /** The OpenAPI document, prepared once. */
+  openapi: Representation;
+}
+
+/**
+ * The routes of the read API: every document of the catalogue, search, since, the OpenAPI
+ * document and the health check.
+ */
+export function apiRoutes({ published, openapi }: ApiOptions): Route[] {
   const search = (req: IncomingMessage, res: ServerResponse, query: string): void => {
     const parsed = parseSearchParams(new URLSearchParams(query));
     if (!parsed.ok) throw invalidRequest(parsed.issues);
@@ -89,10 +104,7 @@ export function reviewRoutes(published: Published): Route[] {
     sendRepresentation(req, res, sinceDocument(published.current(), date));
   };
   return [
-    representationRoute('/reviews.json', published),
-    representationRoute('/api/feed.json', published),
-    representationRoute('/feed.xml', published),
-    representationRoute('/insights.json', published),
+    ...DOCUMENT_IDS.map((id) => representationRoute(DOCUMENTS[id].path, published)),
     {
       path: '/api/reviews/search',
       methods: {
@@ -106,6 +118,23 @@ export function reviewRoutes(published: Published): Route[] {
       methods: {
         GET: (req, res, ctx) => since(req, res, ctx.params.date ?? '', ctx.query),
         HEAD: (req, res, ctx) => since(req, res, ctx.params.date ?? '', ctx.query),
+      },
+    },
+    {
+      path: OPENAPI_PATH,
+      methods: { GET: (req, res) => sendRepresentation(req, res, openapi) },
+    },
+    {
+      path: '/healthz',
+      methods: {
+        GET: (req, res) => {
+          const snap = published.current();
+          sendJson(req, res, 200, {
+            status: 'ok',
+            dataVersion: snap.state.version,
+            reviews: snap.reviews.length,
+          });
+        },
       },
     },
   ];

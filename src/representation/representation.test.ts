@@ -1,6 +1,6 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { precompressRepresentation, prepareRepresentation } from './representation.js';
+import { precompressRepresentation, prepareRepresentation } from './index.js';
 
 const json = (n: number) =>
   JSON.stringify(
