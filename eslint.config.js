@@ -44,7 +44,17 @@ const LAYERS = {
     'config',
   ],
 };
-const FOLDERS = [...Object.keys(LAYERS), 'app', 'service', 'serve', 'main', 'bin', 'cli', 'config', 'logger'];
+const FOLDERS = [
+  ...Object.keys(LAYERS),
+  'app',
+  'service',
+  'serve',
+  'main',
+  'bin',
+  'cli',
+  'config',
+  'logger',
+];
 
 function layerRule(folder, allowed) {
   const forbidden = FOLDERS.filter((f) => f !== folder && !allowed.includes(f));
