@@ -1,0 +1,112 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '../app.js';
+import { serviceUrls } from '../catalogue.js';
+import { Business } from '../domain/business.js';
+import { buildSnapshot } from '../snapshot/index.js';
+import type { Published, Snapshot } from '../snapshot/index.js';
+import { openStore, type Store } from '../store/index.js';
+import { McpResultCache } from './result-cache.js';
+import { mcpRoutes } from './route.js';
+import { createMcpServerFactory } from './server.js';
+import { createSessionManager } from './sessions.js';
+
+const urls = serviceUrls('http://127.0.0.1');
+
+/** A snapshot of data version `version` whose business is called `name`. */
+function snapshotOf(version: number, name: string): Promise<Snapshot> {
+  return buildSnapshot(
+    {
+      state: { version, changedAt: `2030-01-0${version}T00:00:00.000Z` },
+      business: Business.parse({
+        id: 'biz',
+        name,
+        url: 'https://dealer.example',
+        address: {
+          streetAddress: '1 Main St',
+          addressLocality: 'Springfield',
+          addressRegion: 'IL',
+          postalCode: '62701',
+          addressCountry: 'US',
+        },
+        timeZone: 'America/Chicago',
+      }),
+      reviews: [],
+    },
+    {
+      urls,
+      hub: false,
+      responseCache: { maxEntries: 100, maxBytes: 1_000_000 },
+      insights: async () => '{}',
+    },
+  );
+}
+
+describe('the MCP result cache', () => {
+  let dir: string;
+  let store: Store;
+  let server: Server;
+  let url: string;
+  let live: Snapshot;
+  let next: Snapshot | null = null;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'mcp-cache-'));
+    store = openStore(`sqlite:${join(dir, 'reviews.db')}`);
+    live = await snapshotOf(1, 'Version One Motors');
+    const published: Published = { current: () => live, onChange: () => () => undefined };
+    const factory = createMcpServerFactory({ urls, version: '0.0.0' });
+    const routes = mcpRoutes({
+      // A new data version goes live while the request is being served: right after its server
+      // was built over the version it started with.
+      createServer: (snapshot) => {
+        const built = factory(snapshot);
+        if (next) [live, next] = [next, null];
+        return built;
+      },
+      published,
+      resultCache: new McpResultCache(),
+      sessions: await createSessionManager(store.sessions, { ttlSeconds: 600, secret: null }),
+      allowedOrigins: [],
+      maxBodyBytes: 65_536,
+      logger: pino({ level: 'silent' }),
+    });
+    server = createServer(createApp({ routes, logger: pino({ level: 'silent' }) }));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
+  });
+
+  afterAll(async () => {
+    await new Promise((resolve) => server.close(resolve));
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const businessName = async (client: Client): Promise<unknown> => {
+    const result = await client.callTool({ name: 'get_business', arguments: {} });
+    return (result.structuredContent as { business: { name: string } }).business.name;
+  };
+
+  it('keeps a result under the version it was computed from, even when a change lands mid-request', async () => {
+    const client = new Client({ name: 'cache-test', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+    try {
+      next = await snapshotOf(2, 'Version Two Motors');
+      // Served from version 1 (the version live when the request came in)...
+      expect(await businessName(client)).toBe('Version One Motors');
+      // ...and version 2, live now, answers from its own data, not from version 1's result.
+      expect(await businessName(client)).toBe('Version Two Motors');
+      // Repeated, it is answered from the cache of version 2.
+      expect(await businessName(client)).toBe('Version Two Motors');
+    } finally {
+      await client.close();
+    }
+  });
+});
