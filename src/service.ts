@@ -8,6 +8,7 @@ import type { Config } from './config.js';
 import { serviceUrls } from './catalogue.js';
 import { precompressRepresentation } from './representation/index.js';
 import type { Route } from './http/router.js';
+import { refreshDerivations } from './import/index.js';
 import { loadSampleFile, packageRoot, samplePath } from './import/sample.js';
 import type { Logger } from './logger.js';
 import { createInsightsEngine } from './insights/index.js';
@@ -77,6 +78,11 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     store,
     logger,
     pollMs: config.dataPollMs,
+    prepare: async () => {
+      const state = await refreshDerivations(store);
+      if (state)
+        logger.info({ version: state.version }, 'derived stored reviews again (newer code)');
+    },
     build: (dataset) =>
       buildSnapshot(dataset, {
         urls,

@@ -13,6 +13,16 @@ export function hashSource(source: ReviewSource): string {
   return createHash('sha256').update(JSON.stringify(source)).digest('base64url');
 }
 
+/**
+ * The version of the derivation: bump it whenever `deriveReview` gives a different public record
+ * for the same source fields and business (a new field, another date rule, a better mention
+ * matcher, a change of serialisation). Stored records carry the version that derived them; records
+ * of an older version are derived again, by the service before it publishes and by every import,
+ * so a record the current code would not produce is never served. `derive.test.ts` fails when the
+ * output changes and this number does not.
+ */
+export const DERIVATION_VERSION = 1;
+
 /** The time zone used when no business profile has been imported yet. */
 export const FALLBACK_TIME_ZONE = 'UTC';
 
@@ -70,5 +80,6 @@ export function deriveReview(
     sourceRecord: source,
     publicJson: serializeReview(review),
     ingestedAt: previous?.ingestedAt ?? ctx.now,
+    derivedVersion: DERIVATION_VERSION,
   };
 }

@@ -3,9 +3,9 @@
  * operator's entry point; `ingest`/`ingestStream` are the transactional write path that other
  * features (the sample loader) share.
  */
-export { ingest, ingestStream } from './ingest.js';
+export { ingest, ingestStream, refreshDerivations } from './ingest.js';
 export type { IngestInput, IngestResult, IngestStreamInput, ReviewBatches } from './ingest.js';
-export { FALLBACK_TIME_ZONE, deriveReview, hashSource } from './derive.js';
+export { DERIVATION_VERSION, FALLBACK_TIME_ZONE, deriveReview, hashSource } from './derive.js';
 export type { DeriveContext } from './derive.js';
 export { runImport, StrictImportError } from './run.js';
 export type { ImportOptions, ImportProgress, ImportSummary } from './run.js';

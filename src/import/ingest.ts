@@ -9,7 +9,7 @@ import {
   type StoreTransaction,
   type StoredReview,
 } from '../store/index.js';
-import { deriveReview, type DeriveContext } from './derive.js';
+import { DERIVATION_VERSION, deriveReview, type DeriveContext } from './derive.js';
 
 export interface IngestInput {
   /** A new business profile (roster and catalogue included); re-derives every stored review. */
@@ -58,17 +58,30 @@ export interface IngestStreamInput {
 
 const BATCH = 1000;
 
-async function rederiveAll(tx: StoreTransaction, ctx: DeriveContext): Promise<number> {
+/**
+ * Derives stored records again (all of them, or only those an older derivation produced) and
+ * writes those that differ, or whose version is older; returns how many public records changed.
+ */
+async function rederive(
+  tx: StoreTransaction,
+  ctx: DeriveContext,
+  filter: { derivedBefore?: number } = {},
+): Promise<number> {
   let changed = 0;
-  await tx.forEachReview(BATCH, async (page) => {
-    const updates: StoredReview[] = [];
-    for (const row of page) {
-      const next = deriveReview(row.sourceRecord, ctx, row);
-      if (next.publicJson !== row.publicJson) updates.push(next);
-    }
-    changed += updates.length;
-    await tx.upsertReviews(updates);
-  });
+  await tx.forEachReview(
+    BATCH,
+    async (page) => {
+      const updates: StoredReview[] = [];
+      for (const row of page) {
+        const next = deriveReview(row.sourceRecord, ctx, row);
+        if (next.publicJson !== row.publicJson) changed++;
+        if (next.publicJson !== row.publicJson || row.derivedVersion !== next.derivedVersion)
+          updates.push(next);
+      }
+      await tx.upsertReviews(updates);
+    },
+    filter,
+  );
   return changed;
 }
 
@@ -88,6 +101,9 @@ async function writeBatch(
     else if (previous.publicJson !== next.publicJson) {
       // Same source fields, but the derivation (matcher, time zone) gives a different record.
       result.rederived++;
+    } else if (previous.derivedVersion !== next.derivedVersion) {
+      // The same record from newer code: only its version is recorded.
+      result.unchanged++;
     } else {
       result.unchanged++;
       continue;
@@ -126,7 +142,10 @@ export async function ingestStream(store: Store, input: IngestStreamInput): Prom
     };
     if (businessChanged && input.business) {
       await tx.putBusiness(input.business);
-      result.rederived = await rederiveAll(tx, ctx);
+      result.rederived = await rederive(tx, ctx);
+    } else {
+      // Records derived by older code are derived again by every import.
+      result.rederived = await rederive(tx, ctx, { derivedBefore: DERIVATION_VERSION });
     }
     const sources = new Set<string>();
     const keep = new Set<string>();
@@ -173,4 +192,14 @@ export async function ingest(store: Store, input: IngestInput): Promise<IngestRe
     now: input.now,
     onBatch: (_result, rows) => input.onProgress?.(rows, total),
   });
+}
+
+/**
+ * Derives again, in one transaction, the stored records that older code produced
+ * (`DERIVATION_VERSION`), so that none of them is published: the service runs it before it builds
+ * a data version. Resolves with the new data state when a public record changed, else `null`.
+ */
+export async function refreshDerivations(store: Store): Promise<DataState | null> {
+  if ((await store.countDerivedBefore(DERIVATION_VERSION)) === 0) return null;
+  return (await ingestStream(store, { batches: () => [] })).state;
 }

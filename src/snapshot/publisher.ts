@@ -7,6 +7,11 @@ export interface PublisherOptions {
   build: (dataset: Dataset) => Promise<Snapshot>;
   /** How often to look for a new data version committed by any process. */
   pollMs: number;
+  /**
+   * Runs before each data version is read for a build (at start and after every change): the
+   * service derives stale records again here, so that none is ever published.
+   */
+  prepare?: () => Promise<unknown>;
   logger: Logger;
 }
 
@@ -32,7 +37,11 @@ function changedPaths(before: Snapshot, after: Snapshot): string[] {
  */
 export async function startPublisher(options: PublisherOptions): Promise<Publisher> {
   const { store, build, pollMs, logger } = options;
-  let current = await build(await store.readDataset());
+  const read = async () => {
+    await options.prepare?.();
+    return store.readDataset();
+  };
+  let current = await build(await read());
   const listeners = new Set<(e: ChangeEvent) => void>();
   let running: Promise<void> | null = null;
   let timer: NodeJS.Timeout | null = null;
@@ -42,7 +51,7 @@ export async function startPublisher(options: PublisherOptions): Promise<Publish
     const state = await store.state();
     if (state.version === current.state.version) return;
     const started = performance.now();
-    const next = await build(await store.readDataset());
+    const next = await build(await read());
     if (next.state.version === current.state.version) return;
     const previous = current;
     current = next;

@@ -26,6 +26,7 @@ interface ReviewRow {
   source_record: string;
   public_json: string;
   ingested_at: string;
+  derived_version: number;
 }
 
 function toStored(row: ReviewRow): StoredReview {
@@ -37,6 +38,7 @@ function toStored(row: ReviewRow): StoredReview {
     sourceRecord: JSON.parse(row.source_record) as ReviewSource,
     publicJson: row.public_json,
     ingestedAt: row.ingested_at,
+    derivedVersion: row.derived_version,
   };
 }
 
@@ -98,12 +100,13 @@ function readBusiness(db: Db): Business | null {
 function createTransaction(db: Db): StoreTransaction {
   const getOne = db.prepare('SELECT * FROM reviews WHERE source = ? AND source_review_id = ?');
   const upsert = db.prepare(`
-    INSERT INTO reviews (id, source, source_review_id, source_hash, source_record, public_json, ingested_at)
-    VALUES (@id, @source, @sourceReviewId, @sourceHash, @sourceRecord, @publicJson, @ingestedAt)
+    INSERT INTO reviews (id, source, source_review_id, source_hash, source_record, public_json, ingested_at, derived_version)
+    VALUES (@id, @source, @sourceReviewId, @sourceHash, @sourceRecord, @publicJson, @ingestedAt, @derivedVersion)
     ON CONFLICT (source, source_review_id) DO UPDATE SET
       source_hash = excluded.source_hash,
       source_record = excluded.source_record,
-      public_json = excluded.public_json`);
+      public_json = excluded.public_json,
+      derived_version = excluded.derived_version`);
   return {
     async getBusiness() {
       return readBusiness(db);
@@ -122,11 +125,14 @@ function createTransaction(db: Db): StoreTransaction {
       }
       return out;
     },
-    async forEachReview(pageSize, fn) {
-      const page = db.prepare('SELECT * FROM reviews WHERE id > ? ORDER BY id LIMIT ?');
+    async forEachReview(pageSize, fn, filter = {}) {
+      const page = db.prepare(
+        'SELECT * FROM reviews WHERE id > ? AND derived_version < ? ORDER BY id LIMIT ?',
+      );
+      const before = filter.derivedBefore ?? Number.MAX_SAFE_INTEGER;
       let after = '';
       for (;;) {
-        const rows = page.all(after, pageSize) as ReviewRow[];
+        const rows = page.all(after, before, pageSize) as ReviewRow[];
         if (rows.length === 0) return;
         await fn(rows.map(toStored));
         after = rows[rows.length - 1]!.id;
@@ -274,6 +280,12 @@ export function openSqliteStore(path: string): Store {
     },
     async countReviews() {
       return reader.prepare('SELECT count(*) FROM reviews').pluck().get() as number;
+    },
+    async countDerivedBefore(version) {
+      return reader
+        .prepare('SELECT count(*) FROM reviews WHERE derived_version < ?')
+        .pluck()
+        .get(version) as number;
     },
     transaction<T>(fn: (tx: StoreTransaction) => Promise<T>): Promise<T> {
       const run = async (): Promise<T> => {

@@ -19,6 +19,8 @@ export interface StoredReview {
   sourceRecord: ReviewSource;
   /** The public review record, serialised once, exactly as every endpoint emits it. */
   publicJson: string;
+  /** The version of the derivation code that produced `publicJson` (`DERIVATION_VERSION`). */
+  derivedVersion: number;
   ingestedAt: string;
 }
 
@@ -41,8 +43,15 @@ export interface StoreTransaction {
   putBusiness(business: Business): Promise<void>;
   /** The stored reviews with these keys (missing keys are absent from the map, keyed `source\u0000id`). */
   getReviews(keys: readonly ReviewKey[]): Promise<Map<string, StoredReview>>;
-  /** Every stored review, in pages, for re-deriving after a roster change. */
-  forEachReview(pageSize: number, fn: (page: StoredReview[]) => Promise<void>): Promise<void>;
+  /**
+   * Every stored review in pages, for re-deriving after a roster change; with `derivedBefore`,
+   * only those whose record an older derivation produced.
+   */
+  forEachReview(
+    pageSize: number,
+    fn: (page: StoredReview[]) => Promise<void>,
+    filter?: { derivedBefore?: number },
+  ): Promise<void>;
   upsertReviews(rows: readonly StoredReview[]): Promise<void>;
   /** Deletes reviews of the given sources whose keys are not in `keep`; returns how many. */
   pruneReviews(sources: readonly string[], keep: ReadonlySet<string>): Promise<number>;
@@ -91,6 +100,8 @@ export interface Store {
   state(): Promise<DataState>;
   readDataset(): Promise<Dataset>;
   countReviews(): Promise<number>;
+  /** How many stored records an older derivation (below `version`) produced. */
+  countDerivedBefore(version: number): Promise<number>;
   /** Runs `fn` in one write transaction: everything it writes commits together or not at all. */
   transaction<T>(fn: (tx: StoreTransaction) => Promise<T>): Promise<T>;
   /** Subscriptions and work queues of the WebSub hub. */

@@ -103,4 +103,10 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
     analysis TEXT NOT NULL
   ) WITHOUT ROWID;
   `,
+  // 5: the version of the derivation code that produced each stored public record, so that
+  // records derived by older code are derived again instead of served.
+  `
+  ALTER TABLE reviews ADD COLUMN derived_version INTEGER NOT NULL DEFAULT 0;
+  CREATE INDEX reviews_derived_version ON reviews (derived_version);
+  `,
 ];
