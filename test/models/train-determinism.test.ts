@@ -22,6 +22,7 @@ describe('npm run train', () => {
     'writes identical bytes when run twice on the same small configuration',
     { timeout: 180_000 },
     () => {
+      console.log('training the small semeval14-restaurants model twice (minutes)');
       const first = trainSmall();
       const second = trainSmall();
       expect(first.length).toBeGreaterThan(1000);

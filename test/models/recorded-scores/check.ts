@@ -25,7 +25,11 @@ export function checkRecordedFold(model: ModelName): void {
     async () => {
       const stored = recordedScores()[model]?.[cvKey(folds, limit)];
       expect(stored, `no recorded figures for ${model}`).toBeDefined();
+      // Progress: the run takes minutes and prints nothing else meanwhile.
+      console.log(`${model}: retraining and scoring the first of ${folds} folds (minutes)`);
+      const started = Date.now();
       const fresh = await runCv(model, folds, limit, false);
+      console.log(`${model}: scored in ${Math.round((Date.now() - started) / 1000)} s`);
       expect(fresh.crossValidation).toEqual(stored!.crossValidation);
       expect(fresh.testSplit).toEqual(stored!.testSplit);
       expect(fresh.challengeSet).toEqual(stored!.challengeSet);
