@@ -8,6 +8,7 @@ import { testBusiness } from '../../test/helpers/fixtures.js';
 import { storedRow } from '../../test/helpers/records.js';
 import { Business } from '../domain/business.js';
 import { reviewKey, type Store, type StoredReview } from './types.js';
+import { describeWebSubContract } from './websub-contract.js';
 
 export interface StoreFixture {
   /** A new, empty store. */
@@ -374,6 +375,11 @@ export function describeStoreContract(name: string, open: () => Promise<StoreFix
         expect(await store.state()).toEqual(state);
       });
     });
+
+    describeWebSubContract(
+      () => store,
+      () => fixture.openAnother(),
+    );
 
     describe('several instances on one database', () => {
       it('share committed data, versions, secrets and ended sessions', async () => {
