@@ -227,6 +227,30 @@ describe('startPublisher', () => {
     expect(publisher.current().state).toEqual(v2);
   });
 
+  it('publishes a version committed during a build when refreshed after that commit', async () => {
+    await commit(['a']);
+    const b = builds();
+    publisher = await startPublisher({ store, build: b.build, pollMs: 60_000, logger: silent });
+    const events: ChangeEvent[] = [];
+    publisher.onChange((e) => events.push(e));
+    const held = gate();
+    b.hold = held.wait;
+    const v2 = await commit(['b']);
+    const started = b.started();
+    const first = publisher.refresh();
+    expect(await started).toBe(v2.version);
+    // Another process commits while the build of v2 is under way; then the caller refreshes.
+    const v3 = await commit(['c']);
+    const second = publisher.refresh();
+    b.hold = null;
+    held.open();
+    await first;
+    await second;
+    expect(publisher.current().state).toEqual(v3);
+    expectWhole(publisher.current(), 3);
+    expect(events.map((e) => e.version)).toEqual([v2.version, v3.version]);
+  });
+
   it('logs a failed build and keeps serving the previous snapshot, then recovers', async () => {
     const v1 = await commit(['a']);
     const b = builds();
