@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { reviewId } from '../../src/domain/ids.js';
-import type { Review, ReviewSource, Source } from '../../src/domain/review.js';
+import type { Department, Review, ReviewSource, Source } from '../../src/domain/review.js';
 import { serializeReview } from '../../src/domain/serialize.js';
 import type { StoredReview } from '../../src/store/index.js';
 
@@ -18,6 +18,8 @@ export interface ReviewSpec {
   body?: string | null;
   technicians?: string[];
   services?: string[];
+  department?: Department | null;
+  ownerResponse?: Review['ownerResponse'];
 }
 
 /** A public review record (the shape every endpoint serves), built from a few fields. */
@@ -39,7 +41,7 @@ export function reviewRecord(spec: ReviewSpec): Review {
     source,
     sourceReviewId: spec.key,
     sourceUrl: null,
-    department: null,
+    department: spec.department ?? null,
     subRatings: null,
     recommendsDealer: null,
     mentions: {
@@ -51,7 +53,7 @@ export function reviewRecord(spec: ReviewSpec): Review {
       })),
       services: spec.services ?? [],
     },
-    ownerResponse: null,
+    ownerResponse: spec.ownerResponse ?? null,
     verification: { level: 'source-confirmed', checkedAt: datePublished },
   };
 }
