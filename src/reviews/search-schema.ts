@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isCalendarDate } from '../domain/dates.js';
+import { normalizeName } from './search-index.js';
 import { toIssues, type Issue } from '../domain/issues.js';
 
 export const SEARCH_LIMIT_DEFAULT = 20;
@@ -52,6 +53,8 @@ export const searchFields = {
     .trim()
     .min(1)
     .max(120)
+    // Parsed to the lookup form, so equal filters have one cache key.
+    .transform(normalizeName)
     .optional()
     .describe(
       'Only reviews that mention this staff member: full name, or a first name unique on the roster; case-insensitive.',
@@ -61,6 +64,7 @@ export const searchFields = {
     .trim()
     .min(1)
     .max(64)
+    .transform((id) => id.toLowerCase())
     .optional()
     .describe(
       "Only reviews that mention this service id from the business's catalogue; case-insensitive.",

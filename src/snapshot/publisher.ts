@@ -70,15 +70,27 @@ export async function startPublisher(options: PublisherOptions): Promise<Publish
     }
   };
 
-  const refresh = (): Promise<void> => {
-    if (!running) {
-      running = check()
-        .catch((err: unknown) => logger.error({ err }, 'could not rebuild the published data'))
-        .finally(() => {
-          running = null;
-        });
-    }
+  /** One more check after the running one, shared by every refresh asked for meanwhile. */
+  let queued: Promise<void> | null = null;
+
+  const start = (): Promise<void> => {
+    running = check()
+      .catch((err: unknown) => logger.error({ err }, 'could not rebuild the published data'))
+      .finally(() => {
+        running = null;
+      });
     return running;
+  };
+
+  const refresh = (): Promise<void> => {
+    if (!running) return start();
+    // The running check may have read the store before the caller's commit: check once more after
+    // it, so that the caller sees that commit published.
+    queued ??= running.then(() => {
+      queued = null;
+      return running ?? start();
+    });
+    return queued;
   };
 
   const loop = (): void => {

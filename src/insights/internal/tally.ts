@@ -52,6 +52,13 @@ export class Tally {
     if (candidate.polarity === 'conflict') return;
     const list = this.best[candidate.polarity];
     const rank = candidate.confidence - lengthPenalty(candidate.quote.length);
+    // One candidate per review: evidence quotes a review once, so its other sentences must not
+    // take the places that other reviews' quotes need.
+    const same = list.findIndex((x) => x.c.reviewId === candidate.reviewId);
+    if (same >= 0) {
+      if (!before(rank, candidate.order, list[same]!)) return;
+      list.splice(same, 1);
+    }
     const worst = list[list.length - 1];
     if (list.length >= KEEP && worst && !before(rank, candidate.order, worst)) return;
     let i = list.length;

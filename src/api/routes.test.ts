@@ -1,0 +1,121 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { testBusiness } from '../../test/helpers/fixtures.js';
+import { reviewRecord } from '../../test/helpers/records.js';
+import { Business } from '../domain/business.js';
+import { SearchResponse, SinceResponse } from '../domain/public-schemas.js';
+import { serializeReview } from '../domain/serialize.js';
+import { serviceUrls } from '../catalogue.js';
+import { HttpError } from '../http/errors.js';
+import { buildSnapshot } from '../snapshot/build.js';
+import type { Snapshot } from '../snapshot/types.js';
+import { searchDocument, sinceDocument } from './routes.js';
+import { SearchFilters } from '../reviews/search-schema.js';
+
+let snapshot: Snapshot;
+
+// Stored in no particular order; published newest first.
+const RECORDS = [
+  reviewRecord({ key: 'old', date: '2025-01-01', rating: 2, body: 'Slow oil change.' }),
+  reviewRecord({ key: 'mid', date: '2025-02-01', rating: 4, body: 'Quick brake job.' }),
+  reviewRecord({
+    key: 'new',
+    date: '2025-03-01',
+    rating: 5,
+    body: 'Mike Torres was great.',
+    technicians: ['Mike Torres'],
+  }),
+  reviewRecord({
+    key: 'mid2',
+    date: '2025-02-01',
+    datePublished: '2025-02-01T18:00:00.000Z',
+    rating: 5,
+    body: 'Fine.',
+  }),
+];
+
+beforeAll(async () => {
+  snapshot = await buildSnapshot(
+    {
+      state: { version: 3, changedAt: '2025-03-02T00:00:00.000Z' },
+      business: Business.parse(testBusiness()),
+      reviews: RECORDS.map(serializeReview),
+    },
+    {
+      urls: serviceUrls('https://reviews.example.com'),
+      hub: false,
+      responseCache: { maxEntries: 10, maxBytes: 1_000_000 },
+      insights: async () => '{}',
+    },
+  );
+});
+
+const json = (body: Buffer): unknown => JSON.parse(body.toString('utf8'));
+
+describe('searchDocument', () => {
+  it('renders { count, total, limit, reviews } with the stored review records, newest first', () => {
+    const rep = searchDocument(snapshot, SearchFilters.parse({ min_rating: 4, limit: 2 }));
+    expect(rep.contentType).toBe('application/json');
+    const doc = SearchResponse.parse(json(rep.body));
+    expect(doc.count).toBe(2);
+    expect(doc.total).toBe(3);
+    expect(doc.limit).toBe(2);
+    expect(doc.reviews.map((r) => r.sourceReviewId)).toEqual(['new', 'mid2']);
+    // Each review is the stored JSON text, byte for byte.
+    const body = rep.body.toString('utf8');
+    for (const key of ['new', 'mid2'])
+      expect(body).toContain(serializeReview(RECORDS.find((r) => r.sourceReviewId === key)!));
+    expect(rep.lastModified).toBe('Sun, 02 Mar 2025 00:00:00 GMT');
+  });
+
+  it('renders an empty page as valid JSON', () => {
+    const rep = searchDocument(snapshot, SearchFilters.parse({ query: 'nothing' }));
+    expect(json(rep.body)).toEqual({ count: 0, total: 0, limit: 20, reviews: [] });
+  });
+
+  it('keeps each response once per snapshot, whatever the case of names and ids', () => {
+    const a = searchDocument(snapshot, SearchFilters.parse({ mentions_technician: 'Mike Torres' }));
+    const b = searchDocument(snapshot, SearchFilters.parse({ mentions_technician: 'MIKE TORRES' }));
+    expect(b).toBe(a);
+    expect(SearchResponse.parse(json(a.body)).total).toBe(1);
+    const other = searchDocument(snapshot, SearchFilters.parse({ rating: 5 }));
+    expect(other).not.toBe(a);
+  });
+
+  it('throws the 400 of an ambiguous first name, naming the candidates', () => {
+    let thrown: unknown;
+    try {
+      searchDocument(snapshot, SearchFilters.parse({ mentions_technician: 'mike' }));
+    } catch (err) {
+      thrown = err;
+    }
+    expect(thrown).toBeInstanceOf(HttpError);
+    const err = thrown as HttpError;
+    expect(err.status).toBe(400);
+    expect(err.issues).toEqual([
+      expect.objectContaining({ path: ['mentions_technician'], code: 'ambiguous' }),
+    ]);
+    expect(err.issues![0]!.message).toContain('Mike Chen, Mike Torres');
+  });
+});
+
+describe('sinceDocument', () => {
+  it('renders the reviews dated on or after the day, oldest first', () => {
+    const doc = SinceResponse.parse(json(sinceDocument(snapshot, '2025-02-01').body));
+    expect(doc.since).toBe('2025-02-01');
+    expect(doc.count).toBe(3);
+    // Oldest first: exactly the reverse of the published order of those reviews.
+    const published = snapshot.reviews.map((r) => r.sourceReviewId);
+    expect(doc.reviews.map((r) => r.sourceReviewId)).toEqual(published.slice(0, 3).reverse());
+    expect(doc.reviews.at(-1)!.sourceReviewId).toBe('new');
+  });
+
+  it('includes the whole first day, and gives nothing after the newest review', () => {
+    expect(SinceResponse.parse(json(sinceDocument(snapshot, '2025-01-01').body)).count).toBe(4);
+    expect(SinceResponse.parse(json(sinceDocument(snapshot, '2024-12-31').body)).count).toBe(4);
+    expect(json(sinceDocument(snapshot, '2025-03-02').body)).toEqual({
+      since: '2025-03-02',
+      count: 0,
+      reviews: [],
+    });
+  });
+});

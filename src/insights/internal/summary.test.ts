@@ -1,0 +1,130 @@
+import { describe, expect, it } from 'vitest';
+import type { AspectInsight, Evidence, Insights } from '../schema.js';
+import { computeSummary } from './summary.js';
+
+const quote = (id: string, n: number): Evidence => ({
+  reviewId: `${id}-${n}`,
+  quote: `Quote ${n} about ${id}.`,
+});
+
+/** An aspect with these counts; score and mentions as computeAspects gives them. */
+function aspect(
+  id: string,
+  name: string,
+  [positive, negative, neutral, mixed]: [number, number, number, number],
+): AspectInsight {
+  const mentions = positive + negative + neutral + mixed;
+  return {
+    id,
+    name,
+    mentions,
+    positive,
+    negative,
+    neutral,
+    mixed,
+    score: mentions ? Math.round(((positive - negative) / mentions) * 1000) / 1000 : null,
+    trend: [],
+    evidence: {
+      positive: [quote(id, 1), quote(id, 2), quote(id, 3)],
+      negative: [quote(id, 4), quote(id, 5), quote(id, 6)],
+      neutral: [],
+    },
+  };
+}
+
+const ASPECTS = [
+  aspect('overall', 'Overall', [50, 0, 0, 0]), // never a strength or weakness
+  aspect('staff', 'Staff', [40, 2, 0, 0]), // score 0.905
+  aspect('cleanliness', 'Cleanliness', [10, 0, 0, 0]), // score 1
+  aspect('price-value', 'Price and value', [5, 5, 0, 2]), // complaints 7 of 12
+  aspect('wait-time', 'Wait time', [8, 2, 0, 0]), // score 0.6, complaints 0.2
+  aspect('scheduling', 'Scheduling', [0, 4, 0, 0]), // 4 mentions: too few
+  aspect('follow-up', 'Follow-up', [6, 3, 0, 1]), // score 0.3 (not above it), complaints 0.4
+  aspect('parking', 'Parking', [7, 0, 3, 0]), // score 0.7
+  aspect('nobody', 'Nobody', [0, 0, 0, 0]),
+];
+
+const RESPONSES: Insights['ownerResponses'] = {
+  responded: 83,
+  total: 100,
+  rate: 0.83,
+  medianResponseHours: 10,
+};
+
+const CHANGE: Insights['changes'][number] = {
+  aspect: 'wait-time',
+  name: 'Wait time',
+  direction: 'worse',
+  metric: 'negativeShare',
+  recent: { from: '2025-04-02', to: '2025-06-30', mentions: 20, negativeShare: 0.4 },
+  before: { from: '2024-04-02', to: '2025-04-01', mentions: 20, negativeShare: 0.1 },
+  test: { name: 'two-proportion z-test', z: 2.191, pValue: 0.02846, alpha: 0.05 },
+};
+
+describe('computeSummary', () => {
+  it('names the three best-scored aspects as strengths and the most complained-about as weaknesses', () => {
+    const summary = computeSummary(ASPECTS, [], RESPONSES, 100);
+    expect(summary.strengths.map((s) => s.aspect)).toEqual(['cleanliness', 'staff', 'parking']);
+    // wait-time (score 0.6) is fourth: not a strength, and at 20% of complaints a weakness.
+    expect(summary.weaknesses.map((s) => s.aspect)).toEqual([
+      'price-value',
+      'follow-up',
+      'wait-time',
+    ]);
+    expect(summary.strengths[0]).toEqual({
+      aspect: 'cleanliness',
+      statement: 'Cleanliness: 10 reviews mention it, 100% positively and 0% with a complaint.',
+      evidence: [quote('cleanliness', 1), quote('cleanliness', 2)],
+    });
+    expect(summary.weaknesses[0]).toEqual({
+      aspect: 'price-value',
+      statement: 'Price and value: 12 reviews mention it, 42% positively and 58% with a complaint.',
+      evidence: [quote('price-value', 4), quote('price-value', 5)],
+    });
+    expect(summary.recent).toEqual([]);
+    expect(summary.text).toBe(
+      'Customers praise most: cleanliness (100% positive of 10), staff (95% positive of 42), parking (70% positive of 10). ' +
+        'Most complaints concern price and value (58% of 12), follow-up (40% of 10), wait time (20% of 10). ' +
+        'No aspect changed significantly in the last 90 days. ' +
+        'The business answered 83% of reviews, typically within 10 hours.',
+    );
+  });
+
+  it('needs more mentions as the review count grows (2%, at least 5)', () => {
+    // 1000 reviews: at least 20 mentions, so only staff (42) qualifies.
+    const summary = computeSummary(ASPECTS, [], RESPONSES, 1000);
+    expect(summary.strengths.map((s) => s.aspect)).toEqual(['staff']);
+    expect(summary.weaknesses).toEqual([]);
+  });
+
+  it('states each significant change, and leaves out the responses sentence without a rate', () => {
+    const summary = computeSummary(ASPECTS, [CHANGE], { ...RESPONSES, rate: null }, 100);
+    expect(summary.recent).toEqual([
+      {
+        aspect: 'wait-time',
+        statement:
+          'Wait time got worse: complaints went from 10% of 20 mentions (2024-04-02 to 2025-04-01) to 40% of 20 in the last 90 days (two-proportion z-test, p = 0.02846).',
+      },
+    ]);
+    expect(summary.text.endsWith(summary.recent[0]!.statement)).toBe(true);
+    expect(summary.text).not.toContain('answered');
+    const noMedian = computeSummary([], [], { ...RESPONSES, medianResponseHours: null }, 100);
+    expect(noMedian.text).toBe(
+      'No aspect changed significantly in the last 90 days. The business answered 83% of reviews.',
+    );
+  });
+
+  it('says there are no reviews yet for an empty dataset', () => {
+    expect(
+      computeSummary(
+        ASPECTS.map((a) => ({ ...a })),
+        [],
+        RESPONSES,
+        0,
+      ).text,
+    ).toBe('There are no reviews yet.');
+    expect(
+      computeSummary([], [], { responded: 0, total: 0, rate: null, medianResponseHours: null }, 0),
+    ).toEqual({ text: 'There are no reviews yet.', strengths: [], weaknesses: [], recent: [] });
+  });
+});

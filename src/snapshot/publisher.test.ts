@@ -1,0 +1,320 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pino } from 'pino';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { storedRow } from '../../test/helpers/records.js';
+import type { ReviewSource } from '../domain/review.js';
+import { serviceUrls } from '../catalogue.js';
+import { openStore, type Dataset, type Store } from '../store/index.js';
+import { buildSnapshot } from './build.js';
+import { startPublisher, type Publisher } from './publisher.js';
+import type { ChangeEvent, Snapshot } from './types.js';
+
+const OPTIONS = {
+  urls: serviceUrls('https://reviews.example.com'),
+  hub: false,
+  responseCache: { maxEntries: 10, maxBytes: 1_000_000 },
+  // A document whose bytes change only when the number of reviews does.
+  insights: async (snap: { reviews: readonly unknown[] }) =>
+    JSON.stringify({ count: snap.reviews.length }),
+};
+
+let dir: string;
+let store: Store;
+let publisher: Publisher | undefined;
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'publisher-'));
+  store = openStore(`sqlite:${join(dir, 'reviews.db')}`);
+});
+afterEach(async () => {
+  publisher?.stop();
+  publisher = undefined;
+  vi.useRealTimers();
+  await store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** Commits review rows and a new data version, as an import in another process would. */
+async function commit(keys: string[], over: Partial<ReviewSource> = {}, changedAt?: string) {
+  return store.transaction(async (tx) => {
+    await tx.upsertReviews(
+      keys.map((key, i) =>
+        storedRow(key, {
+          datePublished: `2025-01-${String(10 + i).padStart(2, '0')}T12:00:00.000Z`,
+          ...over,
+        }),
+      ),
+    );
+    return tx.bumpVersion(changedAt ?? new Date(Date.UTC(2025, 5, 1)).toISOString());
+  });
+}
+
+interface Builds {
+  /** The data versions handed to the build function, in order. */
+  versions: number[];
+  /** The next build waits for this before building (set to hold a build open). */
+  hold: Promise<void> | null;
+  /** Resolves when a build starts. */
+  started(): Promise<number>;
+  /** The next build throws this. */
+  failNext: Error | null;
+  build(dataset: Dataset): Promise<Snapshot>;
+}
+
+/** The real buildSnapshot, with its calls counted and the means to hold or fail one. */
+function builds(): Builds {
+  const waiting: ((version: number) => void)[] = [];
+  const b: Builds = {
+    versions: [],
+    hold: null,
+    failNext: null,
+    started: () => new Promise((resolve) => waiting.push(resolve)),
+    async build(dataset) {
+      b.versions.push(dataset.state.version);
+      for (const resolve of waiting.splice(0)) resolve(dataset.state.version);
+      if (b.failNext) {
+        const err = b.failNext;
+        b.failNext = null;
+        throw err;
+      }
+      if (b.hold) await b.hold;
+      return buildSnapshot(dataset, OPTIONS);
+    },
+  };
+  return b;
+}
+
+function gate(): { wait: Promise<void>; open(): void } {
+  let open!: () => void;
+  const wait = new Promise<void>((resolve) => (open = resolve));
+  return { wait, open };
+}
+
+/** A logger that keeps its JSON lines. */
+function capturingLogger() {
+  const lines: { level: number; msg: string; err?: { message: string } }[] = [];
+  const logger = pino(
+    { level: 'info' },
+    { write: (line: string) => void lines.push(JSON.parse(line)) },
+  );
+  return { logger, lines };
+}
+
+const silent = pino({ level: 'silent' });
+
+/** Checks that every part of a snapshot describes the same data version. */
+function expectWhole(snapshot: Snapshot, reviewCount: number): void {
+  expect(snapshot.reviews).toHaveLength(reviewCount);
+  expect(snapshot.fragments).toHaveLength(reviewCount);
+  expect(snapshot.index.size).toBe(reviewCount);
+  const doc = JSON.parse(snapshot.representations.get('/reviews.json')!.body.toString('utf8')) as {
+    reviews: { id: string }[];
+  };
+  expect(doc.reviews.map((r) => r.id)).toEqual(snapshot.reviews.map((r) => r.id));
+  const count = JSON.parse(snapshot.representations.get('/insights.json')!.body.toString('utf8'));
+  expect(count).toEqual({ count: reviewCount });
+  const lastModified = new Date(snapshot.state.changedAt).toUTCString();
+  for (const rep of snapshot.representations.values()) expect(rep.lastModified).toBe(lastModified);
+}
+
+describe('startPublisher', () => {
+  it('builds the first snapshot at start, from the store as it is', async () => {
+    const state = await commit(['a', 'b']);
+    const b = builds();
+    publisher = await startPublisher({ store, build: b.build, pollMs: 60_000, logger: silent });
+    expect(b.versions).toEqual([state.version]);
+    expect(publisher.current().state).toEqual(state);
+    expectWhole(publisher.current(), 2);
+  });
+
+  it('publishes a committed change with one event naming the changed documents, after the swap', async () => {
+    await commit(['a', 'b']);
+    const b = builds();
+    publisher = await startPublisher({ store, build: b.build, pollMs: 60_000, logger: silent });
+    const first = publisher.current();
+    const events: { event: ChangeEvent; live: boolean }[] = [];
+    publisher.onChange((event) =>
+      events.push({ event, live: publisher!.current() === event.snapshot }),
+    );
+
+    const added = await commit(['c']);
+    await publisher.refresh();
+    expect(events).toHaveLength(1);
+    const [{ event, live }] = events as [(typeof events)[number]];
+    expect(live).toBe(true);
+    expect(event.version).toBe(added.version);
+    expect(event.snapshot).toBe(publisher.current());
+    expect(event.snapshot).not.toBe(first);
+    expect([...event.changed].sort()).toEqual([
+      '/api/feed.json',
+      '/feed.xml',
+      '/insights.json',
+      '/reviews.json',
+    ]);
+    expectWhole(publisher.current(), 3);
+
+    // An edit keeps the count: that document's bytes, and so its ETag, stay; it is not named.
+    const edited = await commit(['a'], { reviewBody: 'Edited text.' });
+    await publisher.refresh();
+    expect(events).toHaveLength(2);
+    expect(events[1]!.event.version).toBe(edited.version);
+    expect(events[1]!.event.changed).not.toContain('/insights.json');
+    expect(events[1]!.event.changed).toContain('/reviews.json');
+    const countTag = (s: Snapshot) => s.representations.get('/insights.json')!.etag;
+    expect(countTag(events[0]!.event.snapshot)).not.toBe(countTag(first));
+    expect(countTag(publisher.current())).toBe(countTag(events[0]!.event.snapshot));
+  });
+
+  it('builds nothing and announces nothing while the version stays', async () => {
+    await commit(['a']);
+    const b = builds();
+    publisher = await startPublisher({ store, build: b.build, pollMs: 60_000, logger: silent });
+    const events: ChangeEvent[] = [];
+    publisher.onChange((e) => events.push(e));
+    const before = publisher.current();
+    await publisher.refresh();
+    await publisher.refresh();
+    // A transaction that commits no new version (an import that changed nothing).
+    await store.transaction(async (tx) => void (await tx.getBusiness()));
+    await publisher.refresh();
+    expect(b.versions).toHaveLength(1);
+    expect(events).toEqual([]);
+    expect(publisher.current()).toBe(before);
+  });
+
+  it('keeps serving the previous snapshot, whole, until the new one is swapped in', async () => {
+    const v1 = await commit(['a']);
+    const b = builds();
+    publisher = await startPublisher({ store, build: b.build, pollMs: 60_000, logger: silent });
+    const first = publisher.current();
+    const held = gate();
+    b.hold = held.wait;
+    const v2 = await commit(['b', 'c']);
+    const started = b.started();
+    const refreshed = publisher.refresh();
+    expect(await started).toBe(v2.version);
+    // The build is under way: readers still get the old version, all of it.
+    for (let i = 0; i < 3; i++) {
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(publisher.current()).toBe(first);
+      expect(publisher.current().state).toEqual(v1);
+      expectWhole(publisher.current(), 1);
+    }
+    held.open();
+    b.hold = null;
+    await refreshed;
+    expect(publisher.current().state).toEqual(v2);
+    expectWhole(publisher.current(), 3);
+  });
+
+  it('coalesces concurrent refreshes into one build', async () => {
+    const v1 = await commit(['a']);
+    const b = builds();
+    publisher = await startPublisher({ store, build: b.build, pollMs: 60_000, logger: silent });
+    const events: ChangeEvent[] = [];
+    publisher.onChange((e) => events.push(e));
+    const v2 = await commit(['b']);
+    const calls = Array.from({ length: 5 }, () => publisher!.refresh());
+    await Promise.all(calls);
+    expect(b.versions).toEqual([v1.version, v2.version]);
+    expect(events.map((e) => e.version)).toEqual([v2.version]);
+    expect(publisher.current().state).toEqual(v2);
+  });
+
+  it('publishes a version committed during a build when refreshed after that commit', async () => {
+    await commit(['a']);
+    const b = builds();
+    publisher = await startPublisher({ store, build: b.build, pollMs: 60_000, logger: silent });
+    const events: ChangeEvent[] = [];
+    publisher.onChange((e) => events.push(e));
+    const held = gate();
+    b.hold = held.wait;
+    const v2 = await commit(['b']);
+    const started = b.started();
+    const first = publisher.refresh();
+    expect(await started).toBe(v2.version);
+    // Another process commits while the build of v2 is under way; then the caller refreshes.
+    const v3 = await commit(['c']);
+    const second = publisher.refresh();
+    b.hold = null;
+    held.open();
+    await first;
+    await second;
+    expect(publisher.current().state).toEqual(v3);
+    expectWhole(publisher.current(), 3);
+    expect(events.map((e) => e.version)).toEqual([v2.version, v3.version]);
+  });
+
+  it('logs a failed build and keeps serving the previous snapshot, then recovers', async () => {
+    const v1 = await commit(['a']);
+    const b = builds();
+    const { logger, lines } = capturingLogger();
+    publisher = await startPublisher({ store, build: b.build, pollMs: 60_000, logger });
+    const first = publisher.current();
+    const events: ChangeEvent[] = [];
+    publisher.onChange((e) => events.push(e));
+    const v2 = await commit(['b']);
+    b.failNext = new Error('disk on fire');
+    await expect(publisher.refresh()).resolves.toBeUndefined();
+    expect(publisher.current()).toBe(first);
+    expect(events).toEqual([]);
+    const errors = lines.filter((l) => l.level === 50);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatchObject({
+      msg: 'could not rebuild the published data',
+      err: { message: 'disk on fire' },
+    });
+    // The next refresh builds the same version again, and publishes it.
+    await publisher.refresh();
+    expect(publisher.current().state).toEqual(v2);
+    expect(events.map((e) => e.version)).toEqual([v2.version]);
+    expect(b.versions).toEqual([v1.version, v2.version, v2.version]);
+  });
+
+  it('logs a throwing listener and still tells the other listeners', async () => {
+    await commit(['a']);
+    const { logger, lines } = capturingLogger();
+    publisher = await startPublisher({ store, build: builds().build, pollMs: 60_000, logger });
+    const seen: number[] = [];
+    publisher.onChange(() => {
+      throw new Error('listener broke');
+    });
+    const off = publisher.onChange((e) => seen.push(e.version));
+    const v2 = await commit(['b']);
+    await publisher.refresh();
+    expect(seen).toEqual([v2.version]);
+    expect(publisher.current().state).toEqual(v2);
+    expect(lines.filter((l) => l.level === 50)).toMatchObject([
+      { msg: 'change listener failed', err: { message: 'listener broke' } },
+    ]);
+    off();
+    const v3 = await commit(['c']);
+    await publisher.refresh();
+    expect(seen).toEqual([v2.version]);
+    expect(publisher.current().state).toEqual(v3);
+  });
+
+  it('polls the store every pollMs until stopped', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const v1 = await commit(['a']);
+    const b = builds();
+    publisher = await startPublisher({ store, build: b.build, pollMs: 1_000, logger: silent });
+    const v2 = await commit(['b']);
+    const announced = new Promise<ChangeEvent>((resolve) => publisher!.onChange(resolve));
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect((await announced).version).toBe(v2.version);
+    // Let the poll that published finish and arm the next one.
+    await publisher.refresh();
+    expect(vi.getTimerCount()).toBe(1);
+
+    publisher.stop();
+    expect(vi.getTimerCount()).toBe(0);
+    await commit(['c']);
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(vi.getTimerCount()).toBe(0);
+    expect(b.versions).toEqual([v1.version, v2.version]);
+    expect(publisher.current().state).toEqual(v2);
+  });
+});
