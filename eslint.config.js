@@ -9,15 +9,27 @@ import tseslint from 'typescript-eslint';
  * files); the entry files (`service.ts`, `serve.ts`, `main.ts`, `bin.ts`, `app.ts`) wire them.
  */
 const LAYERS = {
+  platform: [],
   domain: [],
   representation: [],
-  store: ['domain'],
+  store: ['domain', 'platform'],
   mentions: ['domain'],
   reviews: ['domain'],
   insights: ['domain', 'store', 'mentions', 'reviews', 'cli', 'config'],
   catalogue: ['domain', 'insights'],
   feeds: ['domain', 'catalogue'],
   snapshot: ['domain', 'representation', 'store', 'reviews', 'feeds', 'catalogue', 'logger'],
+  build: [
+    'platform',
+    'domain',
+    'representation',
+    'store',
+    'import',
+    'insights',
+    'catalogue',
+    'snapshot',
+    'logger',
+  ],
   http: ['domain', 'representation'],
   import: ['domain', 'store', 'mentions', 'cli', 'config'],
   api: ['domain', 'representation', 'reviews', 'catalogue', 'snapshot', 'http'],

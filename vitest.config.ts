@@ -26,7 +26,8 @@ class LongRunningFirst extends BaseSequencer {
 
 /**
  * Three projects:
- * - `unit`: in-process tests beside the code (`src/**`, `tools/**`); they import the sources.
+ * - `unit`: in-process tests beside the code (`src/**`, `tools/**`); they import the sources,
+ *   and the worker threads they start run the compiled modules, which the setup builds first.
  * - `e2e`: the service on a real port, the CLIs as processes; they run the compiled code, which
  *   the project's global setup builds first (never stale).
  * - `models`: the model checks (recorded scores, training determinism, mention evaluation); they
@@ -43,7 +44,12 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'unit', include: ['src/**/*.test.ts', 'tools/**/*.test.ts'] },
+        test: {
+          name: 'unit',
+          include: ['src/**/*.test.ts', 'tools/**/*.test.ts'],
+          // Worker threads (the store's, the build worker) run the compiled modules.
+          globalSetup: ['test/setup/build.ts'],
+        },
       },
       {
         extends: true,

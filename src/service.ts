@@ -8,10 +8,9 @@ import type { Config } from './config.js';
 import { serviceUrls } from './catalogue.js';
 import { precompressRepresentation } from './representation/index.js';
 import type { Route } from './http/router.js';
-import { refreshDerivations } from './import/index.js';
-import { loadSampleFile, packageRoot, samplePath } from './import/sample.js';
+import { startBuildThread } from './build/index.js';
+import { packageRoot } from './import/sample.js';
 import type { Logger } from './logger.js';
-import { createInsightsEngine } from './insights/index.js';
 import {
   createMcpServerFactory,
   createSessionManager,
@@ -19,24 +18,18 @@ import {
   McpResultCache,
 } from './mcp/index.js';
 import { buildOpenApiDocument } from './openapi/document.js';
-import { buildSnapshot, startPublisher, type Publisher } from './snapshot/index.js';
-import { openStore, type Store } from './store/index.js';
+import { startPublisher, type Builder, type Publisher } from './snapshot/index.js';
+import { openServiceStore, type ServiceStore } from './store/index.js';
 import { hubOpenApiPaths, startHub, topicPaths, type Hub } from './websub/index.js';
 
 export interface RunningService {
   server: Server;
   /** The URL the server listens on (from the bound address, not BASE_URL). */
   url: string;
-  store: Store;
+  store: ServiceStore;
   publisher: Publisher;
   hub: Hub;
   close(): Promise<void>;
-}
-
-async function seedSample(store: Store, config: Config, logger: Logger): Promise<void> {
-  if (!config.sampleData || (await store.countReviews()) > 0) return;
-  const result = await loadSampleFile(store, samplePath());
-  logger.info({ inserted: result.inserted }, 'loaded the sample dealership into an empty store');
 }
 
 function clientErrorHandler(server: Server, logger: Logger): void {
@@ -61,43 +54,39 @@ function clientErrorHandler(server: Server, logger: Logger): void {
 }
 
 /**
- * Wires the service: opens the store, loads the sample dealership into an empty store when
- * SAMPLE_DATA is on, builds the first snapshot, starts watching for new data versions, and
- * listens. Resolves once the service answers requests.
+ * Wires the service: opens the store on its own thread, starts the build worker (which loads the
+ * sample dealership into an empty store when SAMPLE_DATA is on and builds every data version off
+ * the event loop), publishes the first version, starts watching for new ones, and listens.
+ * Resolves once the service answers requests.
  */
 export async function startService(config: Config, logger: Logger): Promise<RunningService> {
-  const store = openStore(config.databaseUrl);
-  await seedSample(store, config, logger);
+  const store = await openServiceStore(config.databaseUrl);
   const urls = serviceUrls(config.baseUrl);
-  const insights = createInsightsEngine({
-    analyses: store.analyses,
-    onStoreError: (err) =>
-      logger.warn({ err }, 'stored insights analyses unavailable; analysing in memory'),
-  });
-  const publisher = await startPublisher({
-    store,
-    logger,
-    pollMs: config.dataPollMs,
-    prepare: async () => {
-      const state = await refreshDerivations(store);
-      if (state)
-        logger.info({ version: state.version }, 'derived stored reviews again (newer code)');
-    },
-    build: (dataset) =>
-      buildSnapshot(dataset, {
-        urls,
+  let builder: Builder | null = null;
+  let publisher: Publisher;
+  try {
+    builder = await startBuildThread(
+      {
+        databaseUrl: config.databaseUrl,
+        baseUrl: config.baseUrl,
         hub: true,
-        responseCache: { maxEntries: config.responseCacheEntries, maxBytes: 64 * 1024 * 1024 },
-        insights: async (data) =>
-          JSON.stringify(
-            await insights.computeInSlices({
-              reviews: data.reviews,
-              business: data.business,
-              changedAt: data.state.changedAt,
-            }),
-          ),
-      }),
-  });
+        sampleData: config.sampleData,
+      },
+      logger,
+    );
+    publisher = await startPublisher({
+      store,
+      builder,
+      logger,
+      pollMs: config.dataPollMs,
+      responseCache: { maxEntries: config.responseCacheEntries, maxBytes: 64 * 1024 * 1024 },
+      follows: ['insights'],
+    });
+  } catch (err) {
+    await builder?.close();
+    await store.close();
+    throw err;
+  }
   const hub = await startHub({
     store: store.websub,
     published: publisher,
@@ -127,7 +116,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     secret: config.mcpSessionSecret,
   });
   const routes: Route[] = [
-    ...apiRoutes({ published: publisher, openapi }),
+    ...apiRoutes({ published: publisher, openapi, baseUrl: config.baseUrl }),
     ...mcpRoutes({
       createServer: createMcpServerFactory({
         urls,
@@ -178,6 +167,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
         server.close(() => resolve());
         server.closeAllConnections();
       });
+      await builder!.close();
       await store.close();
     },
   };

@@ -2,13 +2,14 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { testBusiness } from '../../test/helpers/fixtures.js';
 import { reviewRecord } from '../../test/helpers/records.js';
 import { Business } from '../domain/business.js';
-import { SearchResponse, SinceResponse } from '../domain/public-schemas.js';
+import { SearchResponse } from '../domain/public-schemas.js';
 import { serializeReview } from '../domain/serialize.js';
 import { serviceUrls } from '../catalogue.js';
 import { HttpError } from '../http/errors.js';
-import { buildSnapshot } from '../snapshot/build.js';
+import { sincePage } from '../reviews/since.js';
+import { buildSnapshot } from '../snapshot/index.js';
 import type { Snapshot } from '../snapshot/types.js';
-import { searchDocument, sinceDocument } from './routes.js';
+import { searchDocument } from './routes.js';
 import { SearchFilters } from '../reviews/search-schema.js';
 
 let snapshot: Snapshot;
@@ -44,7 +45,6 @@ beforeAll(async () => {
       urls: serviceUrls('https://reviews.example.com'),
       hub: false,
       responseCache: { maxEntries: 10, maxBytes: 1_000_000 },
-      insights: async () => '{}',
     },
   );
 });
@@ -98,24 +98,38 @@ describe('searchDocument', () => {
   });
 });
 
-describe('sinceDocument', () => {
-  it('renders the reviews dated on or after the day, oldest first', () => {
-    const doc = SinceResponse.parse(json(sinceDocument(snapshot, '2025-02-01').body));
-    expect(doc.since).toBe('2025-02-01');
-    expect(doc.count).toBe(3);
+describe('sincePage', () => {
+  const ids = (positions: number[]) => positions.map((p) => snapshot.review(p).sourceReviewId);
+
+  it('gives the reviews dated on or after the day, oldest first', () => {
+    const page = sincePage(snapshot.index, '2025-02-01', 100);
+    expect(page.total).toBe(3);
     // Oldest first: exactly the reverse of the published order of those reviews.
-    const published = snapshot.reviews.map((r) => r.sourceReviewId);
-    expect(doc.reviews.map((r) => r.sourceReviewId)).toEqual(published.slice(0, 3).reverse());
-    expect(doc.reviews.at(-1)!.sourceReviewId).toBe('new');
+    const published = ids([...Array(snapshot.index.size).keys()]);
+    expect(ids(page.positions)).toEqual(published.slice(0, 3).reverse());
+    expect(ids(page.positions).at(-1)).toBe('new');
+    expect(page.next).toBeNull();
   });
 
   it('includes the whole first day, and gives nothing after the newest review', () => {
-    expect(SinceResponse.parse(json(sinceDocument(snapshot, '2025-01-01').body)).count).toBe(4);
-    expect(SinceResponse.parse(json(sinceDocument(snapshot, '2024-12-31').body)).count).toBe(4);
-    expect(json(sinceDocument(snapshot, '2025-03-02').body)).toEqual({
-      since: '2025-03-02',
-      count: 0,
-      reviews: [],
+    expect(sincePage(snapshot.index, '2025-01-01', 100).total).toBe(4);
+    expect(sincePage(snapshot.index, '2024-12-31', 100).total).toBe(4);
+    expect(sincePage(snapshot.index, '2025-03-02', 100)).toEqual({
+      total: 0,
+      positions: [],
+      next: null,
     });
+  });
+
+  it('pages with the key of the last review given, until the newest', () => {
+    const whole = sincePage(snapshot.index, '2024-01-01', 100).positions;
+    const seen: number[] = [];
+    let page = sincePage(snapshot.index, '2024-01-01', 3);
+    for (;;) {
+      seen.push(...page.positions);
+      if (!page.next) break;
+      page = sincePage(snapshot.index, '2024-01-01', 3, page.next);
+    }
+    expect(seen).toEqual(whole);
   });
 });

@@ -8,8 +8,15 @@ import { writeFragments } from '../reviews/dataset.js';
 import { DOCUMENT_IDS, DOCUMENTS, OPENAPI_PATH } from '../catalogue.js';
 import { toIssues } from '../domain/issues.js';
 import { stableJson } from '../domain/stable-json.js';
-import { DateParam, parseSearchParams, type SearchFilters } from '../reviews/search-schema.js';
-import { firstBefore, runSearch } from '../reviews/search.js';
+import {
+  DateParam,
+  parseQueryParams,
+  parseSearchParams,
+  SinceQuery,
+  type SearchFilters,
+} from '../reviews/search-schema.js';
+import { runSearch } from '../reviews/search.js';
+import { sendSince } from './since.js';
 
 function cached(snapshot: Snapshot, key: string, render: () => Buffer): Representation {
   let rep = snapshot.responses.get(key);
@@ -44,20 +51,7 @@ export function searchDocument(snapshot: Snapshot, filters: SearchFilters): Repr
     return writeFragments(
       `{"count":${positions.length},"total":${hits.total},"limit":${filters.limit},"reviews":[`,
       positions.length,
-      (i) => snapshot.fragments[positions[i]!]!,
-      ']}',
-    );
-  });
-}
-
-/** Renders `{ since, count, reviews }`: reviews dated on or after `since`, oldest first. */
-export function sinceDocument(snapshot: Snapshot, since: string): Representation {
-  return cached(snapshot, `since:${since}`, () => {
-    const end = firstBefore(snapshot.index.dates, since);
-    return writeFragments(
-      `{"since":"${since}","count":${end},"reviews":[`,
-      end,
-      (i) => snapshot.fragments[end - 1 - i]!,
+      (i) => snapshot.fragment(positions[i]!),
       ']}',
     );
   });
@@ -74,6 +68,8 @@ function representationRoute(path: string, published: Published): Route {
 
 export interface ApiOptions {
   published: Published;
+  /** BASE_URL (links to the next page of a since result). */
+  baseUrl: string;
   /** The OpenAPI document, prepared once. */
   openapi: Representation;
 }
@@ -82,26 +78,26 @@ export interface ApiOptions {
  * The routes of the read API: every document of the catalogue, search, since, the OpenAPI
  * document and the health check.
  */
-export function apiRoutes({ published, openapi }: ApiOptions): Route[] {
+export function apiRoutes({ published, openapi, baseUrl }: ApiOptions): Route[] {
   const search = (req: IncomingMessage, res: ServerResponse, query: string): void => {
     const parsed = parseSearchParams(new URLSearchParams(query));
     if (!parsed.ok) throw invalidRequest(parsed.issues);
     sendRepresentation(req, res, searchDocument(published.current(), parsed.value));
   };
-  const since = (req: IncomingMessage, res: ServerResponse, date: string, query: string): void => {
+  const since = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    date: string,
+    query: string,
+  ): Promise<void> => {
     const issues = [];
     const parsed = DateParam.safeParse(date);
     if (!parsed.success)
       issues.push(...toIssues(parsed.error).map((i) => ({ ...i, path: ['date'] })));
-    for (const key of new URLSearchParams(query).keys()) {
-      issues.push({
-        path: [key.slice(0, 100)],
-        code: 'unrecognized_keys',
-        message: 'is not a known parameter',
-      });
-    }
-    if (issues.length > 0) throw invalidRequest(issues);
-    sendRepresentation(req, res, sinceDocument(published.current(), date));
+    const paging = parseQueryParams(new URLSearchParams(query), SinceQuery, { limit: 'integer' });
+    if (!paging.ok) issues.push(...paging.issues);
+    if (issues.length > 0 || !paging.ok) throw invalidRequest(issues);
+    return sendSince(req, res, published.current(), date, paging.value, baseUrl);
   };
   return [
     ...DOCUMENT_IDS.map((id) => representationRoute(DOCUMENTS[id].path, published)),
@@ -132,7 +128,7 @@ export function apiRoutes({ published, openapi }: ApiOptions): Route[] {
           sendJson(req, res, 200, {
             status: 'ok',
             dataVersion: snap.state.version,
-            reviews: snap.reviews.length,
+            reviews: snap.index.size,
           });
         },
       },

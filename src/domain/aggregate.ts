@@ -22,27 +22,41 @@ export function round2(value: number): number {
   return Math.round((value + Number.EPSILON) * 100) / 100;
 }
 
+/** Accumulates an aggregate rating one review at a time (from records or from columns). */
+export class AggregateBuilder {
+  private readonly distribution: Record<Star, number> = { '1': 0, '2': 0, '3': 0, '4': 0, '5': 0 };
+  private sum = 0;
+  private count = 0;
+  private withText = 0;
+  private asOf: string | null = null;
+
+  add(rating: number, hasText: boolean, dateModified: string): void {
+    this.distribution[String(rating) as Star] += 1;
+    this.sum += rating;
+    this.count += 1;
+    if (hasText) this.withText += 1;
+    if (this.asOf === null || dateModified > this.asOf) this.asOf = dateModified;
+  }
+
+  result(): AggregateRating {
+    const n = this.count;
+    return {
+      ratingValue: n === 0 ? null : round2(this.sum / n),
+      ratingCount: n,
+      reviewCount: this.withText,
+      bestRating: 5,
+      worstRating: 1,
+      distribution: { ...this.distribution },
+      asOf: this.asOf,
+    };
+  }
+}
+
 /** Computes the aggregate rating of a set of reviews. */
 export function computeAggregate(reviews: readonly Review[]): AggregateRating {
-  const distribution: Record<Star, number> = { '1': 0, '2': 0, '3': 0, '4': 0, '5': 0 };
-  let sum = 0;
-  let withText = 0;
-  let asOf: string | null = null;
+  const builder = new AggregateBuilder();
   for (const r of reviews) {
-    const v = r.reviewRating.ratingValue;
-    distribution[String(v) as Star] += 1;
-    sum += v;
-    if (r.reviewBody !== null) withText += 1;
-    if (asOf === null || r.dateModified > asOf) asOf = r.dateModified;
+    builder.add(r.reviewRating.ratingValue, r.reviewBody !== null, r.dateModified);
   }
-  const n = reviews.length;
-  return {
-    ratingValue: n === 0 ? null : round2(sum / n),
-    ratingCount: n,
-    reviewCount: withText,
-    bestRating: 5,
-    worstRating: 1,
-    distribution,
-    asOf,
-  };
+  return builder.result();
 }

@@ -30,7 +30,7 @@ export interface CachedAnalyzer extends Analyzer {
    * between slices so a large first analysis never stalls the requests being served meanwhile.
    * Resolves with the number of texts analysed.
    */
-  warm(texts: Iterable<string>, sliceMs?: number): Promise<number>;
+  warm(texts: Iterable<string>, sliceMs?: number, signal?: AbortSignal): Promise<number>;
   /**
    * With persistence: deletes the stored analyses of texts no longer published, when the store
    * holds more analyses than there are texts. Resolves with the number deleted.
@@ -115,7 +115,7 @@ export function cachedAnalyzer(analyze: Analyzer, persist?: AnalysisPersistence)
       return false;
     }
   };
-  fn.warm = async (texts, sliceMs = 20) => {
+  fn.warm = async (texts, sliceMs = 20, signal) => {
     let analysed = 0;
     // Written in chunks as they are computed, so a long first analysis keeps its progress; after
     // a failed write the rest stays in memory only (one report, not one per chunk).
@@ -134,6 +134,8 @@ export function cachedAnalyzer(analyze: Analyzer, persist?: AnalysisPersistence)
       }
       if (performance.now() - sliceStart >= sliceMs) {
         await setImmediate();
+        // An abort keeps what is analysed so far (cached, and stored below).
+        if (signal?.aborted) break;
         sliceStart = performance.now();
       }
     }

@@ -83,11 +83,13 @@ export function computeInsights(input: InsightsInput, m: InsightsMethod): Insigh
 export async function computeInsightsInSlices(
   input: InsightsInput,
   m: InsightsMethod,
+  signal?: AbortSignal,
 ): Promise<Insights> {
   const steps = insightSteps(input, m);
   for (;;) {
     const step = steps.next();
     if (step.done) return step.value;
     await setImmediate();
+    signal?.throwIfAborted();
   }
 }

@@ -51,7 +51,7 @@ export interface InsightsEngine {
    * texts in ~20 ms slices, the aggregation between its sections), so a service rebuilding its
    * insights keeps answering requests meanwhile.
    */
-  computeInSlices(input: InsightsInput): Promise<Insights>;
+  computeInSlices(input: InsightsInput, signal?: AbortSignal): Promise<Insights>;
   readonly analyzer: CachedAnalyzer;
 }
 
@@ -123,10 +123,11 @@ export function createInsightsEngine(options: InsightsEngineOptions = {}): Insig
     compute(input) {
       return settle(input, computeInsights(input, settings));
     },
-    async computeInSlices(input) {
+    async computeInSlices(input, signal) {
       const texts = reviewTexts(input.reviews);
-      await analyzer.warm(texts);
-      const insights = settle(input, await computeInsightsInSlices(input, settings));
+      await analyzer.warm(texts, 20, signal);
+      signal?.throwIfAborted();
+      const insights = settle(input, await computeInsightsInSlices(input, settings, signal));
       await analyzer.prune(texts);
       return insights;
     },

@@ -1,8 +1,8 @@
 import type { GetPromptResult } from '@modelcontextprotocol/sdk/types.js';
 import { invalidParams } from './internal/errors.js';
 import type { Review } from '../domain/review.js';
+import { firstOnOrBefore } from '../reviews/search.js';
 import { normalizeName } from '../reviews/search-index.js';
-import { serviceSummaries, staffSummaries } from '../reviews/views.js';
 import type { Snapshot } from '../snapshot/types.js';
 
 export interface PromptArgument {
@@ -22,6 +22,18 @@ export interface PromptDefinition {
 }
 
 const MAX_REVIEWS = 60;
+
+/** How many reviews are at these positions, and the newest `MAX_REVIEWS` of them. */
+function reviewsAt(
+  snapshot: Snapshot,
+  positions: Uint32Array | undefined,
+): { length: number; newest: Review[] } {
+  const list = positions ?? new Uint32Array(0);
+  return {
+    length: list.length,
+    newest: [...list.subarray(0, MAX_REVIEWS)].map((p) => snapshot.review(p)),
+  };
+}
 
 function compact(r: Review): string {
   const who = r.mentions.technicians.map((t) => t.name).join(', ');
@@ -50,12 +62,17 @@ const recentSummary: PromptDefinition = {
     if (!Number.isInteger(days) || days < 1 || days > 3650) {
       throw invalidParams('Invalid argument days: must be an integer from 1 to 3650');
     }
-    const newest = snapshot.reviews[0]?.date;
+    const { index } = snapshot;
+    const newest = index.size > 0 ? index.date(0) : undefined;
     const cutoff = newest
       ? new Date(Date.parse(newest) - days * 86_400_000).toISOString().slice(0, 10)
       : '';
-    const recent = snapshot.reviews.filter((r) => r.date > cutoff);
-    const shown = recent.slice(0, MAX_REVIEWS);
+    // Reviews dated after the cutoff: the newest positions, up to the first on or before it.
+    const count = newest ? firstOnOrBefore(index, cutoff) : 0;
+    const recent = { length: count };
+    const shown = Array.from({ length: Math.min(count, MAX_REVIEWS) }, (_, p) =>
+      snapshot.review(p),
+    );
     const name = snapshot.business?.name ?? 'the business';
     return {
       description: `Reviews of ${name} from the last ${days} days`,
@@ -83,10 +100,10 @@ const technicianFeedback: PromptDefinition = {
     },
   ],
   complete: (argument, snapshot) =>
-    argument === 'technician' ? staffSummaries(snapshot).map((s) => s.name) : [],
+    argument === 'technician' ? snapshot.views.staff.map((s) => s.name) : [],
   get(args, snapshot) {
     const wanted = normalizeName(required(args, 'technician'));
-    const staff = staffSummaries(snapshot).filter(
+    const staff = snapshot.views.staff.filter(
       (s) => normalizeName(s.name) === wanted || normalizeName(s.name).split(' ')[0] === wanted,
     );
     if (staff.length !== 1) {
@@ -95,16 +112,14 @@ const technicianFeedback: PromptDefinition = {
       );
     }
     const person = staff[0]!;
-    const reviews = snapshot.reviews.filter((r) =>
-      r.mentions.technicians.some((t) => t.name === person.name),
-    );
+    const reviews = reviewsAt(snapshot, snapshot.index.staff(normalizeName(person.name)));
     return {
       description: `Feedback about ${person.name}`,
       messages: [
         message(
           `Write balanced feedback for ${person.name}${person.role ? ` (${person.role})` : ''} from the ${reviews.length} reviews that mention them (average ${person.averageRating ?? 'n/a'}/5; the ${Math.min(reviews.length, MAX_REVIEWS)} newest are below). ` +
             'List strengths and things to improve, each with a short quote and the review id. Do not invent anything the reviews do not say.\n\n' +
-            reviews.slice(0, MAX_REVIEWS).map(compact).join('\n'),
+            reviews.newest.map(compact).join('\n'),
         ),
       ],
     };
@@ -117,18 +132,18 @@ const serviceFeedback: PromptDefinition = {
   description: 'What customers say about one service from the catalogue (oil change, brakes, ...).',
   arguments: [{ name: 'service', description: 'Service id from list_services.', required: true }],
   complete: (argument, snapshot) =>
-    argument === 'service' ? serviceSummaries(snapshot).map((s) => s.id) : [],
+    argument === 'service' ? snapshot.views.services.map((s) => s.id) : [],
   get(args, snapshot) {
     const id = required(args, 'service').toLowerCase();
-    const service = serviceSummaries(snapshot).find((s) => s.id === id);
+    const service = snapshot.views.services.find((s) => s.id === id);
     if (!service) throw invalidParams('Invalid argument service: unknown service id');
-    const reviews = snapshot.reviews.filter((r) => r.mentions.services.includes(service.id));
+    const reviews = reviewsAt(snapshot, snapshot.index.service(service.id.toLowerCase()));
     return {
       description: `Feedback about ${service.name}`,
       messages: [
         message(
           `Summarise what customers say about ${service.name} (${reviews.length} reviews mention it; the ${Math.min(reviews.length, MAX_REVIEWS)} newest are below): price, speed, quality and communication, with short quotes and review ids.\n\n` +
-            reviews.slice(0, MAX_REVIEWS).map(compact).join('\n'),
+            reviews.newest.map(compact).join('\n'),
         ),
       ],
     };

@@ -21,7 +21,7 @@ import { createSessionManager } from './sessions.js';
 const urls = serviceUrls('http://127.0.0.1');
 
 /** A snapshot of data version `version` whose business is called `name`. */
-function snapshotOf(version: number, name: string): Promise<Snapshot> {
+function snapshotOf(version: number, name: string): Snapshot {
   return buildSnapshot(
     {
       state: { version, changedAt: `2030-01-0${version}T00:00:00.000Z` },
@@ -44,7 +44,7 @@ function snapshotOf(version: number, name: string): Promise<Snapshot> {
       urls,
       hub: false,
       responseCache: { maxEntries: 100, maxBytes: 1_000_000 },
-      insights: async () => '{}',
+      insights: '{}',
     },
   );
 }

@@ -139,17 +139,15 @@ export function createMcpServerFactory(deps: McpDeps): (snapshot: Snapshot) => S
     });
     server.setRequestHandler(CompleteRequestSchema, (request) => {
       const { ref, argument } = request.params;
+      if (ref.type === 'ref/resource' && ref.uri === REVIEW_TEMPLATE && argument.name === 'id') {
+        const { values, total } = snapshot.index.idsWithPrefix(argument.value, 100);
+        return { completion: { values, total, hasMore: total > values.length } };
+      }
       let values: string[] = [];
       if (ref.type === 'ref/prompt') {
         const prompt = PROMPTS.find((p) => p.name === ref.name);
         if (!prompt) throw invalidParams(`Unknown prompt: ${ref.name.slice(0, 100)}`);
         values = prompt.complete?.(argument.name, snapshot) ?? [];
-      } else if (
-        ref.type === 'ref/resource' &&
-        ref.uri === REVIEW_TEMPLATE &&
-        argument.name === 'id'
-      ) {
-        values = snapshot.reviews.slice(0, 1000).map((r) => r.id);
       }
       const prefix = argument.value.toLowerCase();
       const matching = values.filter((v) => v.toLowerCase().startsWith(prefix));

@@ -1,33 +1,30 @@
-import { describe, expect, it } from 'vitest';
-import type { SessionStore } from '../store/index.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openStore, type SessionStore, type Store } from '../store/index.js';
 import { createSessionManager } from './sessions.js';
 
-function memoryStore(): SessionStore {
-  const secrets = new Map<string, string>();
-  const ended = new Map<string, number>();
-  return {
-    async secret(name, create) {
-      if (!secrets.has(name)) secrets.set(name, create());
-      return secrets.get(name)!;
-    },
-    async isEnded(key) {
-      return ended.has(key);
-    },
-    async end(key, expiresAtMs) {
-      ended.set(key, expiresAtMs);
-    },
-    async purgeEnded(now) {
-      let n = 0;
-      for (const [k, exp] of ended) if (exp < now && ended.delete(k)) n++;
-      return n;
-    },
-  };
+const dirs: string[] = [];
+const stores: Store[] = [];
+afterAll(async () => {
+  for (const store of stores) await store.close();
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A real SQLite store in a temp folder: the sessions' secret and ended sessions live there. */
+function sqliteSessions(): SessionStore {
+  const dir = mkdtempSync(join(tmpdir(), 'sessions-'));
+  dirs.push(dir);
+  const store = openStore(`sqlite:${join(dir, 'reviews.db')}`);
+  stores.push(store);
+  return store.sessions;
 }
 
 describe('MCP session ids', () => {
   it('verify on any manager that shares the store secret, until they expire', async () => {
     let now = 1_000_000;
-    const store = memoryStore();
+    const store = sqliteSessions();
     const a = await createSessionManager(store, { ttlSeconds: 60, secret: null, now: () => now });
     const b = await createSessionManager(store, { ttlSeconds: 60, secret: null, now: () => now });
     const session = a.issue('2025-06-18');
@@ -38,9 +35,9 @@ describe('MCP session ids', () => {
   });
 
   it('reject ids signed with another secret, and ended ones', async () => {
-    const store = memoryStore();
+    const store = sqliteSessions();
     const a = await createSessionManager(store, { ttlSeconds: 60, secret: 'x'.repeat(32) });
-    const other = await createSessionManager(memoryStore(), { ttlSeconds: 60, secret: null });
+    const other = await createSessionManager(sqliteSessions(), { ttlSeconds: 60, secret: null });
     const session = a.issue('2025-06-18');
     expect(await other.check(session.id)).toMatchObject({ ok: false, status: 404 });
     await a.end(session);

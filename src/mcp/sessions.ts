@@ -36,8 +36,7 @@ export async function createSessionManager(
   options: { ttlSeconds: number; secret: string | null; now?: () => number },
 ): Promise<SessionManager> {
   const secret = Buffer.from(
-    options.secret ??
-      (await store.secret(SECRET_NAME, () => randomBytes(32).toString('base64url'))),
+    options.secret ?? (await store.secret(SECRET_NAME, randomBytes(32).toString('base64url'))),
   );
   const now = options.now ?? Date.now;
   // Ids whose signature was already verified (the signed part never changes); the expiry and the

@@ -1,16 +1,16 @@
 import { z } from 'zod';
-import { computeAggregate } from '../domain/aggregate.js';
 import { StaffRole } from '../domain/business.js';
 import { AggregateRatingSchema, PublicBusiness, SearchResponse } from '../domain/public-schemas.js';
 import { Review } from '../domain/review.js';
 import { toPublicBusiness } from '../reviews/dataset.js';
 import { toIssues } from '../domain/issues.js';
 import { checkDateRange, DateParam, searchFields } from '../reviews/search-schema.js';
-import { firstBefore, positionAfterKey, runSearch, type SortKey } from '../reviews/search.js';
-import { groupedAggregates, serviceSummaries, staffSummaries } from '../reviews/views.js';
+import { firstBefore, firstOnOrBefore, runSearch, type SortKey } from '../reviews/search.js';
+import { sincePage } from '../reviews/since.js';
+import { rangeAggregates } from '../reviews/views.js';
 import type { Snapshot } from '../snapshot/types.js';
 import { invalidParams, type RpcError } from './internal/errors.js';
-import { decodeCursor, encodeCursor, fingerprint } from './internal/cursor.js';
+import { decodeCursor, encodeCursor, fingerprint } from '../reviews/cursor.js';
 import { insightsTool } from './insights-tool.js';
 
 /** What a tool returns: structured content (validated by its output schema), or a tool error. */
@@ -75,10 +75,10 @@ const searchReviews: ToolDefinition = {
         count: hits.positions.length,
         total: hits.total,
         limit: filters.limit,
-        reviews: hits.positions.map((p) => snapshot.reviews[p]),
+        reviews: hits.positions.map((p) => snapshot.review(p)),
         nextCursor:
           hits.more && last !== undefined
-            ? encodeCursor(snapshot.index.keys[last]!, fingerprint(args))
+            ? encodeCursor(snapshot.index.key(last), fingerprint(args))
             : null,
       },
     };
@@ -109,8 +109,10 @@ const getReview: ToolDefinition = {
   input: z.strictObject({ id: z.string().min(1).max(100).describe('The review id.') }),
   output: z.object({ review: Review }),
   run(args, snapshot) {
-    const review = snapshot.reviews.find((r) => r.id === args.id);
-    return review ? { structured: { review } } : { error: 'No review has this id.' };
+    const pos = snapshot.index.positionOf(String(args.id));
+    return pos >= 0
+      ? { structured: { review: snapshot.review(pos) } }
+      : { error: 'No review has this id.' };
   },
 };
 
@@ -135,25 +137,14 @@ const getReviewsSince: ToolDefinition = {
   }),
   run(args, snapshot) {
     const { date, limit } = args as z.output<typeof SinceInput>;
-    const total = firstBefore(snapshot.index.dates, date);
-    // Oldest first: positions total-1 down to 0; a cursor resumes just newer than its key.
-    const after = afterCursor(args);
-    const start = after
-      ? Math.min(total, positionAfterKey(snapshot.index, after, true)) - 1
-      : total - 1;
-    const positions: number[] = [];
-    for (let p = start; p >= 0 && positions.length < limit; p--) positions.push(p);
-    const last = positions.at(-1);
+    const page = sincePage(snapshot.index, date, limit, afterCursor(args));
     return {
       structured: {
         since: date,
-        count: positions.length,
-        total,
-        reviews: positions.map((p) => snapshot.reviews[p]),
-        nextCursor:
-          last !== undefined && last > 0
-            ? encodeCursor(snapshot.index.keys[last]!, fingerprint(args))
-            : null,
+        count: page.positions.length,
+        total: page.total,
+        reviews: page.positions.map((p) => snapshot.review(p)),
+        nextCursor: page.next ? encodeCursor(page.next, fingerprint(args)) : null,
       },
     };
   },
@@ -182,15 +173,10 @@ const getRatingSummary: ToolDefinition = {
   }),
   run(args, snapshot) {
     const { group_by, since, until } = args as z.output<typeof SummaryInput>;
-    const reviews = snapshot.reviews.filter(
-      (r) => (!since || r.date >= since) && (!until || r.date <= until),
-    );
-    return {
-      structured: {
-        overall: computeAggregate(reviews),
-        groups: group_by ? groupedAggregates(reviews, group_by) : [],
-      },
-    };
+    const { index } = snapshot;
+    const from = until === undefined ? 0 : firstOnOrBefore(index, until);
+    const to = since === undefined ? index.size : firstBefore(index, since);
+    return { structured: rangeAggregates(index, from, Math.max(from, to), group_by) };
   },
 };
 
@@ -212,7 +198,7 @@ const listTechnicians: ToolDefinition = {
     ),
   }),
   run(args, snapshot) {
-    const all = staffSummaries(snapshot);
+    const all = snapshot.views.staff;
     return {
       structured: { technicians: args.role ? all.filter((s) => s.role === args.role) : all },
     };
@@ -237,7 +223,7 @@ const listServices: ToolDefinition = {
     ),
   }),
   run(_args, snapshot) {
-    return { structured: { services: serviceSummaries(snapshot) } };
+    return { structured: { services: snapshot.views.services } };
   },
 };
 

@@ -56,7 +56,8 @@ function brotliParams(size: number, quality: number): BrotliOptions {
   };
 }
 
-class PreparedRepresentation implements Representation {
+/** A representation whose codings can be added after it goes live. */
+export class PreparedRepresentation implements Representation {
   readonly etag: string;
   readonly lastModified: string;
   readonly contentType: string;
@@ -69,8 +70,9 @@ class PreparedRepresentation implements Representation {
   constructor(
     readonly body: Buffer,
     options: RepresentationOptions,
+    etag?: string,
   ) {
-    this.etag = strongEtag(body);
+    this.etag = etag ?? strongEtag(body);
     this.contentType = options.contentType;
     this.lastModifiedMs = options.lastModifiedMs;
     this.lastModified = httpDate(options.lastModifiedMs);
@@ -159,4 +161,103 @@ export async function precompressRepresentation(
     rep.setEncoded('br', rep.body);
   });
   return rep;
+}
+
+/**
+ * A representation as built off the event loop (in the build worker): its bytes, strong ETag and,
+ * when made already, its codings. Every buffer is its own, so the parts move to another thread
+ * without a copy (`partsBuffers`).
+ */
+export interface RepresentationParts {
+  readonly contentType: string;
+  readonly lastModifiedMs: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: Uint8Array;
+  readonly etag: string;
+  /** The codings: `null` when not smaller than the body, absent when they follow later. */
+  readonly codings?: { gzip: Uint8Array | null; br: Uint8Array | null };
+}
+
+/** A buffer of its own (never a slice of Node's shared pool), so that it can be transferred. */
+function own(bytes: Uint8Array): Uint8Array {
+  if (bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength) return bytes;
+  const copy = new Uint8Array(bytes.byteLength);
+  copy.set(bytes);
+  return copy;
+}
+
+/**
+ * Makes the gzip and brotli forms of a body of up to 4 MiB, synchronously (for a worker thread),
+ * with the settings of `precompressRepresentation`; a coding that is not smaller is `null`.
+ */
+export function makeCodings(body: Uint8Array): { gzip: Uint8Array | null; br: Uint8Array | null } {
+  const size = body.length;
+  if (size < MIN_COMPRESS_BYTES) return { gzip: null, br: null };
+  const quality = size <= 512 * 1024 ? 11 : 9;
+  const gz = gzipSync(body, { level: 9 });
+  const br = brotliCompressSync(body, brotliParams(size, quality));
+  return {
+    gzip: gz.length < size ? own(gz) : null,
+    br: br.length < size ? own(br) : null,
+  };
+}
+
+/**
+ * Prepares the parts of a representation off the event loop: the ETag always, the codings now
+ * for documents up to 4 MiB and later (`makeCodings`, sent after the document goes live) above.
+ */
+export function prepareParts(
+  body: Uint8Array | string,
+  options: RepresentationOptions,
+): RepresentationParts {
+  const bytes = own(typeof body === 'string' ? Buffer.from(body) : body);
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return {
+    contentType: options.contentType,
+    lastModifiedMs: options.lastModifiedMs,
+    headers: { ...options.headers },
+    body: bytes,
+    etag: strongEtag(buffer),
+    ...(bytes.length <= DEFER_COMPRESSION_BYTES ? { codings: makeCodings(bytes) } : {}),
+  };
+}
+
+/** The buffers of representation parts, to transfer them. */
+export function partsBuffers(parts: RepresentationParts): ArrayBuffer[] {
+  const list = [parts.body, parts.codings?.gzip, parts.codings?.br].filter(
+    (b): b is Uint8Array => b instanceof Uint8Array,
+  );
+  return [...new Set(list.map((b) => b.buffer as ArrayBuffer))];
+}
+
+function toBuffer(bytes: Uint8Array): Buffer {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
+/**
+ * The representation of parts built elsewhere: no hashing or compressing on this thread. Codings
+ * that follow later are added with `addCodings`; until then the identity bytes are served.
+ */
+export function restoreRepresentation(parts: RepresentationParts): PreparedRepresentation {
+  const rep = new PreparedRepresentation(toBuffer(parts.body), parts, parts.etag);
+  if (parts.codings) addCodings(rep, parts.codings);
+  else if (parts.body.length >= MIN_COMPRESS_BYTES) {
+    // A large document goes live at once; its codings are made in the thread pool meanwhile.
+    rep.setPending('gzip');
+    rep.setPending('br');
+    compressBoth(rep).catch(() => {
+      rep.setEncoded('gzip', rep.body);
+      rep.setEncoded('br', rep.body);
+    });
+  }
+  return rep;
+}
+
+/** Adds codings made elsewhere to a live representation. */
+export function addCodings(
+  rep: PreparedRepresentation,
+  codings: { gzip: Uint8Array | null; br: Uint8Array | null },
+): void {
+  rep.setEncoded('gzip', codings.gzip ? toBuffer(codings.gzip) : rep.body);
+  rep.setEncoded('br', codings.br ? toBuffer(codings.br) : rep.body);
 }

@@ -97,21 +97,21 @@ export function checkDateRange(
 export const SearchFilters = z.strictObject(searchFields).superRefine(checkDateRange);
 export type SearchFilters = z.output<typeof SearchFilters>;
 
-const NUMERIC_FIELDS: Record<string, 'integer' | 'number'> = {
-  rating: 'integer',
-  min_rating: 'number',
-  limit: 'integer',
-};
+export type ParseResult<T> = { ok: true; value: T } | { ok: false; issues: Issue[] };
+
 const INTEGER_RE = /^-?(0|[1-9]\d*)$/;
 const NUMBER_RE = /^-?(0|[1-9]\d*)(\.\d+)?$/;
 
-export type ParseResult<T> = { ok: true; value: T } | { ok: false; issues: Issue[] };
-
 /**
- * Parses search filters from a query string. Numbers must be written plainly (`4`, `3.5`), every
- * parameter at most once; unknown parameters are errors. Issues name the parameter.
+ * Parses a query string against a strict object schema. Numbers must be written plainly (`4`,
+ * `3.5`), every parameter at most once; unknown parameters are errors. Issues name the parameter.
+ * `numeric` says which parameters are numbers (the rest are strings).
  */
-export function parseSearchParams(params: URLSearchParams): ParseResult<SearchFilters> {
+export function parseQueryParams<T>(
+  params: URLSearchParams,
+  schema: z.ZodType<T>,
+  numeric: Readonly<Record<string, 'integer' | 'number'>>,
+): ParseResult<T> {
   const issues: Issue[] = [];
   const raw: Record<string, unknown> = {};
   for (const key of new Set(params.keys())) {
@@ -125,7 +125,7 @@ export function parseSearchParams(params: URLSearchParams): ParseResult<SearchFi
       continue;
     }
     const value = values[0]!;
-    const kind = NUMERIC_FIELDS[key];
+    const kind = Object.hasOwn(numeric, key) ? numeric[key] : undefined;
     if (kind === undefined) {
       raw[key] = value;
     } else if ((kind === 'integer' ? INTEGER_RE : NUMBER_RE).test(value)) {
@@ -138,8 +138,42 @@ export function parseSearchParams(params: URLSearchParams): ParseResult<SearchFi
       });
     }
   }
-  const parsed = SearchFilters.safeParse(raw);
+  const parsed = schema.safeParse(raw);
   if (!parsed.success) issues.push(...toIssues(parsed.error));
   if (issues.length > 0) return { ok: false, issues };
   return { ok: true, value: parsed.data! };
 }
+
+/** Parses search filters from a query string (see `parseQueryParams`). */
+export function parseSearchParams(params: URLSearchParams): ParseResult<SearchFilters> {
+  return parseQueryParams(params, SearchFilters, {
+    rating: 'integer',
+    min_rating: 'number',
+    limit: 'integer',
+  });
+}
+
+export const SINCE_LIMIT_MAX = 1000;
+
+/**
+ * The optional paging parameters of `GET /api/reviews/since/{date}`: without them the whole result
+ * comes in one response, as the contract has it.
+ */
+export const SinceQuery = z.strictObject({
+  limit: z
+    .number()
+    .int()
+    .min(1)
+    .max(SINCE_LIMIT_MAX)
+    .optional()
+    .describe(
+      `Page size (1-${SINCE_LIMIT_MAX}). Without it, every review dated on or after the date comes at once.`,
+    ),
+  cursor: z
+    .string()
+    .min(1)
+    .max(500)
+    .optional()
+    .describe('`nextCursor` of the previous page, to get the next one (with `limit`).'),
+});
+export type SinceQuery = z.output<typeof SinceQuery>;

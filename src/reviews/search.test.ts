@@ -120,17 +120,17 @@ describe('published order and the index', () => {
   it('orders by date, then datePublished, then id, newest first', () => {
     expect(ordered.map((r) => r.sourceReviewId)).toEqual(ORDER);
     expect(index.size).toBe(8);
-    expect(index.dates).toEqual(ordered.map((r) => r.date));
+    expect(ordered.map((_, pos) => index.date(pos))).toEqual(ordered.map((r) => r.date));
     expect(keys({})).toEqual(ORDER);
   });
 
   it('finds the first position dated before a day (the count dated on or after it)', () => {
-    expect(firstBefore(index.dates, '2025-03-10')).toBe(2);
-    expect(firstBefore(index.dates, '2025-03-09')).toBe(4);
-    expect(firstBefore(index.dates, '2025-03-01')).toBe(4);
-    expect(firstBefore(index.dates, '2099-01-01')).toBe(0);
-    expect(firstBefore(index.dates, '2000-01-01')).toBe(8);
-    expect(firstBefore([], '2025-01-01')).toBe(0);
+    expect(firstBefore(index, '2025-03-10')).toBe(2);
+    expect(firstBefore(index, '2025-03-09')).toBe(4);
+    expect(firstBefore(index, '2025-03-01')).toBe(4);
+    expect(firstBefore(index, '2099-01-01')).toBe(0);
+    expect(firstBefore(index, '2000-01-01')).toBe(8);
+    expect(firstBefore(buildSearchIndex([], null), '2025-01-01')).toBe(0);
   });
 
   it('finds where a cursor key resumes, exclusive or inclusive of the key itself', () => {

@@ -1,7 +1,7 @@
 import type { Issue } from '../domain/issues.js';
 import type { SearchFilters } from './search-schema.js';
 import { compareKeys, type SortKey } from './order.js';
-import { normalizeName, wordRuns, type SearchIndex } from './search-index.js';
+import { dayNumber, normalizeName, wordRuns, type SearchIndex } from './search-index.js';
 
 export { compareKeys, type SortKey };
 
@@ -16,24 +16,26 @@ export interface SearchHits {
 export type SearchOutcome = { ok: true; hits: SearchHits } | { ok: false; issues: Issue[] };
 
 /** First position whose date is <= `until` (dates descend). */
-function firstOnOrBefore(dates: readonly string[], until: string): number {
+export function firstOnOrBefore(index: SearchIndex, until: string): number {
+  const day = dayNumber(until);
   let lo = 0;
-  let hi = dates.length;
+  let hi = index.size;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (dates[mid]! > until) lo = mid + 1;
+    if (index.day(mid) > day) lo = mid + 1;
     else hi = mid;
   }
   return lo;
 }
 
 /** First position whose date is < `since` (the count of reviews dated on or after it). */
-export function firstBefore(dates: readonly string[], since: string): number {
+export function firstBefore(index: SearchIndex, since: string): number {
+  const day = dayNumber(since);
   let lo = 0;
-  let hi = dates.length;
+  let hi = index.size;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (dates[mid]! >= since) lo = mid + 1;
+    if (index.day(mid) >= day) lo = mid + 1;
     else hi = mid;
   }
   return lo;
@@ -48,7 +50,7 @@ export function positionAfterKey(index: SearchIndex, key: SortKey, inclusive = f
   let hi = index.size;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    const c = compareKeys(index.keys[mid]!, key);
+    const c = compareKeys(index.key(mid), key);
     if (c < 0 || (c === 0 && !inclusive)) lo = mid + 1;
     else hi = mid;
   }
@@ -57,39 +59,19 @@ export function positionAfterKey(index: SearchIndex, key: SortKey, inclusive = f
 
 const RUN_CACHE_MAX = 512;
 
-/** Ids of the vocabulary words that contain `run`, found through the trigram index. */
-function wordsContaining(index: SearchIndex, run: string): number[] {
-  const vocabulary = index.vocabulary;
-  if (run.length < 3) {
-    const out: number[] = [];
-    for (let w = 0; w < vocabulary.length; w++) if (vocabulary[w]!.includes(run)) out.push(w);
-    return out;
-  }
-  const lists: Uint32Array[] = [];
-  for (let i = 0; i + 3 <= run.length; i++) {
-    const list = index.trigrams.get(run.slice(i, i + 3));
-    if (!list) return [];
-    lists.push(list);
-  }
-  lists.sort((x, y) => x.length - y.length);
-  const out: number[] = [];
-  for (const w of lists[0]!) if (vocabulary[w]!.includes(run)) out.push(w);
-  return out;
-}
-
 /** Positions (ascending) of reviews with a word that contains `run`; cached per index. */
 function runPositions(index: SearchIndex, run: string): Uint32Array {
   const cached = index.runCache.get(run);
   if (cached) return cached;
-  const words = wordsContaining(index, run);
+  const words = index.wordsContaining(run);
   let result: Uint32Array;
   if (words.length === 1) {
-    result = index.postings[words[0]!]!;
+    result = index.postings(words[0]!);
   } else {
     const marks = new Uint8Array(index.size);
     let count = 0;
     for (const w of words) {
-      for (const pos of index.postings[w]!) {
+      for (const pos of index.postings(w)) {
         if (marks[pos] === 0) {
           marks[pos] = 1;
           count++;
@@ -125,7 +107,7 @@ function textCandidates(
 
 function resolveStaff(index: SearchIndex, name: string): Uint32Array | Issue {
   const key = normalizeName(name);
-  const ambiguous = index.ambiguousFirstNames.get(key);
+  const ambiguous = index.ambiguous(key);
   if (ambiguous) {
     return {
       path: ['mentions_technician'],
@@ -133,7 +115,7 @@ function resolveStaff(index: SearchIndex, name: string): Uint32Array | Issue {
       message: `matches several staff members (${ambiguous.join(', ')}); use the full name`,
     };
   }
-  return index.staff.get(key) ?? new Uint32Array(0);
+  return index.staff(key) ?? new Uint32Array(0);
 }
 
 /** Intersection of sorted lists by pointer walk; `null` lists mean "no restriction". */
@@ -147,8 +129,8 @@ function contains(list: Uint32Array, pos: number, cursor: { i: number }): boolea
  * date, then datePublished, then id). `after` continues from a cursor's sort key.
  */
 export function runSearch(index: SearchIndex, f: SearchFilters, after?: SortKey): SearchOutcome {
-  const lo = f.until === undefined ? 0 : firstOnOrBefore(index.dates, f.until);
-  const hi = f.since === undefined ? index.size : firstBefore(index.dates, f.since);
+  const lo = f.until === undefined ? 0 : firstOnOrBefore(index, f.until);
+  const hi = f.since === undefined ? index.size : firstBefore(index, f.since);
   const lists: Uint32Array[] = [];
   if (f.mentions_technician !== undefined) {
     const staff = resolveStaff(index, f.mentions_technician);
@@ -156,14 +138,14 @@ export function runSearch(index: SearchIndex, f: SearchFilters, after?: SortKey)
     lists.push(staff);
   }
   if (f.mentions_service !== undefined) {
-    lists.push(index.services.get(f.mentions_service.toLowerCase()) ?? new Uint32Array(0));
+    lists.push(index.service(f.mentions_service.toLowerCase()));
   }
-  let verify: string | null = null;
+  let verify: Buffer | null = null;
   if (f.query !== undefined) {
     const lower = f.query.toLowerCase();
     const candidates = textCandidates(index, lower);
     lists.push(...candidates.lists);
-    if (!candidates.exact) verify = lower;
+    if (!candidates.exact) verify = Buffer.from(lower);
   }
   lists.sort((a, b) => a.length - b.length);
   const start = after ? Math.max(lo, positionAfterKey(index, after)) : lo;
@@ -174,10 +156,10 @@ export function runSearch(index: SearchIndex, f: SearchFilters, after?: SortKey)
   const hits: SearchHits = { total: 0, positions: [], more: false };
   const cursors = lists.map(() => ({ i: 0 }));
   const accept = (pos: number): boolean => {
-    const r = index.rating[pos]!;
+    const r = index.rating(pos);
     if (r < minRating || (f.rating !== undefined && r !== f.rating)) return false;
     for (let k = 1; k < lists.length; k++) if (!contains(lists[k]!, pos, cursors[k]!)) return false;
-    return verify === null || index.haystacks[pos]!.includes(verify);
+    return verify === null || index.haystackIncludes(pos, verify);
   };
   const take = (pos: number): void => {
     hits.total++;
@@ -226,7 +208,7 @@ function ratingAndDateOnly(
   const lists: Uint32Array[] = [];
   for (let r = 1; r <= 5; r++) {
     if (r >= minRating && (f.rating === undefined || f.rating === r))
-      lists.push(index.byRating[r]!);
+      lists.push(index.ratingList(r));
   }
   let total = 0;
   const cursors = lists.map((list) => {

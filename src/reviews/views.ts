@@ -1,6 +1,7 @@
-import { computeAggregate, type AggregateRating } from '../domain/aggregate.js';
-import type { Review } from '../domain/review.js';
+import { AggregateBuilder, type AggregateRating } from '../domain/aggregate.js';
 import type { Business } from '../domain/business.js';
+import type { Review } from '../domain/review.js';
+import type { SearchIndex } from './search-index.js';
 
 export interface StaffSummary {
   name: string;
@@ -20,30 +21,28 @@ export interface ServiceSummary {
   averageRating: number | null;
 }
 
-/** The published reviews of one data version with their business (a snapshot is one). */
-export interface ReviewSet {
-  readonly business: Business | null;
-  readonly reviews: readonly Review[];
+/** The per-version figures about staff and services, computed once with the version. */
+export interface Views {
+  readonly staff: readonly StaffSummary[];
+  readonly services: readonly ServiceSummary[];
 }
-
-const staffCache = new WeakMap<ReviewSet, StaffSummary[]>();
-const serviceCache = new WeakMap<ReviewSet, ServiceSummary[]>();
 
 /**
  * Staff on the roster (and people the sources tagged who are not on it) with how many reviews
- * mention them; computed once per snapshot. Sorted by mentions, then name.
+ * mention them. Sorted by mentions, then name.
  */
-export function staffSummaries(snapshot: ReviewSet): StaffSummary[] {
-  let out = staffCache.get(snapshot);
-  if (out) return out;
+export function staffSummaries(
+  business: Business | null,
+  reviews: readonly Review[],
+): StaffSummary[] {
   const byName = new Map<string, { s: StaffSummary; sum: number }>();
-  for (const m of snapshot.business?.staff ?? []) {
+  for (const m of business?.staff ?? []) {
     byName.set(m.name.toLowerCase(), {
       s: { name: m.name, role: m.role, active: m.active, mentions: 0, averageRating: null },
       sum: 0,
     });
   }
-  for (const r of snapshot.reviews) {
+  for (const r of reviews) {
     for (const t of r.mentions.technicians) {
       const key = t.name.toLowerCase();
       let entry = byName.get(key);
@@ -58,22 +57,21 @@ export function staffSummaries(snapshot: ReviewSet): StaffSummary[] {
       entry.sum += r.reviewRating.ratingValue;
     }
   }
-  out = [...byName.values()]
+  return [...byName.values()]
     .map(({ s, sum }) => ({
       ...s,
       averageRating: s.mentions ? Math.round((sum / s.mentions) * 100) / 100 : null,
     }))
     .sort((a, b) => b.mentions - a.mentions || a.name.localeCompare(b.name));
-  staffCache.set(snapshot, out);
-  return out;
 }
 
-/** The service catalogue with how many reviews mention each service; once per snapshot. */
-export function serviceSummaries(snapshot: ReviewSet): ServiceSummary[] {
-  let out = serviceCache.get(snapshot);
-  if (out) return out;
+/** The service catalogue with how many reviews mention each service. */
+export function serviceSummaries(
+  business: Business | null,
+  reviews: readonly Review[],
+): ServiceSummary[] {
   const stats = new Map<string, { n: number; sum: number }>();
-  for (const r of snapshot.reviews) {
+  for (const r of reviews) {
     for (const id of r.mentions.services) {
       const s = stats.get(id) ?? { n: 0, sum: 0 };
       s.n++;
@@ -81,7 +79,7 @@ export function serviceSummaries(snapshot: ReviewSet): ServiceSummary[] {
       stats.set(id, s);
     }
   }
-  out = (snapshot.business?.services ?? []).map((svc) => {
+  return (business?.services ?? []).map((svc) => {
     const s = stats.get(svc.id);
     return {
       id: svc.id,
@@ -91,30 +89,55 @@ export function serviceSummaries(snapshot: ReviewSet): ServiceSummary[] {
       averageRating: s ? Math.round((s.sum / s.n) * 100) / 100 : null,
     };
   });
-  serviceCache.set(snapshot, out);
-  return out;
+}
+
+/** Both views of a version's reviews. */
+export function computeViews(business: Business | null, reviews: readonly Review[]): Views {
+  return {
+    staff: staffSummaries(business, reviews),
+    services: serviceSummaries(business, reviews),
+  };
 }
 
 export type GroupBy = 'month' | 'department' | 'source';
 
-/** Aggregate ratings grouped by month (`YYYY-MM` of the local date), department or source. */
-export function groupedAggregates(
-  reviews: readonly Review[],
-  groupBy: GroupBy,
-): { key: string; aggregateRating: AggregateRating }[] {
-  const groups = new Map<string, Review[]>();
-  for (const r of reviews) {
+/**
+ * The aggregate rating of the positions `from` to `to` (exclusive) of the index, overall and
+ * grouped by month (`YYYY-MM` of the local date), department or source; from the index's columns,
+ * without reading any review.
+ */
+export function rangeAggregates(
+  index: SearchIndex,
+  from: number,
+  to: number,
+  groupBy: GroupBy | undefined,
+): { overall: AggregateRating; groups: { key: string; aggregateRating: AggregateRating }[] } {
+  const overall = new AggregateBuilder();
+  const groups = new Map<string, AggregateBuilder>();
+  const { departments, departmentOf, sources, sourceOf } = index.data;
+  for (let pos = from; pos < to; pos++) {
+    const rating = index.rating(pos);
+    const hasText = index.hasText(pos);
+    const modified = index.dateModified(pos);
+    overall.add(rating, hasText, modified);
+    if (!groupBy) continue;
     const key =
       groupBy === 'month'
-        ? r.date.slice(0, 7)
+        ? index.date(pos).slice(0, 7)
         : groupBy === 'department'
-          ? (r.department ?? 'unknown')
-          : r.source;
-    const list = groups.get(key);
-    if (list) list.push(r);
-    else groups.set(key, [r]);
+          ? departments[departmentOf[pos]!]!
+          : sources[sourceOf[pos]!]!;
+    let group = groups.get(key);
+    if (!group) {
+      group = new AggregateBuilder();
+      groups.set(key, group);
+    }
+    group.add(rating, hasText, modified);
   }
-  return [...groups.entries()]
-    .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
-    .map(([key, list]) => ({ key, aggregateRating: computeAggregate(list) }));
+  return {
+    overall: overall.result(),
+    groups: [...groups.entries()]
+      .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
+      .map(([key, builder]) => ({ key, aggregateRating: builder.result() })),
+  };
 }

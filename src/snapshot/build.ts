@@ -1,48 +1,45 @@
-import { setImmediate as nextTurn } from 'node:timers/promises';
-import { computeAggregate } from '../domain/aggregate.js';
+import { DOCUMENTS, type DocumentId, type ServiceUrls } from '../catalogue.js';
+import { computeAggregate, type AggregateRating } from '../domain/aggregate.js';
+import type { Business } from '../domain/business.js';
 import { feedUrn } from '../domain/ids.js';
+import type { Review } from '../domain/review.js';
 import { renderAtomFeed } from '../feeds/atom.js';
 import { FEED_SIZE, renderJsonFeed } from '../feeds/json-feed.js';
-import { DOCUMENT_IDS, DOCUMENTS, type DocumentId, type ServiceUrls } from '../catalogue.js';
-import { precompressRepresentation } from '../representation/index.js';
+import { partsBuffers, prepareParts, type RepresentationParts } from '../representation/index.js';
 import { renderReviewsDocument } from '../reviews/dataset.js';
-import { buildSearchIndex } from '../reviews/search-index.js';
 import { orderReviews } from '../reviews/order.js';
-import type { Dataset } from '../store/index.js';
-import { createResponseCache } from './response-cache.js';
-import type { Representation, Snapshot } from './types.js';
+import { buffersOf } from '../reviews/packed.js';
+import { buildIndexData, indexBuffers, type IndexData } from '../reviews/search-index.js';
+import { computeViews, type Views } from '../reviews/views.js';
+import type { Dataset, DataState } from '../store/index.js';
 
-/** The snapshot without its documents: what each document is rendered from. */
-export type SnapshotData = Omit<Snapshot, 'representations' | 'responses'>;
+/**
+ * One data version as the build worker makes it: everything the service serves from, in a form
+ * that moves to the service's thread without a copy (typed arrays and prepared bytes, a few small
+ * objects). The insights document follows separately (`prepareDocument`), when it is computed.
+ */
+export interface BuiltVersion {
+  readonly state: DataState;
+  readonly business: Business | null;
+  readonly aggregate: AggregateRating;
+  readonly views: Views;
+  readonly index: IndexData;
+  /** Where each review's JSON lies in the `/reviews.json` body (published order). */
+  readonly fragmentStarts: Uint32Array;
+  readonly fragmentEnds: Uint32Array;
+  /** Every document of the catalogue but the insights. */
+  readonly documents: readonly BuiltDocument[];
+}
+
+export interface BuiltDocument {
+  readonly id: DocumentId;
+  readonly parts: RepresentationParts;
+}
 
 export interface BuildOptions {
   urls: ServiceUrls;
   /** Whether the WebSub hub runs (adds hub links to the topics). */
   hub: boolean;
-  responseCache: { maxEntries: number; maxBytes: number };
-  /** Renders `/insights.json` (the insights engine keeps its analyses between versions). */
-  insights: (data: SnapshotData) => Promise<string>;
-}
-
-/** The renderer of each document of the catalogue. */
-type Renderers = { [Id in DocumentId]: (data: SnapshotData) => Promise<string | Buffer> };
-
-function renderers(options: BuildOptions): Renderers {
-  const { urls, hub } = options;
-  return {
-    reviews: async (d) => renderReviewsDocument(d.business, d.aggregate, d.fragments),
-    jsonFeed: async (d) => renderJsonFeed(d.business, d.reviews.slice(0, FEED_SIZE), urls, hub),
-    atomFeed: async (d) =>
-      renderAtomFeed(
-        d.business,
-        d.reviews.slice(0, FEED_SIZE),
-        urls,
-        feedUrn(d.business?.id ?? 'default'),
-        d.state.changedAt,
-        hub,
-      ),
-    insights: options.insights,
-  };
 }
 
 /** The `Link` header of a topic: where its hub is and its own URL, for WebSub discovery. */
@@ -53,61 +50,81 @@ function topicHeaders(options: BuildOptions, id: DocumentId): Record<string, str
     : {};
 }
 
+/** Prepares one document of the catalogue for a data version (ETag, and codings up to 4 MiB). */
+export function prepareDocument(
+  id: DocumentId,
+  body: Uint8Array | string,
+  state: DataState,
+  options: BuildOptions,
+): BuiltDocument {
+  return {
+    id,
+    parts: prepareParts(body, {
+      contentType: DOCUMENTS[id].contentType,
+      lastModifiedMs: Date.parse(state.changedAt),
+      headers: topicHeaders(options, id),
+    }),
+  };
+}
+
 /**
- * Builds everything published for one data version: reviews in published order, their
- * aggregate, search indexes, and the prepared bytes (identity, gzip, brotli, ETag) of each
- * document. Called once per data version, never per request.
+ * Builds everything published for one data version but the insights: reviews in published order,
+ * their aggregate, the search indexes, the staff and service figures, and the prepared bytes of
+ * each document. Runs in the build worker, once per data version; returns the ordered reviews
+ * too, for the insights that follow.
  */
-export async function buildSnapshot(dataset: Dataset, options: BuildOptions): Promise<Snapshot> {
-  // Between build steps the event loop serves the requests that arrived meanwhile: a build at
-  // 100k reviews takes seconds of CPU, and the previous snapshot keeps answering until the swap.
-  await nextTurn();
+export function buildVersion(
+  dataset: Dataset,
+  options: BuildOptions,
+): { built: BuiltVersion; reviews: Review[] } {
   const pairs = orderReviews(dataset.reviews);
   const reviews = pairs.map((p) => p.review);
-  const fragments = pairs.map((p) => p.json);
-  await nextTurn();
+  const { state, business } = dataset;
   const aggregate = computeAggregate(reviews);
-  const business = dataset.business;
-  await nextTurn();
-  const index = buildSearchIndex(reviews, business);
-  await nextTurn();
-  const data: SnapshotData = {
-    state: dataset.state,
+  const document = renderReviewsDocument(
     business,
     aggregate,
-    reviews,
-    fragments,
-    index,
-  };
-  const lastModifiedMs = Date.parse(dataset.state.changedAt);
-  const render = renderers(options);
-  const bodies: [DocumentId, string | Buffer][] = [];
-  for (const id of DOCUMENT_IDS) {
-    await nextTurn();
-    bodies.push([id, await render[id](data)]);
-  }
-  // The codings are made in the thread pool, all documents at once.
-  const representations = new Map<string, Representation>(
-    await Promise.all(
-      bodies.map(
-        async ([id, body]) =>
-          [
-            DOCUMENTS[id].path,
-            await precompressRepresentation(body, {
-              contentType: DOCUMENTS[id].contentType,
-              lastModifiedMs,
-              headers: topicHeaders(options, id),
-            }),
-          ] as const,
-      ),
-    ),
+    pairs.map((p) => p.json),
   );
+  const newest = reviews.slice(0, FEED_SIZE);
+  const { urls, hub } = options;
+  const bodies: [DocumentId, Uint8Array | string][] = [
+    ['reviews', document.body],
+    ['jsonFeed', renderJsonFeed(business, newest, urls, hub)],
+    [
+      'atomFeed',
+      renderAtomFeed(
+        business,
+        newest,
+        urls,
+        feedUrn(business?.id ?? 'default'),
+        state.changedAt,
+        hub,
+      ),
+    ],
+  ];
   return {
-    ...data,
-    representations,
-    responses: createResponseCache(
-      options.responseCache.maxEntries,
-      options.responseCache.maxBytes,
-    ),
+    built: {
+      state,
+      business,
+      aggregate,
+      views: computeViews(business, reviews),
+      index: buildIndexData(reviews, business),
+      fragmentStarts: document.starts,
+      fragmentEnds: document.ends,
+      documents: bodies.map(([id, body]) => prepareDocument(id, body, state, options)),
+    },
+    reviews,
   };
+}
+
+/** The buffers of a built version, to transfer it to the service's thread. */
+export function builtBuffers(built: BuiltVersion): ArrayBuffer[] {
+  return [
+    ...new Set([
+      ...indexBuffers(built.index),
+      ...buffersOf(built.fragmentStarts, built.fragmentEnds),
+      ...built.documents.flatMap((d) => partsBuffers(d.parts)),
+    ]),
+  ];
 }

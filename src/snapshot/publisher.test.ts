@@ -7,17 +7,14 @@ import { storedRow } from '../../test/helpers/records.js';
 import type { ReviewSource } from '../domain/review.js';
 import { serviceUrls } from '../catalogue.js';
 import { openStore, type Dataset, type Store } from '../store/index.js';
-import { buildSnapshot } from './build.js';
-import { startPublisher, type Publisher } from './publisher.js';
+import { createLocalBuilder, type Builder } from './builder.js';
+import { startPublisher, type Publisher, type PublisherOptions } from './publisher.js';
 import type { ChangeEvent, Snapshot } from './types.js';
 
 const OPTIONS = {
   urls: serviceUrls('https://reviews.example.com'),
   hub: false,
   responseCache: { maxEntries: 10, maxBytes: 1_000_000 },
-  // A document whose bytes change only when the number of reviews does.
-  insights: async (snap: { reviews: readonly unknown[] }) =>
-    JSON.stringify({ count: snap.reviews.length }),
 };
 
 let dir: string;
@@ -52,18 +49,21 @@ async function commit(keys: string[], over: Partial<ReviewSource> = {}, changedA
 }
 
 interface Builds {
-  /** The data versions handed to the build function, in order. */
+  /** The data versions the builds read, in order. */
   versions: number[];
-  /** The next build waits for this before building (set to hold a build open). */
+  /** The next build waits for this after reading (set to hold a build open). */
   hold: Promise<void> | null;
   /** Resolves when a build starts. */
   started(): Promise<number>;
   /** The next build throws this. */
   failNext: Error | null;
-  build(dataset: Dataset): Promise<Snapshot>;
+  builder: Builder;
 }
 
-/** The real buildSnapshot, with its calls counted and the means to hold or fail one. */
+/**
+ * The real in-process builder over the store, with its reads counted and the means to hold or
+ * fail one. Its insights are a document whose bytes change only when the number of reviews does.
+ */
 function builds(): Builds {
   const waiting: ((version: number) => void)[] = [];
   const b: Builds = {
@@ -71,19 +71,37 @@ function builds(): Builds {
     hold: null,
     failNext: null,
     started: () => new Promise((resolve) => waiting.push(resolve)),
-    async build(dataset) {
-      b.versions.push(dataset.state.version);
-      for (const resolve of waiting.splice(0)) resolve(dataset.state.version);
-      if (b.failNext) {
-        const err = b.failNext;
-        b.failNext = null;
-        throw err;
-      }
-      if (b.hold) await b.hold;
-      return buildSnapshot(dataset, OPTIONS);
-    },
+    builder: createLocalBuilder({
+      ...OPTIONS,
+      read: async (): Promise<Dataset> => {
+        const dataset = await store.readDataset();
+        b.versions.push(dataset.state.version);
+        for (const resolve of waiting.splice(0)) resolve(dataset.state.version);
+        if (b.failNext) {
+          const err = b.failNext;
+          b.failNext = null;
+          throw err;
+        }
+        if (b.hold) await b.hold;
+        return dataset;
+      },
+      insights: async (source) => JSON.stringify({ count: source.reviews.length }),
+    }),
   };
   return b;
+}
+
+/** Starts the publisher over a builder, the insights following each version. */
+function start(b: Builds, more: Partial<PublisherOptions> = {}): Promise<Publisher> {
+  return startPublisher({
+    ...OPTIONS,
+    store,
+    builder: b.builder,
+    pollMs: 60_000,
+    logger: silent,
+    follows: ['insights'],
+    ...more,
+  });
 }
 
 function gate(): { wait: Promise<void>; open(): void } {
@@ -106,13 +124,13 @@ const silent = pino({ level: 'silent' });
 
 /** Checks that every part of a snapshot describes the same data version. */
 function expectWhole(snapshot: Snapshot, reviewCount: number): void {
-  expect(snapshot.reviews).toHaveLength(reviewCount);
-  expect(snapshot.fragments).toHaveLength(reviewCount);
   expect(snapshot.index.size).toBe(reviewCount);
   const doc = JSON.parse(snapshot.representations.get('/reviews.json')!.body.toString('utf8')) as {
     reviews: { id: string }[];
   };
-  expect(doc.reviews.map((r) => r.id)).toEqual(snapshot.reviews.map((r) => r.id));
+  const ids = Array.from({ length: reviewCount }, (_, pos) => snapshot.review(pos).id);
+  expect(doc.reviews.map((r) => r.id)).toEqual(ids);
+  expect(ids.map((_, pos) => snapshot.index.id(pos))).toEqual(ids);
   const count = JSON.parse(snapshot.representations.get('/insights.json')!.body.toString('utf8'));
   expect(count).toEqual({ count: reviewCount });
   const lastModified = new Date(snapshot.state.changedAt).toUTCString();
@@ -123,7 +141,7 @@ describe('startPublisher', () => {
   it('builds the first snapshot at start, from the store as it is', async () => {
     const state = await commit(['a', 'b']);
     const b = builds();
-    publisher = await startPublisher({ store, build: b.build, pollMs: 60_000, logger: silent });
+    publisher = await start(b);
     expect(b.versions).toEqual([state.version]);
     expect(publisher.current().state).toEqual(state);
     expectWhole(publisher.current(), 2);
@@ -132,7 +150,7 @@ describe('startPublisher', () => {
   it('publishes a committed change with one event naming the changed documents, after the swap', async () => {
     await commit(['a', 'b']);
     const b = builds();
-    publisher = await startPublisher({ store, build: b.build, pollMs: 60_000, logger: silent });
+    publisher = await start(b);
     const first = publisher.current();
     const events: { event: ChangeEvent; live: boolean }[] = [];
     publisher.onChange((event) =>
@@ -147,30 +165,38 @@ describe('startPublisher', () => {
     expect(event.version).toBe(added.version);
     expect(event.snapshot).toBe(publisher.current());
     expect(event.snapshot).not.toBe(first);
-    expect([...event.changed].sort()).toEqual([
-      '/api/feed.json',
-      '/feed.xml',
-      '/insights.json',
-      '/reviews.json',
-    ]);
+    expect([...event.changed].sort()).toEqual(['/api/feed.json', '/feed.xml', '/reviews.json']);
+    // Until the insights of the new version follow, the previous ones stay in place.
+    expect(event.snapshot.representations.get('/insights.json')).toBe(
+      first.representations.get('/insights.json'),
+    );
+    // Then they follow, as one more swap and event of the same version.
+    await publisher.settled();
+    expect(events).toHaveLength(2);
+    expect(events[1]).toMatchObject({
+      event: { version: added.version, changed: ['/insights.json'] },
+      live: true,
+    });
     expectWhole(publisher.current(), 3);
 
     // An edit keeps the count: that document's bytes, and so its ETag, stay; it is not named.
     const edited = await commit(['a'], { reviewBody: 'Edited text.' });
     await publisher.refresh();
-    expect(events).toHaveLength(2);
-    expect(events[1]!.event.version).toBe(edited.version);
-    expect(events[1]!.event.changed).not.toContain('/insights.json');
-    expect(events[1]!.event.changed).toContain('/reviews.json');
+    await publisher.settled();
+    expect(events).toHaveLength(3);
+    expect(events[2]!.event.version).toBe(edited.version);
+    expect(events[2]!.event.changed).not.toContain('/insights.json');
+    expect(events[2]!.event.changed).toContain('/reviews.json');
     const countTag = (s: Snapshot) => s.representations.get('/insights.json')!.etag;
-    expect(countTag(events[0]!.event.snapshot)).not.toBe(countTag(first));
-    expect(countTag(publisher.current())).toBe(countTag(events[0]!.event.snapshot));
+    expect(countTag(events[1]!.event.snapshot)).not.toBe(countTag(first));
+    expect(countTag(publisher.current())).toBe(countTag(events[1]!.event.snapshot));
+    expectWhole(publisher.current(), 3);
   });
 
   it('builds nothing and announces nothing while the version stays', async () => {
     await commit(['a']);
     const b = builds();
-    publisher = await startPublisher({ store, build: b.build, pollMs: 60_000, logger: silent });
+    publisher = await start(b);
     const events: ChangeEvent[] = [];
     publisher.onChange((e) => events.push(e));
     const before = publisher.current();
@@ -187,7 +213,7 @@ describe('startPublisher', () => {
   it('keeps serving the previous snapshot, whole, until the new one is swapped in', async () => {
     const v1 = await commit(['a']);
     const b = builds();
-    publisher = await startPublisher({ store, build: b.build, pollMs: 60_000, logger: silent });
+    publisher = await start(b);
     const first = publisher.current();
     const held = gate();
     b.hold = held.wait;
@@ -206,13 +232,14 @@ describe('startPublisher', () => {
     b.hold = null;
     await refreshed;
     expect(publisher.current().state).toEqual(v2);
+    await publisher.settled();
     expectWhole(publisher.current(), 3);
   });
 
   it('coalesces concurrent refreshes into one build', async () => {
     const v1 = await commit(['a']);
     const b = builds();
-    publisher = await startPublisher({ store, build: b.build, pollMs: 60_000, logger: silent });
+    publisher = await start(b);
     const events: ChangeEvent[] = [];
     publisher.onChange((e) => events.push(e));
     const v2 = await commit(['b']);
@@ -226,7 +253,7 @@ describe('startPublisher', () => {
   it('publishes a version committed during a build when refreshed after that commit', async () => {
     await commit(['a']);
     const b = builds();
-    publisher = await startPublisher({ store, build: b.build, pollMs: 60_000, logger: silent });
+    publisher = await start(b);
     const events: ChangeEvent[] = [];
     publisher.onChange((e) => events.push(e));
     const held = gate();
@@ -243,15 +270,17 @@ describe('startPublisher', () => {
     await first;
     await second;
     expect(publisher.current().state).toEqual(v3);
+    await publisher.settled();
     expectWhole(publisher.current(), 3);
-    expect(events.map((e) => e.version)).toEqual([v2.version, v3.version]);
+    // v2's insights were dropped for v3's (its build aborted them): one event for v2, two for v3.
+    expect(events.map((e) => e.version)).toEqual([v2.version, v3.version, v3.version]);
   });
 
   it('logs a failed build and keeps serving the previous snapshot, then recovers', async () => {
     const v1 = await commit(['a']);
     const b = builds();
     const { logger, lines } = capturingLogger();
-    publisher = await startPublisher({ store, build: b.build, pollMs: 60_000, logger });
+    publisher = await start(b, { logger });
     const first = publisher.current();
     const events: ChangeEvent[] = [];
     publisher.onChange((e) => events.push(e));
@@ -276,7 +305,7 @@ describe('startPublisher', () => {
   it('logs a throwing listener and still tells the other listeners', async () => {
     await commit(['a']);
     const { logger, lines } = capturingLogger();
-    publisher = await startPublisher({ store, build: builds().build, pollMs: 60_000, logger });
+    publisher = await start(builds(), { logger });
     const seen: number[] = [];
     publisher.onChange(() => {
       throw new Error('listener broke');
@@ -300,7 +329,7 @@ describe('startPublisher', () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const v1 = await commit(['a']);
     const b = builds();
-    publisher = await startPublisher({ store, build: b.build, pollMs: 1_000, logger: silent });
+    publisher = await start(b, { pollMs: 1_000 });
     const v2 = await commit(['b']);
     const announced = new Promise<ChangeEvent>((resolve) => publisher!.onChange(resolve));
     await vi.advanceTimersByTimeAsync(1_000);

@@ -1,24 +1,33 @@
+import { DOCUMENTS, type DocumentId } from '../catalogue.js';
 import type { Logger } from '../logger.js';
-import type { Dataset, Store } from '../store/index.js';
+import type { DataState } from '../store/index.js';
+import type { BuiltDocument } from './build.js';
+import type { Builder } from './builder.js';
+import {
+  openSnapshot,
+  restoreDocument,
+  type LiveSnapshot,
+  type SnapshotOptions,
+} from './snapshot.js';
 import type { ChangeEvent, Published, Snapshot } from './types.js';
 
-export interface PublisherOptions {
-  store: Store;
-  build: (dataset: Dataset) => Promise<Snapshot>;
+export interface PublisherOptions extends SnapshotOptions {
+  /** Where the data version is read (cheaply, on every poll). */
+  store: { state(): Promise<DataState> };
+  builder: Builder;
   /** How often to look for a new data version committed by any process. */
   pollMs: number;
-  /**
-   * Runs before each data version is read for a build (at start and after every change): the
-   * service derives stale records again here, so that none is ever published.
-   */
-  prepare?: () => Promise<unknown>;
   logger: Logger;
+  /** Documents the builder sends after each version (the insights); start-up waits for them. */
+  follows?: readonly DocumentId[];
 }
 
 /** The live snapshot holder: checks the store for new versions and swaps atomically. */
 export interface Publisher extends Published {
   /** Rebuilds now if the store holds a newer version; resolves when the swap is done. */
   refresh(): Promise<void>;
+  /** Resolves once the current version's following documents (the insights) are in place. */
+  settled(): Promise<void>;
   stop(): void;
 }
 
@@ -31,36 +40,20 @@ function changedPaths(before: Snapshot, after: Snapshot): string[] {
 
 /**
  * Builds the first snapshot, then polls the store's data version. When another process (an
- * import) commits a change, the new snapshot is built once, off the request path, and swapped in
- * with one reference assignment, so a request sees either the old or the new version, never a
- * mix. Then one `ChangeEvent` names the documents whose bytes changed.
+ * import) commits a change, the builder makes the new version once, off the request path (in the
+ * service, on the build worker's thread), and it is swapped in with one reference assignment, so a
+ * request sees either the old or the new version, never a mix. Then one `ChangeEvent` names the
+ * documents whose bytes changed. Documents that take longer (the insights) follow: until they do,
+ * the previous version's stay in place, and their arrival is one more swap and event.
  */
 export async function startPublisher(options: PublisherOptions): Promise<Publisher> {
-  const { store, build, pollMs, logger } = options;
-  const read = async () => {
-    await options.prepare?.();
-    return store.readDataset();
-  };
-  let current = await build(await read());
+  const { store, builder, pollMs, logger } = options;
   const listeners = new Set<(e: ChangeEvent) => void>();
-  let running: Promise<void> | null = null;
+  let current: LiveSnapshot | null = null;
   let timer: NodeJS.Timeout | null = null;
   let stopped = false;
 
-  const check = async (): Promise<void> => {
-    const state = await store.state();
-    if (state.version === current.state.version) return;
-    const started = performance.now();
-    const next = await build(await read());
-    if (next.state.version === current.state.version) return;
-    const previous = current;
-    current = next;
-    const changed = changedPaths(previous, next);
-    logger.info(
-      { version: next.state.version, changed, ms: Math.round(performance.now() - started) },
-      'published a new data version',
-    );
-    const event: ChangeEvent = { version: next.state.version, changed, snapshot: next };
+  const announce = (event: ChangeEvent): void => {
     for (const listener of listeners) {
       try {
         listener(event);
@@ -70,27 +63,84 @@ export async function startPublisher(options: PublisherOptions): Promise<Publish
     }
   };
 
-  /** One more check after the running one, shared by every refresh asked for meanwhile. */
-  let queued: Promise<void> | null = null;
+  // The documents still to follow the current version, and who waits for them.
+  const follows = options.follows ?? [];
+  let awaiting = new Set<DocumentId>(follows);
+  const waiters: (() => void)[] = [];
+  const settle = (): void => {
+    if (awaiting.size > 0) return;
+    for (const resolve of waiters.splice(0)) resolve();
+  };
+  builder.onDocument((version: number, doc: BuiltDocument) => {
+    const live = current;
+    if (!live || live.state.version !== version) return; // a newer version is coming
+    const next = live.withDocument(DOCUMENTS[doc.id].path, restoreDocument(doc), options);
+    current = next;
+    const changed = changedPaths(live, next);
+    if (changed.length > 0) {
+      logger.info({ version, document: doc.id }, 'published a document of the data version');
+      announce({ version, changed, snapshot: next });
+    }
+    awaiting.delete(doc.id);
+    settle();
+  });
 
-  const start = (): Promise<void> => {
-    running = check()
+  const swapIn = async (): Promise<void> => {
+    const started = performance.now();
+    const built = await builder.build();
+    const previous = current;
+    if (previous && built.state.version === previous.state.version) return;
+    // Documents the new version does not have yet (the insights) stay until theirs arrive.
+    const carried = new Map(
+      [...(previous?.representations ?? [])].filter(
+        ([path]) => !built.documents.some((d) => DOCUMENTS[d.id].path === path),
+      ),
+    );
+    const next = openSnapshot(built, options, carried);
+    current = next;
+    awaiting = new Set(follows);
+    if (!previous) return;
+    const changed = changedPaths(previous, next);
+    logger.info(
+      { version: next.state.version, changed, ms: Math.round(performance.now() - started) },
+      'published a new data version',
+    );
+    announce({ version: next.state.version, changed, snapshot: next });
+  };
+
+  const settled = (): Promise<void> =>
+    awaiting.size === 0 ? Promise.resolve() : new Promise((resolve) => waiters.push(resolve));
+
+  // The first version, with every document that follows it.
+  await swapIn();
+  await settled();
+
+  const check = async (): Promise<void> => {
+    const state = await store.state();
+    if (state.version === current!.state.version) return;
+    await swapIn();
+  };
+
+  let running: Promise<void> | null = null;
+  let again: Promise<void> | null = null;
+  const run = (): Promise<void> =>
+    check()
       .catch((err: unknown) => logger.error({ err }, 'could not rebuild the published data'))
       .finally(() => {
         running = null;
       });
-    return running;
-  };
-
   const refresh = (): Promise<void> => {
-    if (!running) return start();
-    // The running check may have read the store before the caller's commit: check once more after
-    // it, so that the caller sees that commit published.
-    queued ??= running.then(() => {
-      queued = null;
-      return running ?? start();
+    if (!running) {
+      running = run();
+      return running;
+    }
+    // A build is under way, perhaps of an older version than the caller just committed: one more
+    // check after it, shared by every caller meanwhile.
+    again ??= running.then(() => {
+      again = null;
+      return refresh();
     });
-    return queued;
+    return again;
   };
 
   const loop = (): void => {
@@ -103,12 +153,13 @@ export async function startPublisher(options: PublisherOptions): Promise<Publish
   loop();
 
   return {
-    current: () => current,
+    current: () => current!,
     onChange(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
     refresh,
+    settled,
     stop() {
       stopped = true;
       if (timer) clearTimeout(timer);

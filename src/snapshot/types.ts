@@ -1,8 +1,9 @@
-import type { Representation } from '../representation/index.js';
 import type { AggregateRating } from '../domain/aggregate.js';
 import type { Business } from '../domain/business.js';
 import type { Review } from '../domain/review.js';
+import type { Representation } from '../representation/index.js';
 import type { SearchIndex } from '../reviews/search-index.js';
+import type { Views } from '../reviews/views.js';
 import type { DataState } from '../store/index.js';
 
 export type { Representation };
@@ -12,12 +13,14 @@ export interface Snapshot {
   readonly state: DataState;
   readonly business: Business | null;
   readonly aggregate: AggregateRating;
-  /** Public reviews, newest first (date, then datePublished, then id, all descending). */
-  readonly reviews: readonly Review[];
-  /** The JSON text of each review, aligned with `reviews`. */
-  readonly fragments: readonly string[];
-  /** Search indexes over `reviews`. */
+  /** Search indexes and per-position columns over the reviews, newest first (`index.size`). */
   readonly index: SearchIndex;
+  /** Staff and service figures. */
+  readonly views: Views;
+  /** The JSON bytes of the review at a position (a view into the `/reviews.json` body). */
+  fragment(pos: number): Buffer;
+  /** The review at a position, parsed from its bytes. */
+  review(pos: number): Review;
   /** Prepared documents keyed by path: `/reviews.json`, `/api/feed.json`, `/feed.xml`, ... */
   readonly representations: ReadonlyMap<string, Representation>;
   /** Responses computed on demand for this version (search, since), bounded; dropped with it. */

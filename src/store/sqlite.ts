@@ -1,53 +1,43 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import type { Business } from '../domain/business.js';
-import type { ReviewSource } from '../domain/review.js';
 import { SQLITE_MIGRATIONS } from './internal/migrations.js';
-import { createSqliteWebSubStore } from './websub-sqlite.js';
 import {
-  reviewKey,
-  type AnalysisStore,
-  type DataState,
-  type Dataset,
-  type ReviewKey,
-  type Store,
-  type StoreTransaction,
-  type StoredReview,
-} from './types.js';
+  createStagingTables,
+  readBusiness,
+  readState,
+  runStaged,
+} from './internal/sqlite-staged.js';
+import { createSqliteWebSubStore } from './websub-sqlite.js';
+import type { AnalysisStore, Dataset, Store, StoreTransaction } from './types.js';
 
 type Db = Database.Database;
 
-interface ReviewRow {
-  id: string;
-  source: string;
-  source_review_id: string;
-  source_hash: string;
-  source_record: string;
-  public_json: string;
-  ingested_at: string;
-  derived_version: number;
-}
-
-function toStored(row: ReviewRow): StoredReview {
-  return {
-    id: row.id,
-    source: row.source,
-    sourceReviewId: row.source_review_id,
-    sourceHash: row.source_hash,
-    sourceRecord: JSON.parse(row.source_record) as ReviewSource,
-    publicJson: row.public_json,
-    ingestedAt: row.ingested_at,
-    derivedVersion: row.derived_version,
-  };
+/**
+ * Creates the folder of the database file and its missing parents, one level at a time.
+ * (`mkdirSync(..., { recursive: true })` of Node 20 never returns for some paths, such as a folder
+ * under `/proc`; this fails at once with the reason instead.)
+ */
+function ensureFolder(dir: string): void {
+  const missing: string[] = [];
+  let at = dir;
+  while (!existsSync(at)) {
+    missing.push(at);
+    const up = dirname(at);
+    if (up === at) break;
+    at = up;
+  }
+  for (const folder of missing.reverse()) mkdirSync(folder);
 }
 
 function connect(path: string): Db {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  if (path !== ':memory:') ensureFolder(dirname(path));
   const db = new Database(path);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
-  db.pragma('busy_timeout = 10000');
+  // Every connection runs off the service's event loop (the store's own thread, the build worker,
+  // a command's process), so waiting for another writer's lock blocks no request.
+  db.pragma('busy_timeout = 60000');
   db.pragma('foreign_keys = ON');
   return db;
 }
@@ -81,91 +71,6 @@ function migrate(db: Db): void {
       throw err;
     }
   });
-}
-
-function readState(db: Db): DataState {
-  const row = db.prepare('SELECT version, changed_at FROM data_state WHERE id = 1').get() as {
-    version: number;
-    changed_at: string;
-  };
-  return { version: row.version, changedAt: row.changed_at };
-}
-
-function readBusiness(db: Db): Business | null {
-  const row = db.prepare('SELECT record FROM business WHERE id = 1').get() as
-    { record: string } | undefined;
-  return row ? (JSON.parse(row.record) as Business) : null;
-}
-
-function createTransaction(db: Db): StoreTransaction {
-  const getOne = db.prepare('SELECT * FROM reviews WHERE source = ? AND source_review_id = ?');
-  const upsert = db.prepare(`
-    INSERT INTO reviews (id, source, source_review_id, source_hash, source_record, public_json, ingested_at, derived_version)
-    VALUES (@id, @source, @sourceReviewId, @sourceHash, @sourceRecord, @publicJson, @ingestedAt, @derivedVersion)
-    ON CONFLICT (source, source_review_id) DO UPDATE SET
-      source_hash = excluded.source_hash,
-      source_record = excluded.source_record,
-      public_json = excluded.public_json,
-      derived_version = excluded.derived_version`);
-  return {
-    async getBusiness() {
-      return readBusiness(db);
-    },
-    async putBusiness(business) {
-      db.prepare(
-        `INSERT INTO business (id, record, updated_at) VALUES (1, ?, ?)
-         ON CONFLICT (id) DO UPDATE SET record = excluded.record, updated_at = excluded.updated_at`,
-      ).run(JSON.stringify(business), new Date().toISOString());
-    },
-    async getReviews(keys: readonly ReviewKey[]) {
-      const out = new Map<string, StoredReview>();
-      for (const k of keys) {
-        const row = getOne.get(k.source, k.sourceReviewId) as ReviewRow | undefined;
-        if (row) out.set(reviewKey(row.source, row.source_review_id), toStored(row));
-      }
-      return out;
-    },
-    async forEachReview(pageSize, fn, filter = {}) {
-      const page = db.prepare(
-        'SELECT * FROM reviews WHERE id > ? AND derived_version < ? ORDER BY id LIMIT ?',
-      );
-      const before = filter.derivedBefore ?? Number.MAX_SAFE_INTEGER;
-      let after = '';
-      for (;;) {
-        const rows = page.all(after, before, pageSize) as ReviewRow[];
-        if (rows.length === 0) return;
-        await fn(rows.map(toStored));
-        after = rows[rows.length - 1]!.id;
-      }
-    },
-    async upsertReviews(rows) {
-      for (const r of rows) {
-        upsert.run({ ...r, sourceRecord: JSON.stringify(r.sourceRecord) });
-      }
-    },
-    async pruneReviews(sources, keep) {
-      const select = db.prepare(
-        'SELECT id, source, source_review_id FROM reviews WHERE source = ?',
-      );
-      const del = db.prepare('DELETE FROM reviews WHERE id = ?');
-      let removed = 0;
-      for (const source of sources) {
-        for (const row of select.all(source) as ReviewRow[]) {
-          if (!keep.has(reviewKey(row.source, row.source_review_id))) {
-            del.run(row.id);
-            removed++;
-          }
-        }
-      }
-      return removed;
-    },
-    async bumpVersion(changedAt) {
-      db.prepare('UPDATE data_state SET version = version + 1, changed_at = ? WHERE id = 1').run(
-        changedAt,
-      );
-      return readState(db);
-    },
-  };
 }
 
 function createAnalysisStore(
@@ -228,19 +133,21 @@ export function openSqliteStore(path: string): Store {
   };
   const writeSync = <T>(fn: () => T): Promise<T> =>
     serialize(async () => writer.transaction(fn).immediate());
+  createStagingTables(writer);
+  let staging: Promise<unknown> = Promise.resolve();
 
   const endedQuery = reader.prepare('SELECT 1 FROM mcp_ended_sessions WHERE session_key = ?');
   return {
     engine: 'sqlite',
     location: path,
     sessions: {
-      secret(name, create) {
+      secret(name, candidate) {
         return serialize(async () => {
           writer
             .prepare(
               'INSERT OR IGNORE INTO service_secrets (name, value, created_at) VALUES (?, ?, ?)',
             )
-            .run(name, create(), new Date().toISOString());
+            .run(name, candidate, new Date().toISOString());
           return writer
             .prepare('SELECT value FROM service_secrets WHERE name = ?')
             .pluck()
@@ -288,22 +195,15 @@ export function openSqliteStore(path: string): Store {
         .get(version) as number;
     },
     transaction<T>(fn: (tx: StoreTransaction) => Promise<T>): Promise<T> {
-      const run = async (): Promise<T> => {
-        writer.exec('BEGIN IMMEDIATE');
-        try {
-          const result = await fn(createTransaction(writer));
-          writer.exec('COMMIT');
-          return result;
-        } catch (err) {
-          if (writer.inTransaction) writer.exec('ROLLBACK');
-          throw err;
-        }
-      };
-      return serialize(run);
+      // One staged transaction at a time; its apply step joins the other writes' queue.
+      const run = staging.then(() => runStaged(writer, writeSync, fn));
+      staging = run.catch(() => undefined);
+      return run;
     },
     websub: createSqliteWebSubStore(reader, writer, writeSync),
     analyses: createAnalysisStore(reader, writer, writeSync),
     async close() {
+      await staging;
       await queue;
       if (reader !== writer) reader.close();
       writer.close();

@@ -328,15 +328,15 @@ export function describeStoreContract(name: string, open: () => Promise<StoreFix
 
     describe('sessions', () => {
       it('creates a secret once and then returns it to every caller', async () => {
-        const first = await store.sessions.secret('mcp', () => 'first-secret-value');
+        const first = await store.sessions.secret('mcp', 'first-secret-value');
         expect(first).toBe('first-secret-value');
-        expect(await store.sessions.secret('mcp', () => 'second-secret-value')).toBe(first);
+        expect(await store.sessions.secret('mcp', 'second-secret-value')).toBe(first);
         const [x, y] = await Promise.all([
-          store.sessions.secret('other', () => 'x-secret'),
-          store.sessions.secret('other', () => 'y-secret'),
+          store.sessions.secret('other', 'x-secret'),
+          store.sessions.secret('other', 'y-secret'),
         ]);
         expect(x).toBe(y);
-        expect(await store.sessions.secret('mcp', () => 'third')).toBe('first-secret-value');
+        expect(await store.sessions.secret('mcp', 'third')).toBe('first-secret-value');
       });
 
       it('records ended sessions until they expire', async () => {
@@ -405,8 +405,8 @@ export function describeStoreContract(name: string, open: () => Promise<StoreFix
         const state = await commit([storedRow('a')], '2025-04-01T00:00:00.000Z', BUSINESS);
         expect(await other.state()).toEqual(state);
         expect(await other.readDataset()).toEqual(await store.readDataset());
-        const secret = await store.sessions.secret('mcp', () => 'shared-secret-value');
-        expect(await other.sessions.secret('mcp', () => 'another-value')).toBe(secret);
+        const secret = await store.sessions.secret('mcp', 'shared-secret-value');
+        expect(await other.sessions.secret('mcp', 'another-value')).toBe(secret);
         await other.sessions.end('k', 9_000);
         expect(await store.sessions.isEnded('k')).toBe(true);
         await other.analyses.put([['x', '1']]);

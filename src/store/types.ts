@@ -61,8 +61,11 @@ export interface StoreTransaction {
 
 /** Shared secrets and ended MCP sessions: what lets several instances agree on sessions. */
 export interface SessionStore {
-  /** The secret named `name`, created once with `create()` and then shared by every instance. */
-  secret(name: string, create: () => string): Promise<string>;
+  /**
+   * The secret named `name`: the first call stores `candidate`, and every later call (on any
+   * instance) returns what was stored.
+   */
+  secret(name: string, candidate: string): Promise<string>;
   /** True when the session with this key was ended (DELETE) on any instance. */
   isEnded(sessionKey: string): Promise<boolean>;
   /** Records the end of a session, kept until it would have expired anyway. */
@@ -88,27 +91,41 @@ export interface AnalysisStore {
 }
 
 /**
- * The narrow storage interface every feature uses. Implementations: SQLite (embedded default);
- * PostgreSQL later, for several instances on one database. Nothing outside `src/store` may depend
- * on the engine behind it.
+ * What the service's request-serving thread uses: the data version (to notice changes), MCP
+ * sessions and the WebSub queues. Each call is asynchronous and never runs a synchronous driver
+ * on the event loop (the SQLite one runs on the store's own thread).
  */
-export interface Store {
+export interface ServiceStore {
   readonly engine: 'sqlite';
   /** A human-readable location for logs (never credentials). */
   readonly location: string;
   readonly sessions: SessionStore;
+  /** Subscriptions and work queues of the WebSub hub. */
+  readonly websub: WebSubStore;
   state(): Promise<DataState>;
+  close(): Promise<void>;
+}
+
+/**
+ * The narrow storage interface every feature uses: the service's part, plus reading the published
+ * data, writing it in one transaction and the insights' stored analyses (used by the build worker,
+ * the import and the other commands). Implementations: SQLite (embedded default); PostgreSQL
+ * later, for several instances on one database. Nothing outside `src/store` may depend on the
+ * engine behind it.
+ */
+export interface Store extends ServiceStore {
   readDataset(): Promise<Dataset>;
   countReviews(): Promise<number>;
   /** How many stored records an older derivation (below `version`) produced. */
   countDerivedBefore(version: number): Promise<number>;
-  /** Runs `fn` in one write transaction: everything it writes commits together or not at all. */
+  /**
+   * Runs `fn` in one write transaction: everything it writes commits together or not at all.
+   * Readers see none of it before the commit. When another writer commits a change to the reviews
+   * meanwhile, the transaction may fail with `ConcurrentChangeError` and write nothing.
+   */
   transaction<T>(fn: (tx: StoreTransaction) => Promise<T>): Promise<T>;
-  /** Subscriptions and work queues of the WebSub hub. */
-  readonly websub: WebSubStore;
   /** Per-text analyses of the insights engine, kept across restarts. */
   readonly analyses: AnalysisStore;
-  close(): Promise<void>;
 }
 
 /** The key used in `getReviews` maps. */

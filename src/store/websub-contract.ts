@@ -4,7 +4,7 @@
  * not a test file itself.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { Store } from './types.js';
+import type { ServiceStore } from './types.js';
 import type { ClaimOptions, NewIntent, NewSubscription } from './websub-types.js';
 
 const TOPIC = 'https://reviews.example.com/feed.xml';
@@ -50,11 +50,11 @@ const claim = (over: Partial<ClaimOptions> = {}): ClaimOptions & { maxVersion: n
  * running test and `openAnother()` a second instance on the same database.
  */
 export function describeWebSubContract(
-  current: () => Store,
-  openAnother: () => Promise<Store>,
+  current: () => ServiceStore,
+  openAnother: () => Promise<ServiceStore>,
 ): void {
   describe('WebSub queue', () => {
-    let store: Store;
+    let store: ServiceStore;
     beforeEach(() => {
       store = current();
     });

@@ -2,7 +2,7 @@ import type { buildConnector } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { serviceUrls } from '../catalogue.js';
 import { createLogger } from '../logger.js';
-import { buildSnapshot } from '../snapshot/build.js';
+import { buildSnapshot } from '../snapshot/index.js';
 import type { ChangeEvent, Published, Snapshot } from '../snapshot/types.js';
 import { openStore, type Store } from '../store/index.js';
 import { startHub, type Hub } from './hub.js';
@@ -12,7 +12,7 @@ const TOPIC = urls.atomFeed;
 const CALLBACK = 'https://subscriber.example/cb';
 const HOUR = 3_600_000;
 
-async function snapshotAt(version: number, title: string): Promise<Snapshot> {
+function snapshotAt(version: number, title: string): Snapshot {
   return buildSnapshot(
     {
       state: { version, changedAt: '2030-01-01T00:00:00.000Z' },
@@ -36,7 +36,7 @@ async function snapshotAt(version: number, title: string): Promise<Snapshot> {
       urls,
       hub: true,
       responseCache: { maxEntries: 10, maxBytes: 1_000_000 },
-      insights: async () => '{}',
+      insights: '{}',
     },
   );
 }

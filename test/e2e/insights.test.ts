@@ -6,6 +6,7 @@ import { ReviewsDocument } from '../../src/domain/public-schemas.js';
 import type { Review } from '../../src/domain/review.js';
 import { createInsightsEngine } from '../../src/insights/index.js';
 import { Insights, type Evidence } from '../../src/insights/schema.js';
+import type { Snapshot } from '../../src/snapshot/index.js';
 import { openStore } from '../../src/store/index.js';
 import { http } from '../helpers/http.js';
 import { connectClient } from '../helpers/mcp.js';
@@ -16,6 +17,11 @@ const sample = JSON.parse(readFileSync(join(ROOT, 'sample/dealership.json'), 'ut
   business: never;
   reviews: never[];
 };
+
+/** Every review of a snapshot, newest first. */
+function allReviews(snap: Snapshot): Review[] {
+  return Array.from({ length: snap.index.size }, (_, pos) => snap.review(pos));
+}
 
 let svc: TestService;
 let insights: Insights;
@@ -142,7 +148,7 @@ describe('GET /insights.json', () => {
   it('is exactly what the one-pass computation gives (the service computes it in slices)', () => {
     const snap = svc.publisher.current();
     const direct = createInsightsEngine().compute({
-      reviews: snap.reviews,
+      reviews: allReviews(snap),
       business: snap.business,
       changedAt: snap.state.changedAt,
     });
@@ -151,7 +157,9 @@ describe('GET /insights.json', () => {
 
   it('keeps the analyses in the store, so a restart analyses no text again', async () => {
     const snap = svc.publisher.current();
-    const texts = [...new Set(snap.reviews.flatMap((r) => (r.reviewBody ? [r.reviewBody] : [])))];
+    const texts = [
+      ...new Set(allReviews(snap).flatMap((r) => (r.reviewBody ? [r.reviewBody] : []))),
+    ];
     const store = openStore(svc.databaseUrl);
     try {
       expect(await store.analyses.count()).toBe(texts.length);
@@ -159,7 +167,7 @@ describe('GET /insights.json', () => {
       const engine = createInsightsEngine({ analyses: store.analyses });
       expect(await engine.analyzer.warm(texts)).toBe(0);
       const again = await engine.computeInSlices({
-        reviews: snap.reviews,
+        reviews: allReviews(snap),
         business: snap.business,
         changedAt: snap.state.changedAt,
       });

@@ -19,7 +19,7 @@ beforeAll(async () => {
 afterAll(() => svc.stop());
 
 describe('live updates', () => {
-  it('publishes an import committed by another process without a restart, announcing the changed documents once', async () => {
+  it('publishes an import committed by another process without a restart, announcing the changed documents once, and the insights when they follow', async () => {
     const before = await http(`${svc.url}/reviews.json`);
     const events: ChangeEvent[] = [];
     svc.publisher.onChange((e) => events.push(e));
@@ -63,13 +63,13 @@ describe('live updates', () => {
     }>();
     expect(doc.reviews[0]!.sourceReviewId).toBe('live-1');
     expect(doc.reviews[0]!.mentions.services).toEqual(['brakes']);
-    expect(events).toHaveLength(1);
-    expect([...events[0]!.changed].sort()).toEqual([
-      '/api/feed.json',
-      '/feed.xml',
-      '/insights.json',
-      '/reviews.json',
+    await svc.publisher.settled();
+    // The new version (dataset and feeds), then its insights, which follow.
+    expect(events.map((e) => [...e.changed].sort())).toEqual([
+      ['/api/feed.json', '/feed.xml', '/reviews.json'],
+      ['/insights.json'],
     ]);
+    expect(events[1]!.version).toBe(events[0]!.version);
     expect(seen.size).toBeGreaterThanOrEqual(2);
   });
 
@@ -103,15 +103,16 @@ describe('live updates', () => {
       ]),
     ).toBe(0);
     const started = Date.now();
-    while (events.length === 0 && Date.now() - started < 10_000)
+    while (events.length < 2 && Date.now() - started < 10_000)
       await new Promise((r) => setTimeout(r, 50));
     off();
-    expect(events).toHaveLength(1);
-    expect([...events[0]!.changed].sort()).toEqual(['/insights.json', '/reviews.json']);
+    // The new version (the dataset), then its insights, which follow.
+    expect(events.map((e) => e.changed)).toEqual([['/reviews.json'], ['/insights.json']]);
+    expect(events[1]!.version).toBe(events[0]!.version);
   });
 
   it('publishes what the import CLI commits from another process', async () => {
-    const before = svc.publisher.current().reviews.length;
+    const before = svc.publisher.current().index.size;
     const etag = (await http(`${svc.url}/reviews.json`)).headers.etag;
     const run = await runCli(
       [fixture('gbp-api-page.json'), '--json'],

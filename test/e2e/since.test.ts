@@ -62,7 +62,8 @@ describe('GET /api/reviews/since/{date}', () => {
   });
 
   it('rejects query parameters it does not know', async () => {
-    const res = await http(`${svc.url}/api/reviews/since/2024-01-01?limit=5`);
+    const res = await http(`${svc.url}/api/reviews/since/2024-01-01?rating=5`);
     expect(res.status).toBe(400);
+    expect(res.json<{ issues: { path: string[] }[] }>().issues[0]!.path).toEqual(['rating']);
   });
 });

@@ -23,3 +23,15 @@ export function invalidParams(message: string, issues?: unknown[]): RpcError {
 export function resourceNotFound(uri: string): RpcError {
   return new RpcError(-32002, 'Resource not found', { uri: uri.slice(0, 300) });
 }
+
+/**
+ * -32003 (a server-defined code): the resource exists but is too large to send over MCP; `data`
+ * says its size and the URL to fetch it from over HTTP.
+ */
+export function resourceTooLarge(uri: string, size: number, limit: number): RpcError {
+  return new RpcError(
+    -32003,
+    `Resource too large for MCP (${size} bytes, more than ${limit}): GET it over HTTP at its URI`,
+    { uri, size, limit },
+  );
+}

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { SortKey } from '../../reviews/search.js';
+import type { SortKey } from './order.js';
 
 /** A fingerprint of the arguments a cursor belongs to (everything but the cursor itself). */
 export function fingerprint(args: Record<string, unknown>): string {

@@ -1,0 +1,241 @@
+import { createHash } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { constants, createBrotliCompress, createGzip } from 'node:zlib';
+import type { Writable } from 'node:stream';
+import { evaluatePreconditions } from '../http/conditional.js';
+import { invalidRequest } from '../http/errors.js';
+import { chooseCoding } from '../http/negotiate.js';
+import {
+  COMMON_HEADERS,
+  DATA_CACHE_CONTROL,
+  sendJson,
+  sendRepresentation,
+} from '../http/respond.js';
+import { prepareRepresentation } from '../representation/index.js';
+import { decodeCursor, encodeCursor, fingerprint } from '../reviews/cursor.js';
+import { writeFragments } from '../reviews/dataset.js';
+import { firstBefore } from '../reviews/search.js';
+import type { SinceQuery } from '../reviews/search-schema.js';
+import { sincePage } from '../reviews/since.js';
+import type { Snapshot } from '../snapshot/types.js';
+
+/**
+ * Above this many reviews a since result is streamed rather than prepared: a large result is a
+ * slice of the whole dataset (110 MB at 100,000 reviews), written from the review bytes already
+ * in memory a batch at a time, so no request holds the event loop.
+ */
+export const STREAM_FROM_REVIEWS = 2_000;
+
+/** Bytes of review JSON written per turn of the event loop while streaming. */
+const BATCH_BYTES = 256 * 1024;
+
+function head(since: string, count: number): string {
+  return `{"since":"${since}","count":${count},"reviews":[`;
+}
+
+/** `{ since, count, reviews }` of every review dated on or after `since`, oldest first. */
+function prepared(snapshot: Snapshot, since: string, end: number) {
+  const key = `since:${since}`;
+  let rep = snapshot.responses.get(key);
+  if (!rep) {
+    rep = prepareRepresentation(
+      writeFragments(head(since, end), end, (i) => snapshot.fragment(end - 1 - i), ']}'),
+      { contentType: 'application/json', lastModifiedMs: Date.parse(snapshot.state.changedAt) },
+    );
+    snapshot.responses.set(key, rep);
+  }
+  return rep;
+}
+
+/** A paged result: `{ since, count, total, nextCursor, reviews }`, and a `Link` to the next page. */
+function paged(
+  req: IncomingMessage,
+  res: ServerResponse,
+  snapshot: Snapshot,
+  since: string,
+  query: SinceQuery & { limit: number },
+  baseUrl: string,
+): void {
+  const print = fingerprint({ date: since });
+  let after;
+  if (query.cursor !== undefined) {
+    after = decodeCursor(query.cursor, print);
+    if (!after) {
+      throw invalidRequest([
+        { path: ['cursor'], code: 'invalid_cursor', message: 'is not a cursor of this date' },
+      ]);
+    }
+  }
+  const key = `since:${since}:${query.limit}:${query.cursor ?? ''}`;
+  let rep = snapshot.responses.get(key);
+  if (!rep) {
+    const page = sincePage(snapshot.index, since, query.limit, after);
+    const next = page.next ? encodeCursor(page.next, print) : null;
+    const head = `{"since":"${since}","count":${page.positions.length},"total":${page.total},"nextCursor":${JSON.stringify(next)},"reviews":[`;
+    rep = prepareRepresentation(
+      writeFragments(
+        head,
+        page.positions.length,
+        (i) => snapshot.fragment(page.positions[i]!),
+        ']}',
+      ),
+      {
+        contentType: 'application/json',
+        lastModifiedMs: Date.parse(snapshot.state.changedAt),
+        headers: next
+          ? {
+              Link: `<${baseUrl}/api/reviews/since/${since}?limit=${query.limit}&cursor=${next}>; rel="next"`,
+            }
+          : {},
+      },
+    );
+    snapshot.responses.set(key, rep);
+  }
+  sendRepresentation(req, res, rep);
+}
+
+/** A strong tag for a streamed result: the dataset's bytes and the date fix its bytes. */
+function streamedEtag(snapshot: Snapshot, since: string): string {
+  const dataset = snapshot.representations.get('/reviews.json')?.etag ?? snapshot.state.version;
+  const hash = createHash('sha1').update(`${dataset} since ${since}`).digest('base64url');
+  return `"s${hash}"`;
+}
+
+/** Writes `chunk`, waiting for the sink to drain when its buffer is full. */
+async function write(sink: Writable, chunk: Buffer): Promise<void> {
+  if (sink.write(chunk)) return;
+  await new Promise<void>((resolve) => {
+    const done = (): void => {
+      sink.off('drain', done);
+      sink.off('close', done);
+      resolve();
+    };
+    sink.on('drain', done);
+    sink.on('close', done);
+  });
+}
+
+/**
+ * Streams a large since result from the review bytes in memory: batches of about 256 KB, one
+ * per turn of the event loop, compressed on the fly (in the thread pool) when the client accepts
+ * it. Conditional requests and HEAD are answered like those of prepared documents.
+ */
+async function streamed(
+  req: IncomingMessage,
+  res: ServerResponse,
+  snapshot: Snapshot,
+  since: string,
+  end: number,
+): Promise<void> {
+  const accept = req.headers['accept-encoding'];
+  const coding = accept ? chooseCoding(accept, ['br', 'gzip']) : 'identity';
+  const base = streamedEtag(snapshot, since);
+  const etag = coding === 'identity' ? base : `${base.slice(0, -1)}-${coding}"`;
+  const lastModifiedMs = Date.parse(snapshot.state.changedAt);
+  const validators = {
+    ...COMMON_HEADERS,
+    'Cache-Control': DATA_CACHE_CONTROL,
+    Vary: 'Accept-Encoding',
+    ETag: etag,
+    'Last-Modified': new Date(Math.floor(lastModifiedMs / 1000) * 1000).toUTCString(),
+  };
+  const h = req.headers;
+  if (h['if-none-match'] || h['if-modified-since'] || h['if-match'] || h['if-unmodified-since']) {
+    const outcome = evaluatePreconditions(h, {
+      etag,
+      equivalent: [base, `${base.slice(0, -1)}-gzip"`, `${base.slice(0, -1)}-br"`],
+      lastModifiedMs,
+    });
+    if (outcome === 'not-modified') {
+      res.writeHead(304, validators);
+      res.end();
+      return;
+    }
+    if (outcome === 'failed') {
+      sendJson(req, res, 412, {
+        error: 'precondition_failed',
+        message: 'The representation does not match the request preconditions.',
+      });
+      return;
+    }
+  }
+  const open = head(since, end);
+  const headers: Record<string, string | number> = {
+    ...validators,
+    'Content-Type': 'application/json',
+  };
+  if (coding === 'identity') {
+    let size = Buffer.byteLength(open) + 2 + Math.max(0, end - 1);
+    for (let pos = 0; pos < end; pos++) size += snapshot.fragment(pos).length;
+    headers['Content-Length'] = size;
+  } else headers['Content-Encoding'] = coding;
+  res.writeHead(200, headers);
+  if (req.method === 'HEAD') {
+    res.end();
+    return;
+  }
+  let sink: Writable = res;
+  if (coding !== 'identity') {
+    const zip =
+      coding === 'gzip'
+        ? createGzip({ level: 4 })
+        : createBrotliCompress({
+            params: {
+              [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+              [constants.BROTLI_PARAM_QUALITY]: 4,
+            },
+          });
+    zip.pipe(res);
+    res.on('close', () => zip.destroy());
+    sink = zip;
+  }
+  await write(sink, Buffer.from(open));
+  // Oldest first: positions end-1 down to 0.
+  let pos = end - 1;
+  while (pos >= 0) {
+    if (res.destroyed) return;
+    const parts: Buffer[] = [];
+    let bytes = 0;
+    while (pos >= 0 && bytes < BATCH_BYTES) {
+      const fragment = snapshot.fragment(pos);
+      if (pos !== end - 1) parts.push(COMMA);
+      parts.push(fragment);
+      bytes += fragment.length + 1;
+      pos--;
+    }
+    await write(sink, Buffer.concat(parts));
+    await nextTurn();
+  }
+  sink.end(CLOSE);
+}
+
+const COMMA = Buffer.from(',');
+const CLOSE = Buffer.from(']}');
+
+/**
+ * `GET /api/reviews/since/{date}`: every review dated on or after the date, oldest first, as
+ * `{ since, count, reviews }` (prepared for small results, streamed for large ones); with `limit`
+ * (and then `cursor`), one page at a time as `{ since, count, total, nextCursor, reviews }`.
+ */
+export async function sendSince(
+  req: IncomingMessage,
+  res: ServerResponse,
+  snapshot: Snapshot,
+  since: string,
+  query: SinceQuery,
+  baseUrl: string,
+): Promise<void> {
+  if (query.limit !== undefined) {
+    paged(req, res, snapshot, since, { ...query, limit: query.limit }, baseUrl);
+    return;
+  }
+  if (query.cursor !== undefined) {
+    throw invalidRequest([
+      { path: ['cursor'], code: 'invalid_cursor', message: 'is only valid with limit' },
+    ]);
+  }
+  const end = firstBefore(snapshot.index, since);
+  if (end <= STREAM_FROM_REVIEWS) sendRepresentation(req, res, prepared(snapshot, since, end));
+  else await streamed(req, res, snapshot, since, end);
+}

@@ -1,0 +1,76 @@
+/**
+ * The build worker: makes each data version off the service's event loop. It owns its own store
+ * connection (reads the dataset, derives stale records again, keeps the insights' analyses),
+ * the ABSA model and the analyses cache, and hands each version to the service's thread as
+ * transferred buffers.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { serviceUrls } from '../catalogue.js';
+import { refreshDerivations } from '../import/index.js';
+import { loadSampleFile, samplePath } from '../import/sample.js';
+import { createInsightsEngine } from '../insights/index.js';
+import { partsBuffers } from '../representation/index.js';
+import { emit, serveRpc, Transferable } from '../platform/rpc.js';
+import { builtBuffers, createLocalBuilder } from '../snapshot/index.js';
+import { openStore } from '../store/index.js';
+import type { BuildThreadData, BuildThreadLog } from './index.js';
+
+const port = parentPort!;
+const data = workerData as BuildThreadData;
+const log = (entry: BuildThreadLog): void => emit(port, 'log', entry);
+const describe = (err: unknown): string => (err instanceof Error ? err.message : String(err));
+
+const store = openStore(data.databaseUrl);
+const engine = createInsightsEngine({
+  analyses: store.analyses,
+  onStoreError: (err) =>
+    log({
+      level: 'warn',
+      msg: 'stored insights analyses unavailable; analysing in memory',
+      err: describe(err),
+    }),
+});
+const builder = createLocalBuilder({
+  urls: serviceUrls(data.baseUrl),
+  hub: data.hub,
+  read: () => store.readDataset(),
+  prepare: async () => {
+    const state = await refreshDerivations(store);
+    if (state)
+      log({
+        level: 'info',
+        msg: 'derived stored reviews again (newer code)',
+        version: state.version,
+      });
+  },
+  insights: async (source, signal) => JSON.stringify(await engine.computeInSlices(source, signal)),
+  onError: (err) =>
+    log({ level: 'error', msg: 'could not compute the insights', err: describe(err) }),
+});
+builder.onDocument((version, doc) =>
+  emit(port, 'document', { version, doc }, partsBuffers(doc.parts)),
+);
+
+serveRpc(port, {
+  /** Loads the sample dealership into an empty store when asked to; answers once done. */
+  async ready() {
+    if (data.sampleData && (await store.countReviews()) === 0) {
+      const result = await loadSampleFile(store, samplePath());
+      log({
+        level: 'info',
+        msg: 'loaded the sample dealership into an empty store',
+        inserted: result.inserted,
+      });
+    }
+    return null;
+  },
+  async build() {
+    const built = await builder.build();
+    return new Transferable(built, builtBuffers(built));
+  },
+  async close() {
+    await builder.close();
+    await store.close();
+    return null;
+  },
+});

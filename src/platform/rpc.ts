@@ -1,0 +1,150 @@
+import type { MessagePort, Worker } from 'node:worker_threads';
+
+/**
+ * A small request/response protocol over a worker's message port: the caller names an operation
+ * and its arguments (structured-cloned, or transferred), the other side runs the handler and
+ * answers with the result or the error. Errors keep their `name`, `message` and `code`.
+ */
+interface Request {
+  id: number;
+  op: string;
+  args: unknown[];
+}
+
+type Response =
+  | { id: number; ok: true; value: unknown }
+  | { id: number; ok: false; error: { name: string; message: string; code?: unknown } };
+
+/** An error thrown on the other side, rebuilt with its name, message and code. */
+export class RemoteError extends Error {
+  constructor(
+    override readonly name: string,
+    message: string,
+    readonly code?: unknown,
+  ) {
+    super(message);
+  }
+}
+
+export interface RpcClient {
+  call<T>(op: string, args?: unknown[]): Promise<T>;
+  /** Rejects every call in flight and every later one (the other side stopped). */
+  failAll(err: Error): void;
+}
+
+/** A message the other side sends of its own accord (not an answer). */
+export interface RpcEvent {
+  event: string;
+  payload: unknown;
+}
+
+/** The calling side over a worker (or a worker's parent port); events go to `onEvent`. */
+export function rpcClient(
+  port: Worker | MessagePort,
+  onEvent: (event: RpcEvent) => void = () => undefined,
+): RpcClient {
+  let next = 1;
+  let failed: Error | null = null;
+  const pending = new Map<number, { resolve(v: unknown): void; reject(e: Error): void }>();
+  port.on('message', (message: Response | RpcEvent) => {
+    if ('event' in message) {
+      onEvent(message);
+      return;
+    }
+    const waiting = pending.get(message.id);
+    if (!waiting) return;
+    pending.delete(message.id);
+    if (message.ok) waiting.resolve(message.value);
+    else {
+      const { name, message: text, code } = message.error;
+      waiting.reject(new RemoteError(name, text, code));
+    }
+  });
+  return {
+    call<T>(op: string, args: unknown[] = []): Promise<T> {
+      if (failed) return Promise.reject(failed);
+      const id = next++;
+      return new Promise<T>((resolve, reject) => {
+        pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
+        port.postMessage({ id, op, args } satisfies Request);
+      });
+    },
+    failAll(err) {
+      failed = err;
+      for (const waiting of pending.values()) waiting.reject(err);
+      pending.clear();
+    },
+  };
+}
+
+export type Handlers = Record<string, (...args: never[]) => unknown>;
+
+/**
+ * The answering side: runs the handler named by each request. A result may say which of its
+ * buffers to transfer rather than copy, with `transferable(value, list)`.
+ */
+export function serveRpc(port: MessagePort, handlers: Handlers): void {
+  port.on('message', (request: Request) => {
+    const handler = handlers[request.op] as ((...args: unknown[]) => unknown) | undefined;
+    Promise.resolve()
+      .then(() => {
+        if (!handler) throw new Error(`unknown operation ${request.op}`);
+        return handler(...request.args);
+      })
+      .then(
+        (value) => {
+          if (value instanceof Transferable) {
+            port.postMessage({ id: request.id, ok: true, value: value.value } satisfies Response, [
+              ...value.list,
+            ]);
+          } else port.postMessage({ id: request.id, ok: true, value } satisfies Response);
+        },
+        (err: unknown) => {
+          const e = err as { name?: unknown; message?: unknown; code?: unknown };
+          port.postMessage({
+            id: request.id,
+            ok: false,
+            error: {
+              name: typeof e?.name === 'string' ? e.name : 'Error',
+              message: typeof e?.message === 'string' ? e.message : String(err),
+              ...(typeof e?.code === 'string' || typeof e?.code === 'number'
+                ? { code: e.code }
+                : {}),
+            },
+          } satisfies Response);
+        },
+      );
+  });
+}
+
+/** Sends an event to the calling side, moving `transfer` instead of copying it. */
+export function emit(
+  port: MessagePort,
+  event: string,
+  payload: unknown,
+  transfer: readonly ArrayBuffer[] = [],
+): void {
+  port.postMessage({ event, payload } satisfies RpcEvent, [...transfer]);
+}
+
+/** A handler's result whose buffers are moved to the caller instead of copied. */
+export class Transferable<T> {
+  constructor(
+    readonly value: T,
+    readonly list: readonly ArrayBuffer[],
+  ) {}
+}
+
+/**
+ * The URL of a worker module beside `moduleUrl`. Running from the TypeScript sources (the tests),
+ * the worker is the compiled module in `dist/` (Node runs no TypeScript in workers); the test
+ * projects build `dist/` first.
+ */
+export function workerUrl(moduleUrl: string, relative: string): URL {
+  const url = new URL(relative, moduleUrl);
+  if (!moduleUrl.endsWith('.ts')) return url;
+  const at = url.pathname.lastIndexOf('/src/');
+  return new URL(
+    `file://${url.pathname.slice(0, at)}/dist${url.pathname.slice(at)}`.replace(/\.ts$/, '.js'),
+  );
+}

@@ -1,0 +1,78 @@
+/**
+ * Compact forms of the per-version data that a worker thread builds and hands to the service's
+ * event loop: a few typed arrays move between threads without a copy (transferred), whereas
+ * 100,000 strings or small arrays cost the receiving thread hundreds of milliseconds to
+ * deserialise.
+ */
+
+/** Strings in one UTF-8 buffer: string `i` is the bytes from `offsets[i]` to `offsets[i + 1]`. */
+export interface PackedStrings {
+  readonly bytes: Uint8Array;
+  readonly offsets: Uint32Array;
+}
+
+/** Lists of integers in one array: list `i` is `values` from `offsets[i]` to `offsets[i + 1]`. */
+export interface PackedLists {
+  readonly values: Uint32Array;
+  readonly offsets: Uint32Array;
+}
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/** Packs strings (each buffer is its own, never a shared pool, so it can be transferred). */
+export function packStrings(list: readonly string[]): PackedStrings {
+  const encoded = list.map((s) => encoder.encode(s));
+  const offsets = new Uint32Array(list.length + 1);
+  let size = 0;
+  encoded.forEach((bytes, i) => {
+    offsets[i] = size;
+    size += bytes.length;
+  });
+  offsets[list.length] = size;
+  const bytes = new Uint8Array(size);
+  encoded.forEach((b, i) => bytes.set(b, offsets[i]!));
+  return { bytes, offsets };
+}
+
+export function packedCount(p: PackedStrings | PackedLists): number {
+  return p.offsets.length - 1;
+}
+
+/** String `i` of a pack. */
+export function stringAt(p: PackedStrings, i: number): string {
+  return decoder.decode(p.bytes.subarray(p.offsets[i]!, p.offsets[i + 1]!));
+}
+
+/** The bytes of string `i` (a view, no copy). */
+export function bytesAt(p: PackedStrings, i: number): Uint8Array {
+  return p.bytes.subarray(p.offsets[i]!, p.offsets[i + 1]!);
+}
+
+/** Packs integer lists. */
+export function packLists(lists: readonly (readonly number[] | Uint32Array)[]): PackedLists {
+  const offsets = new Uint32Array(lists.length + 1);
+  let size = 0;
+  lists.forEach((list, i) => {
+    offsets[i] = size;
+    size += list.length;
+  });
+  offsets[lists.length] = size;
+  const values = new Uint32Array(size);
+  lists.forEach((list, i) => values.set(list, offsets[i]!));
+  return { values, offsets };
+}
+
+/** List `i` of a pack (a view, no copy). */
+export function listAt(p: PackedLists, i: number): Uint32Array {
+  return p.values.subarray(p.offsets[i]!, p.offsets[i + 1]!);
+}
+
+/** The distinct buffers behind typed arrays, for a `postMessage` transfer list. */
+export function buffersOf(...arrays: ArrayBufferView[]): ArrayBuffer[] {
+  const out = new Set<ArrayBuffer>();
+  for (const a of arrays) {
+    if (a.buffer instanceof ArrayBuffer && a.buffer.byteLength > 0) out.add(a.buffer);
+  }
+  return [...out];
+}

@@ -1,0 +1,84 @@
+import type { Review } from '../domain/review.js';
+import type { Business } from '../domain/business.js';
+import type { Dataset, DataState } from '../store/index.js';
+import {
+  buildVersion,
+  prepareDocument,
+  type BuildOptions,
+  type BuiltDocument,
+  type BuiltVersion,
+} from './build.js';
+
+/**
+ * Makes the data versions the publisher publishes. `build` answers with everything but the
+ * documents that take longer (the insights), which follow through `onDocument` for the same
+ * version, unless a newer build was asked for meanwhile.
+ */
+export interface Builder {
+  build(): Promise<BuiltVersion>;
+  onDocument(listener: (version: number, doc: BuiltDocument) => void): void;
+  close(): Promise<void>;
+}
+
+/** What the insights are computed from. */
+export interface InsightsSource {
+  reviews: readonly Review[];
+  business: Business | null;
+  changedAt: string;
+}
+
+export interface LocalBuilderOptions extends BuildOptions {
+  /** Reads the published data (one consistent read). */
+  read: () => Promise<Dataset>;
+  /** Runs before each read: the service derives stale records again here. */
+  prepare?: () => Promise<unknown>;
+  /** Renders `/insights.json`; stops early (throws) when `signal` aborts. */
+  insights?: (source: InsightsSource, signal: AbortSignal) => Promise<string>;
+  /** Told when a follow-up document could not be made. */
+  onError?: (err: unknown) => void;
+}
+
+/**
+ * The builder that runs where it is created: in the build worker (the service), or in a test's
+ * own thread. A new `build` aborts the follow-up work of the previous one.
+ */
+export function createLocalBuilder(o: LocalBuilderOptions): Builder {
+  const listeners = new Set<(version: number, doc: BuiltDocument) => void>();
+  let followUp: AbortController | null = null;
+  let pending: Promise<void> = Promise.resolve();
+
+  const follow = async (state: DataState, source: InsightsSource, signal: AbortSignal) => {
+    if (!o.insights) return;
+    const body = await o.insights(source, signal);
+    if (signal.aborted) return;
+    const doc = prepareDocument('insights', body, state, o);
+    for (const listener of listeners) listener(state.version, doc);
+  };
+
+  return {
+    async build() {
+      followUp?.abort();
+      await pending;
+      await o.prepare?.();
+      const dataset = await o.read();
+      const { built, reviews } = buildVersion(dataset, o);
+      const controller = new AbortController();
+      followUp = controller;
+      const source = { reviews, business: dataset.business, changedAt: dataset.state.changedAt };
+      // Started after the caller has the built version (and its buffers).
+      pending = new Promise<void>((resolve) => setImmediate(resolve))
+        .then(() => follow(dataset.state, source, controller.signal))
+        .catch((err: unknown) => {
+          if (!controller.signal.aborted) o.onError?.(err);
+        });
+      return built;
+    },
+    onDocument(listener) {
+      listeners.add(listener);
+    },
+    async close() {
+      followUp?.abort();
+      await pending;
+    },
+  };
+}

@@ -1,0 +1,124 @@
+import { DOCUMENTS, type DocumentId } from '../catalogue.js';
+import type { Review } from '../domain/review.js';
+import {
+  addCodings,
+  restoreRepresentation,
+  type PreparedRepresentation,
+  type Representation,
+} from '../representation/index.js';
+import { SearchIndex } from '../reviews/search-index.js';
+import type { Dataset } from '../store/index.js';
+import {
+  buildVersion,
+  prepareDocument,
+  type BuildOptions,
+  type BuiltDocument,
+  type BuiltVersion,
+} from './build.js';
+import { createResponseCache } from './response-cache.js';
+import type { ResponseCache, Snapshot } from './types.js';
+
+export interface SnapshotOptions {
+  responseCache: { maxEntries: number; maxBytes: number };
+}
+
+/** A snapshot on the service's thread, over a built version's transferred parts. */
+class LiveSnapshot implements Snapshot {
+  readonly state: BuiltVersion['state'];
+  readonly business: BuiltVersion['business'];
+  readonly aggregate: BuiltVersion['aggregate'];
+  readonly views: BuiltVersion['views'];
+  readonly responses: ResponseCache;
+
+  constructor(
+    private readonly built: BuiltVersion,
+    readonly index: SearchIndex,
+    private readonly reviewsBody: Buffer,
+    readonly representations: ReadonlyMap<string, Representation>,
+    options: SnapshotOptions,
+  ) {
+    this.state = built.state;
+    this.business = built.business;
+    this.aggregate = built.aggregate;
+    this.views = built.views;
+    this.responses = createResponseCache(
+      options.responseCache.maxEntries,
+      options.responseCache.maxBytes,
+    );
+  }
+
+  fragment(pos: number): Buffer {
+    return this.reviewsBody.subarray(
+      this.built.fragmentStarts[pos]!,
+      this.built.fragmentEnds[pos]!,
+    );
+  }
+
+  review(pos: number): Review {
+    return JSON.parse(this.fragment(pos).toString('utf8')) as Review;
+  }
+
+  /** The same version with another document (the insights, computed after the rest). */
+  withDocument(path: string, rep: Representation, options: SnapshotOptions): LiveSnapshot {
+    const representations = new Map(this.representations);
+    representations.set(path, rep);
+    return new LiveSnapshot(this.built, this.index, this.reviewsBody, representations, options);
+  }
+}
+
+/** The representation of a built document (codings follow later for large ones). */
+export function restoreDocument(doc: BuiltDocument): PreparedRepresentation {
+  return restoreRepresentation(doc.parts);
+}
+
+/**
+ * Opens a built version on the service's thread: wraps its transferred buffers (nothing is
+ * parsed, hashed or copied), and keeps `carried` documents of the previous version that this one
+ * does not have yet (the insights, until they are computed for this version).
+ */
+export function openSnapshot(
+  built: BuiltVersion,
+  options: SnapshotOptions,
+  carried: ReadonlyMap<string, Representation> = new Map(),
+): LiveSnapshot {
+  const representations = new Map<string, Representation>(carried);
+  for (const doc of built.documents) {
+    representations.set(DOCUMENTS[doc.id].path, restoreDocument(doc));
+  }
+  const reviews = representations.get(DOCUMENTS.reviews.path);
+  if (!reviews) throw new Error('a built version without /reviews.json');
+  return new LiveSnapshot(
+    built,
+    new SearchIndex(built.index),
+    reviews.body,
+    representations,
+    options,
+  );
+}
+
+/** Adds codings that followed a document to the snapshot that holds it, if it is still live. */
+export function addDocumentCodings(
+  snapshot: Snapshot,
+  id: DocumentId,
+  codings: { gzip: Uint8Array | null; br: Uint8Array | null },
+): void {
+  const rep = snapshot.representations.get(DOCUMENTS[id].path);
+  if (rep && 'setEncoded' in rep) addCodings(rep as PreparedRepresentation, codings);
+}
+
+export type { LiveSnapshot };
+
+/**
+ * Builds and opens a snapshot in this thread (tests and tools; the service builds its versions in
+ * the build worker), with `insights` as the `/insights.json` body when given.
+ */
+export function buildSnapshot(
+  dataset: Dataset,
+  options: BuildOptions & SnapshotOptions & { insights?: string },
+): LiveSnapshot {
+  const { built } = buildVersion(dataset, options);
+  const snapshot = openSnapshot(built, options);
+  if (options.insights === undefined) return snapshot;
+  const doc = prepareDocument('insights', options.insights, dataset.state, options);
+  return snapshot.withDocument(DOCUMENTS.insights.path, restoreDocument(doc), options);
+}

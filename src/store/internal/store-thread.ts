@@ -1,0 +1,26 @@
+/**
+ * The store's own thread: it owns the SQLite connections of the service (the driver is
+ * synchronous, and waiting for an import's write lock here blocks no request) and answers the
+ * service's calls over the worker's port.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { serveRpc, type Handlers } from '../../platform/rpc.js';
+import { openSqliteStore } from '../sqlite.js';
+
+const { path } = workerData as { path: string };
+const store = openSqliteStore(path);
+
+const handlers: Handlers = {
+  ready: () => ({ engine: store.engine, location: store.location }),
+  state: () => store.state(),
+  close: () => store.close(),
+};
+for (const [group, methods] of [
+  ['sessions', store.sessions],
+  ['websub', store.websub],
+] as const) {
+  for (const [name, fn] of Object.entries(methods)) {
+    if (typeof fn === 'function') handlers[`${group}.${name}`] = fn.bind(methods);
+  }
+}
+serveRpc(parentPort!, handlers);
