@@ -1,6 +1,11 @@
 import { setImmediate } from 'node:timers/promises';
 import type { Business } from '../domain/business.js';
-import type { ReviewSource, Source } from '../domain/review.js';
+import {
+  reviewDateWindow,
+  reviewSourceAsOf,
+  type ReviewSource,
+  type Source,
+} from '../domain/review.js';
 import { reviewKey, type ReviewKey, type Store } from '../store/index.js';
 import { FALLBACK_TIME_ZONE } from './derive.js';
 import { checkBusiness } from './formats/business.js';
@@ -8,7 +13,7 @@ import { ingestStream, type IngestResult } from './ingest.js';
 import { listInputs, openReader, type InputFile } from './inputs.js';
 import { FileError, readTextFile, type TextDocument } from './internal/text.js';
 import type { FormatId, FormatReader, Rejection, RowContext } from './types.js';
-import { validateRow } from './validate.js';
+import { validateRow, type RowSchema } from './validate.js';
 
 /** What to import and how. */
 export interface ImportOptions {
@@ -125,6 +130,7 @@ class Tally {
 async function* batchesOf(
   opened: Opened,
   ctx: RowContext,
+  schema: RowSchema,
   tally: Tally,
   progress: (line: number) => void,
 ): AsyncGenerator<ReviewSource[]> {
@@ -132,7 +138,7 @@ async function* batchesOf(
   let batch: ReviewSource[] = [];
   for (const mapped of opened.reader.rows(ctx)) {
     tally.rows++;
-    const result = validateRow(mapped, checkUtf8);
+    const result = validateRow(mapped, schema, checkUtf8);
     if (!result.ok) {
       tally.reject(result.rejection, opened.file, mapped.key);
       continue;
@@ -209,23 +215,27 @@ class BatchSource {
     private readonly first: Opened,
     private readonly tally: Tally,
     private readonly defaultSource: Source | null,
+    private readonly now: string,
   ) {
     this.totalBytes = inputs.reduce((n, f) => n + f.bytes, 0) || 1;
   }
 
   async *batches(inForce: Business | null): AsyncGenerator<ReviewSource[]> {
+    const timeZone = inForce?.timeZone ?? FALLBACK_TIME_ZONE;
     const ctx: RowContext = {
-      timeZone: inForce?.timeZone ?? FALLBACK_TIME_ZONE,
+      timeZone,
       defaultSource: this.defaultSource,
       noteLocalTime: () => (this.tally.localTimes = true),
     };
+    // Tomorrow in the zone of the business in force (UTC before any profile is imported).
+    const schema = reviewSourceAsOf(reviewDateWindow(this.now, timeZone));
     for (let i = 0; i < this.inputs.length; i++) {
       const opened = i === 0 ? this.first : await open(this.inputs[i]!, this.first.reader.format);
       const setLine = (line: number): void => {
         const done = this.bytesBefore + (opened.file.bytes * line) / opened.lines;
         this.fraction = Math.min(1, done / this.totalBytes);
       };
-      yield* batchesOf(opened, ctx, this.tally, setLine);
+      yield* batchesOf(opened, ctx, schema, this.tally, setLine);
       this.bytesBefore += opened.file.bytes;
     }
     if (this.tally.localTimes && inForce === null) {
@@ -249,7 +259,8 @@ export async function runImport(store: Store, opts: ImportOptions): Promise<Impo
   // The first file is read before the transaction: file errors never take the write lock.
   const first = await open(inputs[0]!, opts.format ?? (multiFile ? 'gbp' : undefined));
   const tally = new Tally(multiFile);
-  const source = new BatchSource(inputs, first, tally, opts.defaultSource ?? null);
+  const now = opts.now ?? new Date().toISOString();
+  const source = new BatchSource(inputs, first, tally, opts.defaultSource ?? null, now);
   const done = (result: IngestResult, committed: boolean): ImportSummary =>
     summarize(result, tally, first, inputs.length, committed);
   try {
@@ -258,7 +269,7 @@ export async function runImport(store: Store, opts: ImportOptions): Promise<Impo
       batches: (inForce) => source.batches(inForce),
       prune: opts.prune,
       alsoPresent: () => tally.rejectedKeys,
-      now: opts.now,
+      now,
       onBatch: async (_result, rows) => {
         opts.onProgress?.({ rows, fraction: source.fraction });
         await setImmediate();

@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { addDays, localDate } from '../../src/domain/dates.js';
 import { fixture, importJson, readPublished, runCli, tempDir } from './helpers.js';
 
 let dir: string;
@@ -249,6 +250,86 @@ describe('npm run import: bad input', () => {
     expect(result.stderr).toMatch(
       /--format must be one of gbp, dealerrater, csv, reviews-json, business/,
     );
+  });
+});
+
+describe('npm run import: implausible dates (issue 15)', () => {
+  /** Today in `timeZone` as the test sees it; the import's clock may be a moment later. */
+  const today = (timeZone: string): string => localDate(new Date().toISOString(), timeZone);
+
+  function writeCsv(rows: [id: string, date: string, response?: string][]): string {
+    const file = join(dir, 'dates.csv');
+    const lines = rows.map(([id, date, response = '']) =>
+      [id, '5', date, `Author ${id}`, 'Fine.', response ? 'Thanks' : '', response].join(','),
+    );
+    writeFileSync(file, ['id,rating,date,author,text,response,response_date', ...lines].join('\n'));
+    return file;
+  }
+
+  it('rejects dates after tomorrow in the business time zone or before 1995, per row, with a reason', async () => {
+    await importJson([fixture('business.json')], db);
+    const day = today('America/Chicago');
+    const file = writeCsv([
+      ['today', day],
+      ['tomorrow', addDays(day, 1)],
+      ['placeholder', '9999-12-31'],
+      ['in-3-days', addDays(day, 3)],
+      ['epoch', '1970-01-01'],
+      ['late-reply', '2024-05-01', addDays(day, 3)],
+    ]);
+    const { result, summary } = await importJson([file, '--source', 'google'], db);
+    expect(result.code).toBe(0);
+    expect(summary.inserted).toBe(2);
+    const future =
+      /^\d{4}-\d{2}-\d{2} is after tomorrow \(\d{4}-\d{2}-\d{2} in America\/Chicago\): a review cannot be dated in the future$/;
+    expect(summary.rejected).toEqual([
+      { row: 3, line: 4, field: 'date', reason: expect.stringMatching(future) },
+      { row: 4, line: 5, field: 'date', reason: expect.stringMatching(future) },
+      {
+        row: 5,
+        line: 6,
+        field: 'date',
+        reason: '1970-01-01 is before 1995-01-01, the earliest date a review may carry',
+      },
+      { row: 6, line: 7, field: 'response_date', reason: expect.stringMatching(future) },
+    ]);
+    expect(summary.rejected[0]!.reason).toMatch(/^9999-12-31 is after tomorrow/);
+    const { reviews } = await readPublished(db);
+    expect([...reviews.keys()].sort()).toEqual(['today', 'tomorrow']);
+  });
+
+  it('reads tomorrow in UTC before a business profile sets the time zone', async () => {
+    const file = writeCsv([
+      ['ok', '2024-05-01'],
+      ['placeholder', '9999-12-31'],
+    ]);
+    const { summary } = await importJson([file, '--source', 'google'], db);
+    expect(summary.inserted).toBe(1);
+    expect(summary.rejected).toEqual([
+      {
+        row: 2,
+        line: 3,
+        field: 'date',
+        reason: expect.stringMatching(/^9999-12-31 is after tomorrow \(\d{4}-\d{2}-\d{2} in UTC\)/),
+      },
+    ]);
+  });
+
+  it('--strict refuses the whole file for one implausible date, writing nothing', async () => {
+    await importJson([fixture('takeout')], db);
+    const before = await readPublished(db);
+    const file = writeCsv([
+      ['ok', '2024-05-01'],
+      ['placeholder', '9999-12-31'],
+    ]);
+    const { result, summary } = await importJson([file, '--source', 'google', '--strict'], db);
+    expect(result.code).toBe(1);
+    expect(summary).toMatchObject({ committed: false, inserted: 0, version: null });
+    expect(summary.rejected.map((r) => r.field)).toEqual(['date']);
+    expect(result.stderr).toMatch(/--strict: 1 rejected row\(s\); nothing was imported/);
+    const after = await readPublished(db);
+    expect(after.version).toBe(before.version);
+    expect(after.reviews).toEqual(before.reviews);
   });
 });
 
