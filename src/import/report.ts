@@ -39,7 +39,8 @@ function rejectedLines(s: ImportSummary): string[] {
  * The human summary of an import: a table of counts, then the rejected rows (the first 50) and
  * any warnings. `--json` prints the summary object instead.
  */
-export function formatSummary(s: ImportSummary, path: string, dryRun: boolean): string {
+export function formatSummary(s: ImportSummary, path: string): string {
+  const dryRun = s.dryRun;
   const title = dryRun
     ? `Dry run of ${path} (${s.format}): nothing was written`
     : s.committed

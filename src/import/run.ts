@@ -54,6 +54,8 @@ export interface ImportSummary {
   /** The new data version, or `null` when nothing changed or nothing was committed. */
   version: number | null;
   committed: boolean;
+  /** `--dry-run`: the counts say what the import would do; nothing was written. */
+  dryRun: boolean;
   format: FormatId;
   files: number;
   /** Rows read from the input (imported or rejected). */
@@ -178,7 +180,7 @@ function summarize(
   tally: Tally,
   first: Opened,
   files: number,
-  committed: boolean,
+  outcome: { committed: boolean; dryRun: boolean },
 ): ImportSummary {
   const warnings = [...first.reader.warnings, ...tally.warnings];
   if (first.doc.invalidLines.length > 0) {
@@ -194,8 +196,9 @@ function summarize(
     pruned: result.pruned,
     rederived: result.rederived,
     businessChanged: result.businessChanged,
-    version: committed ? (result.state?.version ?? null) : null,
-    committed,
+    version: outcome.committed ? (result.state?.version ?? null) : null,
+    committed: outcome.committed,
+    dryRun: outcome.dryRun,
     format: first.reader.format,
     files,
     rows: tally.rows,
@@ -261,8 +264,9 @@ export async function runImport(store: Store, opts: ImportOptions): Promise<Impo
   const tally = new Tally(multiFile);
   const now = opts.now ?? new Date().toISOString();
   const source = new BatchSource(inputs, first, tally, opts.defaultSource ?? null, now);
+  const dryRun = opts.dryRun ?? false;
   const done = (result: IngestResult, committed: boolean): ImportSummary =>
-    summarize(result, tally, first, inputs.length, committed);
+    summarize(result, tally, first, inputs.length, { committed, dryRun });
   try {
     const result = await ingestStream(store, {
       business: resolveBusiness(first.reader, tally),
@@ -276,7 +280,7 @@ export async function runImport(store: Store, opts: ImportOptions): Promise<Impo
       },
       beforeCommit: (result) => {
         if (opts.strict && tally.rejected.length > 0) throw new Abort('strict', { ...result });
-        if (opts.dryRun) throw new Abort('dry-run', { ...result });
+        if (dryRun) throw new Abort('dry-run', { ...result });
       },
     });
     return done(result, true);

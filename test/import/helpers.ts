@@ -72,6 +72,7 @@ export interface JsonSummary {
   businessChanged: boolean;
   version: number | null;
   committed: boolean;
+  dryRun: boolean;
   format: string;
   rows: number;
   warnings: string[];
