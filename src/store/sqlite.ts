@@ -4,6 +4,7 @@ import Database from 'better-sqlite3';
 import type { Business } from '../domain/business.js';
 import type { ReviewSource } from '../domain/review.js';
 import { SQLITE_MIGRATIONS } from './internal/migrations.js';
+import { createSqliteModerationStore } from './moderation-sqlite.js';
 import { createSqliteWebSubStore } from './websub-sqlite.js';
 import {
   reviewKey,
@@ -275,7 +276,12 @@ export function openSqliteStore(path: string): Store {
       return reader.transaction(() => ({
         state: readState(reader),
         business: readBusiness(reader),
-        reviews: reader.prepare('SELECT public_json FROM reviews').pluck().all() as string[],
+        reviews: reader
+          .prepare(
+            'SELECT public_json FROM reviews WHERE id NOT IN (SELECT review_id FROM hidden_reviews)',
+          )
+          .pluck()
+          .all() as string[],
       }))();
     },
     async countReviews() {
@@ -303,6 +309,7 @@ export function openSqliteStore(path: string): Store {
     },
     websub: createSqliteWebSubStore(reader, writer, writeSync),
     analyses: createAnalysisStore(reader, writer, writeSync),
+    moderation: createSqliteModerationStore(reader, writer, writeSync),
     async close() {
       await queue;
       if (reader !== writer) reader.close();
