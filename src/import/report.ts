@@ -54,6 +54,7 @@ export function formatSummary(s: ImportSummary, path: string): string {
     ['pruned', fmt(s.pruned)],
   ];
   if (s.rederived > 0) counts.push(['re-derived', fmt(s.rederived)]);
+  if (s.hidden > 0) counts.push(['kept hidden', fmt(s.hidden)]);
   if (s.businessChanged) counts.push(['business', 'updated']);
   const version = s.version === null ? 'unchanged' : String(s.version);
   if (!dryRun) counts.push(['data version', version]);

@@ -6,6 +6,7 @@ import {
   type ReviewSource,
   type Source,
 } from '../domain/review.js';
+import { reviewId } from '../domain/ids.js';
 import { reviewKey, type ReviewKey, type Store } from '../store/index.js';
 import { FALLBACK_TIME_ZONE } from './derive.js';
 import { checkBusiness } from './formats/business.js';
@@ -50,6 +51,8 @@ export interface ImportSummary {
   pruned: number;
   /** Stored reviews whose public record changed because the business (roster, catalogue) did. */
   rederived: number;
+  /** Rows of reviews an operator hid (`dealer-reviews remove`): kept hidden, never published. */
+  hidden: number;
   businessChanged: boolean;
   /** The new data version, or `null` when nothing changed or nothing was committed. */
   version: number | null;
@@ -111,8 +114,19 @@ class Tally {
   readonly warnings: string[] = [];
   rows = 0;
   localTimes = false;
+  /** Rows of reviews an operator hid (`dealer-reviews remove`): written, still not published. */
+  hidden = 0;
 
-  constructor(readonly multiFile: boolean) {}
+  constructor(
+    readonly multiFile: boolean,
+    private readonly hiddenIds: ReadonlySet<string>,
+  ) {}
+
+  /** Counts a valid row whose review is hidden. */
+  noteHidden(review: ReviewSource): void {
+    if (this.hiddenIds.size === 0) return;
+    if (this.hiddenIds.has(reviewId(review.source, review.sourceReviewId))) this.hidden++;
+  }
 
   reject(r: Rejection, file: InputFile, key: ReviewKey | null): void {
     this.rejected.push(this.multiFile ? { ...r, file: file.label } : r);
@@ -153,6 +167,7 @@ async function* batchesOf(
       tally.reject({ row: mapped.row, ...where, field, reason }, opened.file, null);
       continue;
     }
+    tally.noteHidden(result.review);
     batch.push(result.review);
     if (batch.length >= BATCH) {
       progress(mapped.line ?? 0);
@@ -195,6 +210,7 @@ function summarize(
     rejected: tally.rejected,
     pruned: result.pruned,
     rederived: result.rederived,
+    hidden: tally.hidden,
     businessChanged: result.businessChanged,
     version: outcome.committed ? (result.state?.version ?? null) : null,
     committed: outcome.committed,
@@ -261,7 +277,7 @@ export async function runImport(store: Store, opts: ImportOptions): Promise<Impo
   const multiFile = inputs.length > 1 || inputs[0]!.path !== opts.path;
   // The first file is read before the transaction: file errors never take the write lock.
   const first = await open(inputs[0]!, opts.format ?? (multiFile ? 'gbp' : undefined));
-  const tally = new Tally(multiFile);
+  const tally = new Tally(multiFile, await store.moderation.hiddenIds());
   const now = opts.now ?? new Date().toISOString();
   const source = new BatchSource(inputs, first, tally, opts.defaultSource ?? null, now);
   const dryRun = opts.dryRun ?? false;
