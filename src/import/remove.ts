@@ -39,7 +39,7 @@ const note = (option: string, max: number) =>
     .nullable();
 
 /** The command line of `dealer-reviews remove`, as it is validated. */
-export const RemoveArgs = z.object({
+const RemoveArgs = z.object({
   /** The public id of the review (a UUID; ids are stored in lower case). */
   reviewId: z
     .uuid('the review id must be a UUID: the "id" of the review in /reviews.json')
@@ -48,10 +48,10 @@ export const RemoveArgs = z.object({
   by: note('--by', 200),
   undo: z.boolean(),
 });
-export type RemoveArgs = z.output<typeof RemoveArgs>;
+type RemoveArgs = z.output<typeof RemoveArgs>;
 
 /** Parses the arguments after `dealer-reviews remove`; `null` means `--help`. */
-export function parseRemoveArgs(argv: readonly string[]): RemoveArgs | null {
+function parseRemoveArgs(argv: readonly string[]): RemoveArgs | null {
   const parsed = parseCommandLine(argv, {
     reason: { type: 'string' },
     by: { type: 'string' },
