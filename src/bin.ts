@@ -15,6 +15,10 @@ const COMMANDS: Record<
     summary: 'import a review export or business profile into the store',
     load: () => import('./import/cli.js'),
   },
+  remove: {
+    summary: 'take one review out of publication by id (--undo publishes it again)',
+    load: () => import('./import/remove.js'),
+  },
   insights: {
     summary: 'print the insights of the stored reviews',
     load: () => import('./insights/cli.js'),

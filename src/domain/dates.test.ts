@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isCalendarDate, localDate, localToInstant, normalizeInstant } from './dates.js';
+import { addDays, isCalendarDate, localDate, localToInstant, normalizeInstant } from './dates.js';
 
 describe('calendar dates', () => {
   it.each(['2024-02-29', '2000-02-29', '2023-12-31', '0001-01-01'])('accepts %s', (d) => {
@@ -37,6 +37,9 @@ describe('local dates in the business time zone', () => {
     expect(localDate('2024-05-02T02:00:00.000Z', 'America/Chicago')).toBe('2024-05-01');
     expect(localDate('2024-05-02T02:00:00.000Z', 'UTC')).toBe('2024-05-02');
   });
+  it('writes years before 1000 with four digits', () => {
+    expect(localDate('0005-03-01T12:00:00.000Z', 'UTC')).toBe('0005-03-01');
+  });
   it('interprets offset-less times in the zone, across daylight saving changes', () => {
     expect(localToInstant('2024-01-15T09:00:00', 'America/Chicago')).toBe(
       '2024-01-15T15:00:00.000Z',
@@ -45,5 +48,17 @@ describe('local dates in the business time zone', () => {
       '2024-07-15T14:00:00.000Z',
     );
     expect(localToInstant('2024-02-30', 'America/Chicago')).toBeNull();
+  });
+});
+
+describe('calendar arithmetic', () => {
+  it.each([
+    ['2024-02-28', 1, '2024-02-29'],
+    ['2023-02-28', 1, '2023-03-01'],
+    ['2026-12-31', 1, '2027-01-01'],
+    ['2027-01-01', -1, '2026-12-31'],
+    ['2026-11-25', 2, '2026-11-27'],
+  ])('%s plus %i day(s) is %s', (date, days, expected) => {
+    expect(addDays(date, days)).toBe(expected);
   });
 });

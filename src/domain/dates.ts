@@ -69,7 +69,7 @@ export function isTimeZone(timeZone: string): boolean {
 export function localDate(instant: string, timeZone: string): string {
   const parts = formatterFor(timeZone).formatToParts(new Date(instant));
   const get = (type: string): string => parts.find((p) => p.type === type)?.value ?? '';
-  return `${get('year')}-${get('month')}-${get('day')}`;
+  return `${get('year').padStart(4, '0')}-${get('month')}-${get('day')}`;
 }
 
 /** The offset in minutes of `timeZone` from UTC at the given instant (UTC+2 gives 120). */
@@ -112,4 +112,12 @@ export function localToInstant(value: string, timeZone: string): string | null {
   let offset = zoneOffsetMinutes(guess, timeZone);
   offset = zoneOffsetMinutes(guess - offset * 60_000, timeZone);
   return new Date(guess - offset * 60_000).toISOString();
+}
+
+/** The calendar date `days` days after `date` (both `YYYY-MM-DD`; negative `days` go back). */
+export function addDays(date: string, days: number): string {
+  const [y, m, d] = date.split('-').map(Number) as [number, number, number];
+  const t = new Date(0);
+  t.setUTCFullYear(y, m - 1, d + days);
+  return t.toISOString().slice(0, 10);
 }

@@ -25,7 +25,7 @@ Options:
   --strict        any rejected row fails the import; nothing is written
   --prune         remove stored reviews of the file's sources that the file does not hold
   --json          print only a JSON summary on stdout
-  --dry-run       validate and count, then roll back
+  --dry-run       validate and count what the import would do, then roll back: write nothing
   --source <s>    source of CSV rows without a source column (google, dealerrater, yelp, ...)
   --progress      progress lines on stderr even when it is not a terminal
   -h, --help      this text

@@ -17,7 +17,7 @@ function fail(args: CliArgs | null, message: string, code: number): number {
 
 function print(args: CliArgs, summary: ImportSummary): void {
   if (args.json) process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
-  else process.stdout.write(formatSummary(summary, args.path, args.dryRun));
+  else process.stdout.write(formatSummary(summary, args.path));
 }
 
 function progressFor(args: CliArgs): ProgressSink | null {

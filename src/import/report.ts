@@ -39,7 +39,8 @@ function rejectedLines(s: ImportSummary): string[] {
  * The human summary of an import: a table of counts, then the rejected rows (the first 50) and
  * any warnings. `--json` prints the summary object instead.
  */
-export function formatSummary(s: ImportSummary, path: string, dryRun: boolean): string {
+export function formatSummary(s: ImportSummary, path: string): string {
+  const dryRun = s.dryRun;
   const title = dryRun
     ? `Dry run of ${path} (${s.format}): nothing was written`
     : s.committed
@@ -53,6 +54,7 @@ export function formatSummary(s: ImportSummary, path: string, dryRun: boolean): 
     ['pruned', fmt(s.pruned)],
   ];
   if (s.rederived > 0) counts.push(['re-derived', fmt(s.rederived)]);
+  if (s.hidden > 0) counts.push(['kept hidden', fmt(s.hidden)]);
   if (s.businessChanged) counts.push(['business', 'updated']);
   const version = s.version === null ? 'unchanged' : String(s.version);
   if (!dryRun) counts.push(['data version', version]);

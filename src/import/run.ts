@@ -1,6 +1,12 @@
 import { setImmediate } from 'node:timers/promises';
 import type { Business } from '../domain/business.js';
-import type { ReviewSource, Source } from '../domain/review.js';
+import {
+  reviewDateWindow,
+  reviewSourceAsOf,
+  type ReviewSource,
+  type Source,
+} from '../domain/review.js';
+import { reviewId } from '../domain/ids.js';
 import { reviewKey, type ReviewKey, type Store } from '../store/index.js';
 import { FALLBACK_TIME_ZONE } from './derive.js';
 import { checkBusiness } from './formats/business.js';
@@ -8,7 +14,7 @@ import { ingestStream, type IngestResult } from './ingest.js';
 import { listInputs, openReader, type InputFile } from './inputs.js';
 import { FileError, readTextFile, type TextDocument } from './internal/text.js';
 import type { FormatId, FormatReader, Rejection, RowContext } from './types.js';
-import { validateRow } from './validate.js';
+import { validateRow, type RowSchema } from './validate.js';
 
 /** What to import and how. */
 export interface ImportOptions {
@@ -45,10 +51,14 @@ export interface ImportSummary {
   pruned: number;
   /** Stored reviews whose public record changed because the business (roster, catalogue) did. */
   rederived: number;
+  /** Rows of reviews an operator hid (`dealer-reviews remove`): kept hidden, never published. */
+  hidden: number;
   businessChanged: boolean;
   /** The new data version, or `null` when nothing changed or nothing was committed. */
   version: number | null;
   committed: boolean;
+  /** `--dry-run`: the counts say what the import would do; nothing was written. */
+  dryRun: boolean;
   format: FormatId;
   files: number;
   /** Rows read from the input (imported or rejected). */
@@ -104,8 +114,19 @@ class Tally {
   readonly warnings: string[] = [];
   rows = 0;
   localTimes = false;
+  /** Rows of reviews an operator hid (`dealer-reviews remove`): written, still not published. */
+  hidden = 0;
 
-  constructor(readonly multiFile: boolean) {}
+  constructor(
+    readonly multiFile: boolean,
+    private readonly hiddenIds: ReadonlySet<string>,
+  ) {}
+
+  /** Counts a valid row whose review is hidden. */
+  noteHidden(review: ReviewSource): void {
+    if (this.hiddenIds.size === 0) return;
+    if (this.hiddenIds.has(reviewId(review.source, review.sourceReviewId))) this.hidden++;
+  }
 
   reject(r: Rejection, file: InputFile, key: ReviewKey | null): void {
     this.rejected.push(this.multiFile ? { ...r, file: file.label } : r);
@@ -125,6 +146,7 @@ class Tally {
 async function* batchesOf(
   opened: Opened,
   ctx: RowContext,
+  schema: RowSchema,
   tally: Tally,
   progress: (line: number) => void,
 ): AsyncGenerator<ReviewSource[]> {
@@ -132,7 +154,7 @@ async function* batchesOf(
   let batch: ReviewSource[] = [];
   for (const mapped of opened.reader.rows(ctx)) {
     tally.rows++;
-    const result = validateRow(mapped, checkUtf8);
+    const result = validateRow(mapped, schema, checkUtf8);
     if (!result.ok) {
       tally.reject(result.rejection, opened.file, mapped.key);
       continue;
@@ -145,6 +167,7 @@ async function* batchesOf(
       tally.reject({ row: mapped.row, ...where, field, reason }, opened.file, null);
       continue;
     }
+    tally.noteHidden(result.review);
     batch.push(result.review);
     if (batch.length >= BATCH) {
       progress(mapped.line ?? 0);
@@ -172,7 +195,7 @@ function summarize(
   tally: Tally,
   first: Opened,
   files: number,
-  committed: boolean,
+  outcome: { committed: boolean; dryRun: boolean },
 ): ImportSummary {
   const warnings = [...first.reader.warnings, ...tally.warnings];
   if (first.doc.invalidLines.length > 0) {
@@ -187,9 +210,11 @@ function summarize(
     rejected: tally.rejected,
     pruned: result.pruned,
     rederived: result.rederived,
+    hidden: tally.hidden,
     businessChanged: result.businessChanged,
-    version: committed ? (result.state?.version ?? null) : null,
-    committed,
+    version: outcome.committed ? (result.state?.version ?? null) : null,
+    committed: outcome.committed,
+    dryRun: outcome.dryRun,
     format: first.reader.format,
     files,
     rows: tally.rows,
@@ -209,23 +234,27 @@ class BatchSource {
     private readonly first: Opened,
     private readonly tally: Tally,
     private readonly defaultSource: Source | null,
+    private readonly now: string,
   ) {
     this.totalBytes = inputs.reduce((n, f) => n + f.bytes, 0) || 1;
   }
 
   async *batches(inForce: Business | null): AsyncGenerator<ReviewSource[]> {
+    const timeZone = inForce?.timeZone ?? FALLBACK_TIME_ZONE;
     const ctx: RowContext = {
-      timeZone: inForce?.timeZone ?? FALLBACK_TIME_ZONE,
+      timeZone,
       defaultSource: this.defaultSource,
       noteLocalTime: () => (this.tally.localTimes = true),
     };
+    // Tomorrow in the zone of the business in force (UTC before any profile is imported).
+    const schema = reviewSourceAsOf(reviewDateWindow(this.now, timeZone));
     for (let i = 0; i < this.inputs.length; i++) {
       const opened = i === 0 ? this.first : await open(this.inputs[i]!, this.first.reader.format);
       const setLine = (line: number): void => {
         const done = this.bytesBefore + (opened.file.bytes * line) / opened.lines;
         this.fraction = Math.min(1, done / this.totalBytes);
       };
-      yield* batchesOf(opened, ctx, this.tally, setLine);
+      yield* batchesOf(opened, ctx, schema, this.tally, setLine);
       this.bytesBefore += opened.file.bytes;
     }
     if (this.tally.localTimes && inForce === null) {
@@ -248,24 +277,26 @@ export async function runImport(store: Store, opts: ImportOptions): Promise<Impo
   const multiFile = inputs.length > 1 || inputs[0]!.path !== opts.path;
   // The first file is read before the transaction: file errors never take the write lock.
   const first = await open(inputs[0]!, opts.format ?? (multiFile ? 'gbp' : undefined));
-  const tally = new Tally(multiFile);
-  const source = new BatchSource(inputs, first, tally, opts.defaultSource ?? null);
+  const tally = new Tally(multiFile, await store.moderation.hiddenIds());
+  const now = opts.now ?? new Date().toISOString();
+  const source = new BatchSource(inputs, first, tally, opts.defaultSource ?? null, now);
+  const dryRun = opts.dryRun ?? false;
   const done = (result: IngestResult, committed: boolean): ImportSummary =>
-    summarize(result, tally, first, inputs.length, committed);
+    summarize(result, tally, first, inputs.length, { committed, dryRun });
   try {
     const result = await ingestStream(store, {
       business: resolveBusiness(first.reader, tally),
       batches: (inForce) => source.batches(inForce),
       prune: opts.prune,
       alsoPresent: () => tally.rejectedKeys,
-      now: opts.now,
+      now,
       onBatch: async (_result, rows) => {
         opts.onProgress?.({ rows, fraction: source.fraction });
         await setImmediate();
       },
       beforeCommit: (result) => {
         if (opts.strict && tally.rejected.length > 0) throw new Abort('strict', { ...result });
-        if (opts.dryRun) throw new Abort('dry-run', { ...result });
+        if (dryRun) throw new Abort('dry-run', { ...result });
       },
     });
     return done(result, true);

@@ -1,6 +1,9 @@
-import { ReviewSource } from '../domain/review.js';
+import type { ReviewSource, reviewSourceAsOf } from '../domain/review.js';
 import { asRecord } from './internal/values.js';
 import type { FieldNames, MappedRow, Rejection } from './types.js';
+
+/** The schema rows are validated with: `ReviewSource` and the dates window of the import. */
+export type RowSchema = ReturnType<typeof reviewSourceAsOf>;
 
 /** The outcome of validating one mapped row. */
 export type RowResult = { ok: true; review: ReviewSource } | { ok: false; rejection: Rejection };
@@ -51,11 +54,12 @@ function reasonOf(message: string, code: string, value: unknown): string {
 const INVALID_UTF8 = 'holds bytes that are not valid UTF-8 (save the export as UTF-8)';
 
 /**
- * Validates a mapped row with the service's own `ReviewSource` schema, so every imported row is
- * publishable. A rejection names the row, the field as the file names it, and the reason; rows
- * of a file with invalid UTF-8 are rejected when they hold a replaced byte (`checkUtf8`).
+ * Validates a mapped row with the service's own `ReviewSource` schema and its plausible-dates
+ * rule (`schema`, from `reviewSourceAsOf`), so every imported row is publishable. A rejection
+ * names the row, the field as the file names it, and the reason; rows of a file with invalid
+ * UTF-8 are rejected when they hold a replaced byte (`checkUtf8`).
  */
-export function validateRow(m: MappedRow, checkUtf8: boolean): RowResult {
+export function validateRow(m: MappedRow, schema: RowSchema, checkUtf8: boolean): RowResult {
   const where = { row: m.row, ...(m.line !== null ? { line: m.line } : {}) };
   if (checkUtf8) {
     const hit = findReplacement(m.raw, '');
@@ -64,7 +68,7 @@ export function validateRow(m: MappedRow, checkUtf8: boolean): RowResult {
   }
   if ('reason' in m)
     return { ok: false, rejection: { ...where, field: m.field, reason: m.reason } };
-  const parsed = ReviewSource.safeParse(m.candidate);
+  const parsed = schema.safeParse(m.candidate);
   if (parsed.success) return { ok: true, review: parsed.data };
   const issue = parsed.error.issues[0]!;
   const reason = reasonOf(issue.message, issue.code, valueAt(m.candidate, issue.path));

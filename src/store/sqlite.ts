@@ -2,6 +2,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { SQLITE_MIGRATIONS } from './internal/migrations.js';
+import { createSqliteModerationStore } from './moderation-sqlite.js';
 import {
   createStagingTables,
   readBusiness,
@@ -182,7 +183,12 @@ export function openSqliteStore(path: string): Store {
       return reader.transaction(() => ({
         state: readState(reader),
         business: readBusiness(reader),
-        reviews: reader.prepare('SELECT public_json FROM reviews').pluck().all() as string[],
+        reviews: reader
+          .prepare(
+            'SELECT public_json FROM reviews WHERE id NOT IN (SELECT review_id FROM hidden_reviews)',
+          )
+          .pluck()
+          .all() as string[],
       }))();
     },
     async countReviews() {
@@ -202,6 +208,7 @@ export function openSqliteStore(path: string): Store {
     },
     websub: createSqliteWebSubStore(reader, writer, writeSync),
     analyses: createAnalysisStore(reader, writer, writeSync),
+    moderation: createSqliteModerationStore(reader, writer, writeSync),
     async close() {
       await staging;
       await queue;

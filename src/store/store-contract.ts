@@ -8,6 +8,7 @@ import { testBusiness } from '../../test/helpers/fixtures.js';
 import { storedRow } from '../../test/helpers/records.js';
 import { Business } from '../domain/business.js';
 import { reviewKey, type Store, type StoredReview } from './types.js';
+import { describeModerationContract } from './moderation-contract.js';
 import { describeWebSubContract } from './websub-contract.js';
 
 export interface StoreFixture {
@@ -395,6 +396,11 @@ export function describeStoreContract(name: string, open: () => Promise<StoreFix
     });
 
     describeWebSubContract(
+      () => store,
+      () => fixture.openAnother(),
+    );
+
+    describeModerationContract(
       () => store,
       () => fixture.openAnother(),
     );

@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { addDays, localDate } from '../../src/domain/dates.js';
 import { fixture, importJson, readPublished, runCli, tempDir } from './helpers.js';
 
 let dir: string;
@@ -252,6 +253,181 @@ describe('npm run import: bad input', () => {
   });
 });
 
+describe('npm run import --dry-run, every format (issue 15)', () => {
+  /** A business profile that differs from the stored one: renamed, and Mike Torres has left. */
+  function changedBusiness(): string {
+    const business = JSON.parse(readFileSync(fixture('business.json'), 'utf8')) as {
+      name: string;
+      staff: { id: string }[];
+    };
+    business.name = 'Lakeside Motors of Austin';
+    business.staff = business.staff.filter((s) => s.id !== 'mike-torres');
+    const file = join(dir, 'changed-business.json');
+    writeFileSync(file, JSON.stringify(business));
+    return file;
+  }
+
+  /** This service's /reviews.json shape carrying the changed profile and one new review. */
+  function reviewsJson(): string {
+    const file = join(dir, 'reviews.json');
+    const review = {
+      source: 'first-party',
+      sourceReviewId: 'dry-1',
+      reviewRating: { ratingValue: 4 },
+      author: { name: 'Dry Runner' },
+      datePublished: '2024-06-01T15:00:00Z',
+    };
+    writeFileSync(
+      file,
+      JSON.stringify({
+        business: JSON.parse(readFileSync(changedBusiness(), 'utf8')) as unknown,
+        reviews: [review],
+      }),
+    );
+    return file;
+  }
+
+  /** A Takeout file holding three of the five stored Google reviews (for --prune). */
+  function takeoutSubset(): string {
+    const file = join(dir, 'subset.json');
+    const doc = JSON.parse(readFileSync(fixture('takeout/location-1/reviews.json'), 'utf8')) as {
+      reviews: unknown[];
+    };
+    doc.reviews = doc.reviews.slice(0, 3);
+    writeFileSync(file, JSON.stringify(doc));
+    return file;
+  }
+
+  it.each([
+    ['a business profile', changedBusiness, [], { businessChanged: true, rederived: 1 }],
+    ['a Google Takeout directory', () => fixture('takeout'), [], { unchanged: 5 }],
+    ['a Google file with --prune', takeoutSubset, ['--prune'], { unchanged: 3, pruned: 2 }],
+    ['a GBP API page', () => fixture('gbp-api-page.json'), [], { inserted: 2 }],
+    ['DealerRater JSON', () => fixture('dealerrater.json'), [], { inserted: 3 }],
+    ['a CSV export', () => fixture('reputation-export.csv'), [], { inserted: 4 }],
+    ['a reviews.json', reviewsJson, [], { inserted: 1, businessChanged: true, rederived: 1 }],
+  ] as const)(
+    'reports what %s would change and writes nothing',
+    async (_name, file, options, counts) => {
+      await importJson([fixture('business.json')], db);
+      await importJson([fixture('takeout')], db);
+      const before = await readPublished(db);
+      const { result, summary } = await importJson([file(), ...options, '--dry-run'], db);
+      expect(result.code, result.stderr).toBe(0);
+      expect(summary).toMatchObject({
+        inserted: 0,
+        updated: 0,
+        unchanged: 0,
+        pruned: 0,
+        rederived: 0,
+        businessChanged: false,
+        ...counts,
+        rejected: [],
+        committed: false,
+        dryRun: true,
+        version: null,
+      });
+      const after = await readPublished(db);
+      expect(after.version).toBe(before.version);
+      expect(after.business).toEqual(before.business);
+      expect(after.reviews).toEqual(before.reviews);
+    },
+  );
+
+  it('says nothing was written in the table it prints, and lists the rejected rows', async () => {
+    await importJson([fixture('business.json')], db);
+    const before = await readPublished(db);
+    const result = await runCli([fixture('gbp-malformed.json'), '--dry-run'], db);
+    expect(result.code).toBe(0);
+    const lines = result.stdout.split('\n');
+    expect(lines[0]).toBe(`Dry run of ${fixture('gbp-malformed.json')} (gbp): nothing was written`);
+    expect(result.stdout).toMatch(/inserted +2\n/);
+    expect(result.stdout).toMatch(/Rejected rows \(5\):/);
+    expect(result.stdout).not.toMatch(/data version/);
+    expect((await readPublished(db)).version).toBe(before.version);
+  });
+});
+
+describe('npm run import: implausible dates (issue 15)', () => {
+  /** Today in `timeZone` as the test sees it; the import's clock may be a moment later. */
+  const today = (timeZone: string): string => localDate(new Date().toISOString(), timeZone);
+
+  function writeCsv(rows: [id: string, date: string, response?: string][]): string {
+    const file = join(dir, 'dates.csv');
+    const lines = rows.map(([id, date, response = '']) =>
+      [id, '5', date, `Author ${id}`, 'Fine.', response ? 'Thanks' : '', response].join(','),
+    );
+    writeFileSync(file, ['id,rating,date,author,text,response,response_date', ...lines].join('\n'));
+    return file;
+  }
+
+  it('rejects dates after tomorrow in the business time zone or before 1995, per row, with a reason', async () => {
+    await importJson([fixture('business.json')], db);
+    const day = today('America/Chicago');
+    const file = writeCsv([
+      ['today', day],
+      ['tomorrow', addDays(day, 1)],
+      ['placeholder', '9999-12-31'],
+      ['in-3-days', addDays(day, 3)],
+      ['epoch', '1970-01-01'],
+      ['late-reply', '2024-05-01', addDays(day, 3)],
+    ]);
+    const { result, summary } = await importJson([file, '--source', 'google'], db);
+    expect(result.code).toBe(0);
+    expect(summary.inserted).toBe(2);
+    const future =
+      /^\d{4}-\d{2}-\d{2} is after tomorrow \(\d{4}-\d{2}-\d{2} in America\/Chicago\): a review cannot be dated in the future$/;
+    expect(summary.rejected).toEqual([
+      { row: 3, line: 4, field: 'date', reason: expect.stringMatching(future) },
+      { row: 4, line: 5, field: 'date', reason: expect.stringMatching(future) },
+      {
+        row: 5,
+        line: 6,
+        field: 'date',
+        reason: '1970-01-01 is before 1995-01-01, the earliest date a review may carry',
+      },
+      { row: 6, line: 7, field: 'response_date', reason: expect.stringMatching(future) },
+    ]);
+    expect(summary.rejected[0]!.reason).toMatch(/^9999-12-31 is after tomorrow/);
+    const { reviews } = await readPublished(db);
+    expect([...reviews.keys()].sort()).toEqual(['today', 'tomorrow']);
+  });
+
+  it('reads tomorrow in UTC before a business profile sets the time zone', async () => {
+    const file = writeCsv([
+      ['ok', '2024-05-01'],
+      ['placeholder', '9999-12-31'],
+    ]);
+    const { summary } = await importJson([file, '--source', 'google'], db);
+    expect(summary.inserted).toBe(1);
+    expect(summary.rejected).toEqual([
+      {
+        row: 2,
+        line: 3,
+        field: 'date',
+        reason: expect.stringMatching(/^9999-12-31 is after tomorrow \(\d{4}-\d{2}-\d{2} in UTC\)/),
+      },
+    ]);
+  });
+
+  it('--strict refuses the whole file for one implausible date, writing nothing', async () => {
+    await importJson([fixture('takeout')], db);
+    const before = await readPublished(db);
+    const file = writeCsv([
+      ['ok', '2024-05-01'],
+      ['placeholder', '9999-12-31'],
+    ]);
+    const { result, summary } = await importJson([file, '--source', 'google', '--strict'], db);
+    expect(result.code).toBe(1);
+    expect(summary).toMatchObject({ committed: false, inserted: 0, version: null });
+    expect(summary.rejected.map((r) => r.field)).toEqual(['date']);
+    expect(result.stderr).toMatch(/--strict: 1 rejected row\(s\); nothing was imported/);
+    const after = await readPublished(db);
+    expect(after.version).toBe(before.version);
+    expect(after.reviews).toEqual(before.reviews);
+  });
+});
+
 describe('npm run import: idempotency, edits, --strict, --prune', () => {
   it('changes nothing when the same file is imported twice: all unchanged, version not bumped', async () => {
     const first = await importJson([fixture('takeout')], db);
@@ -318,7 +494,7 @@ describe('npm run import: idempotency, edits, --strict, --prune', () => {
 
   it('--dry-run counts but writes nothing', async () => {
     const { summary } = await importJson([fixture('takeout'), '--dry-run'], db);
-    expect(summary).toMatchObject({ inserted: 5, committed: false, version: null });
+    expect(summary).toMatchObject({ inserted: 5, committed: false, dryRun: true, version: null });
     expect((await readPublished(db)).reviews.size).toBe(0);
   });
 

@@ -39,18 +39,44 @@ function childEnv(db: string): NodeJS.ProcessEnv {
   return { ...env, DATABASE_URL: `sqlite:${db}` };
 }
 
-/** Starts `dealer-reviews import` (built by the e2e project's setup) against the SQLite store at `db`. */
-export function spawnCli(args: readonly string[], db: string): ChildProcess {
-  return spawn(process.execPath, [BIN, 'import', ...args], {
+/**
+ * Starts `dealer-reviews <command>` (built by the e2e project's setup) against the SQLite store at
+ * `db`, with `env` added to its environment.
+ */
+export function spawnCommand(
+  command: string,
+  args: readonly string[],
+  db: string,
+  env: NodeJS.ProcessEnv = {},
+): ChildProcess {
+  return spawn(process.execPath, [BIN, command, ...args], {
     cwd: ROOT,
-    env: childEnv(db),
+    env: { ...childEnv(db), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
 }
 
+/** Starts `dealer-reviews import` against the SQLite store at `db`. */
+export function spawnCli(args: readonly string[], db: string): ChildProcess {
+  return spawnCommand('import', args, db);
+}
+
+/** Runs `dealer-reviews <command>` to completion. */
+export function runCommand(
+  command: string,
+  args: readonly string[],
+  db: string,
+  env: NodeJS.ProcessEnv = {},
+): Promise<CliResult> {
+  return collect(spawnCommand(command, args, db, env));
+}
+
 /** Runs the built CLI to completion. */
 export function runCli(args: readonly string[], db: string): Promise<CliResult> {
-  const child = spawnCli(args, db);
+  return collect(spawnCli(args, db));
+}
+
+function collect(child: ChildProcess): Promise<CliResult> {
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -69,9 +95,11 @@ export interface JsonSummary {
   rejected: { row: number; field: string; reason: string; line?: number; file?: string }[];
   pruned: number;
   rederived: number;
+  hidden: number;
   businessChanged: boolean;
   version: number | null;
   committed: boolean;
+  dryRun: boolean;
   format: string;
   rows: number;
   warnings: string[];

@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { decodeText } from '../internal/text.js';
 import type { MappedCandidate, MappedRow, RowContext } from '../types.js';
+import { reviewDateWindow, reviewSourceAsOf } from '../../domain/review.js';
 import { validateRow } from '../validate.js';
 import { mapColumns, mapSourceName, normalizeHeader } from './csv-columns.js';
 import { contentId, readCsvReviews } from './csv.js';
 
 const ctx: RowContext = { timeZone: 'UTC', defaultSource: null, noteLocalTime: () => {} };
+const schema = reviewSourceAsOf(reviewDateWindow('2026-01-01T00:00:00.000Z', 'UTC'));
 
 function rowsOf(csv: string, c: RowContext = ctx): MappedRow[] {
   return [...readCsvReviews(decodeText('x.csv', Buffer.from(csv))).rows(c)];
@@ -62,9 +64,32 @@ describe('readCsvReviews', () => {
     expect(row).toMatchObject({ field: 'stars', reason: 'rating must be from 1 to 5, got 6' });
     expect(row!.key).toEqual({ source: 'other', sourceReviewId: 'r1' });
     const [bad] = rowsOf('id,stars,date,author,url\nr1,5,2024-01-02,Ann,not a url\n');
-    const result = validateRow(bad!, false);
+    const result = validateRow(bad!, schema, false);
     expect(result.ok).toBe(false);
     if (!result.ok) expect(result.rejection).toMatchObject({ row: 1, line: 2, field: 'url' });
+  });
+
+  it('names the CSV header of a date after tomorrow or before 1995', () => {
+    const csv = [
+      'id,stars,Review Date,author,Response Date,response',
+      'r1,5,12/31/9999,Ann,,',
+      'r2,5,2024-01-02,Bo,2100-01-01,Thanks',
+      'r3,5,1899-12-30,Cy,,',
+      'r4,5,2024-01-02,Di,2024-01-03,Thanks',
+    ].join('\n');
+    const results = rowsOf(csv).map((r) => validateRow(r, schema, false));
+    expect(results.map((r) => (r.ok ? 'ok' : [r.rejection.field, r.rejection.reason]))).toEqual([
+      [
+        'Review Date',
+        '9999-12-31 is after tomorrow (2026-01-02 in UTC): a review cannot be dated in the future',
+      ],
+      [
+        'Response Date',
+        '2100-01-01 is after tomorrow (2026-01-02 in UTC): a review cannot be dated in the future',
+      ],
+      ['Review Date', '1899-12-30 is before 1995-01-01, the earliest date a review may carry'],
+      'ok',
+    ]);
   });
 
   it('rejects a row with more fields than the header and an empty author', () => {

@@ -107,18 +107,23 @@ function isConsumerMessage(m: Record<string, unknown>): boolean {
   return /consumer|customer|reviewer/i.test(type);
 }
 
-function responseOf(r: Record<string, unknown>, ctx: RowContext): Record<string, unknown> | null {
+/** The last dealer message as the owner response, and the name of its date field. */
+function responseOf(
+  r: Record<string, unknown>,
+  ctx: RowContext,
+): { response: Record<string, unknown>; dateField: string } | null {
   const messages = pick(r, 'Messages');
   if (!messages || !Array.isArray(messages.value)) return null;
-  let last: Record<string, unknown> | null = null;
+  let last: { response: Record<string, unknown>; dateField: string } | null = null;
   messages.value.forEach((m, i) => {
     const msg = asRecord(m);
     if (!msg || isConsumerMessage(msg)) return;
     const body = text(pick(msg, 'Text', 'Body', 'Message')?.value);
     if (body === null) return;
     const date = pick(msg, 'DateModified', 'DateCreated');
-    const field = `${messages.key}.${i}.${date?.key ?? 'DateCreated'}`;
-    last = { text: body, dateModified: parseOptionalDateTime(date?.value, field, ctx) };
+    const dateField = `${messages.key}.${i}.${date?.key ?? 'DateCreated'}`;
+    const dateModified = parseOptionalDateTime(date?.value, dateField, ctx);
+    last = { response: { text: body, dateModified }, dateField };
   });
   return last;
 }
@@ -143,7 +148,7 @@ export function mapDealerRaterReview(
   try {
     const overall = rating(pick(r, 'Rating', 'OverallRating')?.value, fields.reviewRating!);
     if (overall === null) throw new FieldError(fields.reviewRating!, 'missing rating');
-    const candidate = {
+    const candidate: Record<string, unknown> = {
       source: 'dealerrater',
       sourceReviewId: id,
       sourceUrl: text(pick(r, 'ReviewUrl', 'Url')?.value),
@@ -162,9 +167,11 @@ export function mapDealerRaterReview(
       subRatings: subRatingsOf(r),
       recommendsDealer: recommendOf(r),
       taggedStaff: staffOf(r),
-      ownerResponse: responseOf(r, ctx),
     };
-    return { ...withKey, candidate, fields };
+    const reply = responseOf(r, ctx);
+    candidate.ownerResponse = reply?.response ?? null;
+    const named = reply ? { ...fields, 'ownerResponse.dateModified': reply.dateField } : fields;
+    return { ...withKey, candidate, fields: named };
   } catch (err) {
     if (err instanceof FieldError) return rejectRow(withKey, err.field, err.reason);
     throw err;

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { detectFormat } from '../detect.js';
 import { decodeText } from '../internal/text.js';
-import type { MappedCandidate, RowContext } from '../types.js';
+import type { MappedCandidate, MappedRow, RowContext } from '../types.js';
+import { reviewDateWindow, reviewSourceAsOf } from '../../domain/review.js';
 import { validateRow } from '../validate.js';
 import { checkBusiness } from './business.js';
 import { mapDealerRaterReview } from './dealerrater.js';
@@ -9,6 +10,7 @@ import { mapGoogleReview } from './gbp.js';
 import { mapPublishedReview } from './reviews-json.js';
 
 const ctx: RowContext = { timeZone: 'UTC', defaultSource: null, noteLocalTime: () => {} };
+const schema = reviewSourceAsOf(reviewDateWindow('2026-01-01T00:00:00.000Z', 'UTC'));
 const doc = (text: string, path = 'x.json') => decodeText(path, Buffer.from(text));
 
 describe('detectFormat', () => {
@@ -55,7 +57,7 @@ describe('row mappers', () => {
       null,
       ctx,
     );
-    const result = validateRow(long, false);
+    const result = validateRow(long, schema, false);
     expect(!result.ok && result.rejection.field).toBe('reviewer.displayName');
   });
 
@@ -102,7 +104,7 @@ describe('row mappers', () => {
       1,
       null,
     );
-    const result = validateRow(row, false);
+    const result = validateRow(row, schema, false);
     expect(result.ok && result.review.taggedStaff).toEqual([
       { name: 'Ann Lee', via: 'tagged', rating: 4 },
     ]);
@@ -136,5 +138,73 @@ describe('checkBusiness', () => {
       ok: false,
       field: 'business.timeZone',
     });
+  });
+});
+
+describe('implausible dates (after tomorrow or before 1995) in each format', () => {
+  const FUTURE = '2099-05-01T10:00:00Z';
+  const rejectionOf = (row: MappedRow) => {
+    const result = validateRow(row, schema, false);
+    return result.ok ? null : { field: result.rejection.field, reason: result.rejection.reason };
+  };
+  const future = {
+    field: expect.any(String),
+    reason:
+      '2099-05-01 is after tomorrow (2026-01-02 in UTC): a review cannot be dated in the future',
+  };
+
+  it('names the Google field: createTime, updateTime, reviewReply.updateTime', () => {
+    const google = (over: object) =>
+      mapGoogleReview(
+        { reviewId: 'a', starRating: 'FIVE', createTime: '2024-01-01T00:00:00Z', ...over },
+        1,
+        null,
+        ctx,
+      );
+    expect(rejectionOf(google({ createTime: FUTURE }))).toEqual({ ...future, field: 'createTime' });
+    expect(rejectionOf(google({ updateTime: FUTURE }))?.field).toBe('updateTime');
+    expect(rejectionOf(google({ reviewReply: { comment: 'Thanks', updateTime: FUTURE } }))).toEqual(
+      { ...future, field: 'reviewReply.updateTime' },
+    );
+    expect(rejectionOf(google({ createTime: '1970-01-01T00:00:00Z' }))).toEqual({
+      field: 'createTime',
+      reason: '1970-01-01 is before 1995-01-01, the earliest date a review may carry',
+    });
+  });
+
+  it('names the DealerRater field, down to the dealer message that holds the date', () => {
+    const dealerRater = (over: object) =>
+      mapDealerRaterReview(
+        { Id: 1, Rating: 5, DateCreated: '2024-01-01T00:00:00Z', ...over },
+        1,
+        null,
+        ctx,
+      );
+    expect(rejectionOf(dealerRater({ DateCreated: FUTURE }))?.field).toBe('DateCreated');
+    expect(rejectionOf(dealerRater({ DateModified: FUTURE }))?.field).toBe('DateModified');
+    const messages = [
+      { Type: 'DealerResponse', Text: 'Thanks', DateCreated: '2024-01-02T00:00:00Z' },
+      { Type: 'DealerResponse', Text: 'Thanks again', DateCreated: FUTURE },
+    ];
+    expect(rejectionOf(dealerRater({ Messages: messages }))).toEqual({
+      ...future,
+      field: 'Messages.1.DateCreated',
+    });
+  });
+
+  it('names the reviews.json field', () => {
+    const published = mapPublishedReview(
+      {
+        source: 'google',
+        sourceReviewId: 'g1',
+        reviewRating: { ratingValue: 5 },
+        author: { name: 'A' },
+        datePublished: '2024-01-01T10:00:00.000Z',
+        verification: { level: 'source-confirmed', checkedAt: FUTURE },
+      },
+      1,
+      null,
+    );
+    expect(rejectionOf(published)).toEqual({ ...future, field: 'verification.checkedAt' });
   });
 });

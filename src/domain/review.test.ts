@@ -1,0 +1,119 @@
+import { describe, expect, it } from 'vitest';
+import {
+  EARLIEST_REVIEW_DATE,
+  reviewDateWindow,
+  reviewSourceAsOf,
+  type ReviewSourceInput,
+} from './review.js';
+
+// 21:00 on 24 November in Chicago (UTC-6), already 25 November in UTC.
+const NOW = '2026-11-25T03:00:00.000Z';
+
+const row = (over: Partial<ReviewSourceInput> = {}): ReviewSourceInput => ({
+  source: 'google',
+  sourceReviewId: 'r1',
+  reviewRating: { ratingValue: 5 },
+  author: { name: 'Ann' },
+  datePublished: '2026-06-01T12:00:00Z',
+  ...over,
+});
+
+function issuesOf(input: ReviewSourceInput, timeZone = 'America/Chicago') {
+  const parsed = reviewSourceAsOf(reviewDateWindow(NOW, timeZone)).safeParse(input);
+  return parsed.success
+    ? []
+    : parsed.error.issues.map((i) => ({ path: i.path, message: i.message }));
+}
+
+describe('the window of plausible review dates', () => {
+  it('runs from the floor to tomorrow in the business time zone, both inclusive', () => {
+    expect(reviewDateWindow(NOW, 'America/Chicago')).toEqual({
+      timeZone: 'America/Chicago',
+      earliest: '1995-01-01',
+      latest: '2026-11-25',
+      from: '1995-01-01T06:00:00.000Z',
+      until: '2026-11-26T06:00:00.000Z',
+    });
+  });
+
+  it('takes tomorrow in UTC, the fallback zone, when no business profile sets one', () => {
+    expect(reviewDateWindow(NOW, 'UTC')).toMatchObject({
+      latest: '2026-11-26',
+      from: '1995-01-01T00:00:00.000Z',
+      until: '2026-11-27T00:00:00.000Z',
+    });
+  });
+
+  it('crosses months, years and zones east of UTC', () => {
+    expect(reviewDateWindow('2024-12-31T12:00:00Z', 'Pacific/Kiritimati')).toMatchObject({
+      latest: '2025-01-02',
+      until: '2025-01-02T10:00:00.000Z',
+    });
+  });
+
+  it('floors at 1995-01-01, the year online reviews began', () => {
+    expect(EARLIEST_REVIEW_DATE).toBe('1995-01-01');
+  });
+});
+
+describe('reviewSourceAsOf (the plausible-dates rule)', () => {
+  it('accepts the last instant of tomorrow and the first of the floor day, local time', () => {
+    expect(issuesOf(row({ datePublished: '2026-11-26T05:59:59.999Z' }))).toEqual([]);
+    expect(issuesOf(row({ datePublished: '1995-01-01T00:00:00-06:00' }))).toEqual([]);
+  });
+
+  it('rejects a date after tomorrow in the business time zone, saying which day it is', () => {
+    expect(issuesOf(row({ datePublished: '2026-11-26T06:00:00Z' }))).toEqual([
+      {
+        path: ['datePublished'],
+        message:
+          '2026-11-26 is after tomorrow (2026-11-25 in America/Chicago): a review cannot be dated in the future',
+      },
+    ]);
+    // The same instant is tomorrow in UTC, so it passes before a profile sets the zone.
+    expect(issuesOf(row({ datePublished: '2026-11-26T06:00:00Z' }), 'UTC')).toEqual([]);
+  });
+
+  it('rejects a placeholder far in the future', () => {
+    expect(issuesOf(row({ datePublished: '9999-12-31T00:00:00Z' }), 'UTC')).toEqual([
+      {
+        path: ['datePublished'],
+        message:
+          '9999-12-31 is after tomorrow (2026-11-26 in UTC): a review cannot be dated in the future',
+      },
+    ]);
+  });
+
+  it('rejects a date before the floor, in local time', () => {
+    expect(issuesOf(row({ datePublished: '1994-12-31T23:59:59-06:00' }))).toEqual([
+      {
+        path: ['datePublished'],
+        message: '1994-12-31 is before 1995-01-01, the earliest date a review may carry',
+      },
+    ]);
+    expect(issuesOf(row({ datePublished: '0001-01-01T00:00:00Z' }), 'UTC')[0]?.message).toBe(
+      '0001-01-01 is before 1995-01-01, the earliest date a review may carry',
+    );
+  });
+
+  it.each([
+    ['dateModified', { dateModified: '2099-01-01T00:00:00Z' }, ['dateModified']],
+    [
+      'the owner response date',
+      { ownerResponse: { text: 'Thanks!', dateModified: '2099-01-01T00:00:00Z' } },
+      ['ownerResponse', 'dateModified'],
+    ],
+    [
+      'the verification time',
+      { verification: { level: 'source-confirmed', checkedAt: '1970-01-01T00:00:00Z' } },
+      ['verification', 'checkedAt'],
+    ],
+  ] as const)('covers %s', (_name, over, path) => {
+    expect(issuesOf(row(over as Partial<ReviewSourceInput>)).map((i) => i.path)).toEqual([path]);
+  });
+
+  it('accepts a review without the optional dates', () => {
+    const input = row({ dateModified: null, ownerResponse: { text: 'Thanks!' } });
+    expect(issuesOf(input)).toEqual([]);
+  });
+});
