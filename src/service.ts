@@ -9,6 +9,7 @@ import { serviceUrls } from './catalogue.js';
 import { precompressRepresentation } from './representation/index.js';
 import type { Route } from './http/router.js';
 import { startBuildThread } from './build/index.js';
+import { collectGarbage, threadMemory, type ThreadMemory } from './platform/rpc.js';
 import { packageRoot } from './import/sample.js';
 import type { Logger } from './logger.js';
 import {
@@ -29,6 +30,8 @@ export interface RunningService {
   store: ServiceStore;
   publisher: Publisher;
   hub: Hub;
+  /** Where the memory is: the process's resident set, and the heaps of this thread and the build worker. */
+  memory(): Promise<{ rss: number; main: ThreadMemory; build: ThreadMemory }>;
   close(): Promise<void>;
 }
 
@@ -62,7 +65,7 @@ function clientErrorHandler(server: Server, logger: Logger): void {
 export async function startService(config: Config, logger: Logger): Promise<RunningService> {
   const store = await openServiceStore(config.databaseUrl);
   const urls = serviceUrls(config.baseUrl);
-  let builder: Builder | null = null;
+  let builder: (Builder & { memory(): Promise<ThreadMemory> }) | null = null;
   let publisher: Publisher;
   try {
     builder = await startBuildThread(
@@ -131,6 +134,21 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     }),
     ...hub.routes,
   ];
+  // The previous version's buffers (the whole dataset, its codings) are freed only when this
+  // thread collects garbage, which a quiet heap seldom does: collect once, a few seconds after
+  // each change, when the requests that held the old version are done.
+  let collect: NodeJS.Timeout | null = null;
+  publisher.onChange(() => {
+    if (collect) clearTimeout(collect);
+    collect = setTimeout(() => {
+      collect = null;
+      const started = performance.now();
+      void collectGarbage().then(() =>
+        logger.debug({ ms: Math.round(performance.now() - started) }, 'collected garbage'),
+      );
+    }, 5_000);
+    collect.unref();
+  });
   const purge = setInterval(() => {
     store.sessions
       .purgeEnded(Date.now())
@@ -159,8 +177,16 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     store,
     publisher,
     hub,
+    async memory() {
+      return {
+        rss: process.memoryUsage().rss,
+        main: threadMemory(),
+        build: await builder!.memory(),
+      };
+    },
     async close() {
       clearInterval(purge);
+      if (collect) clearTimeout(collect);
       publisher.stop();
       await hub.stop();
       await new Promise<void>((resolve) => {

@@ -1,6 +1,12 @@
 import { Worker } from 'node:worker_threads';
 import type { Logger } from '../logger.js';
-import { rpcClient, workerUrl, type RpcEvent } from '../platform/rpc.js';
+import {
+  rpcClient,
+  workerUrl,
+  type RpcClient,
+  type RpcEvent,
+  type ThreadMemory,
+} from '../platform/rpc.js';
 import type { Builder, BuiltDocument, BuiltVersion } from '../snapshot/index.js';
 
 /** What the build worker starts with. */
@@ -13,6 +19,11 @@ export interface BuildThreadData {
   sampleData: boolean;
 }
 
+/** The build worker is done with a version and its follow-up documents. */
+export interface IdleEvent extends ThreadMemory {
+  version: number;
+}
+
 /** A log line of the build worker, written by the service's logger. */
 export interface BuildThreadLog {
   level: 'info' | 'warn' | 'error';
@@ -21,49 +32,143 @@ export interface BuildThreadLog {
 }
 
 /**
+ * A worker whose heap holds more than this once a version and its insights are done (its caches
+ * of analysed sentences, about 150 MB at 100,000 reviews) is stopped, and the next version is built
+ * by a fresh one: the service's memory stays bounded between changes, and the insights of a large
+ * store follow a few seconds later (the analyses are read back from the store). Smaller stores
+ * keep their worker warm.
+ */
+export const RECYCLE_ABOVE_BYTES = 96 * 1024 * 1024;
+
+interface Running {
+  worker: Worker;
+  client: RpcClient;
+  stopping: boolean;
+  /** Builds asked for and not answered yet. */
+  building: number;
+  /** The version whose follow-up documents this worker still owes. */
+  owes: number | null;
+}
+
+/**
  * Starts the build worker (`thread.ts`) and returns it as the publisher's `Builder`: `build()`
  * asks it for the newest data version, which arrives as transferred buffers; the insights follow
  * as a `document` event. Resolves once the worker has opened the store (and loaded the sample
  * dealership into an empty one, when asked); rejects when it cannot.
  */
-export async function startBuildThread(data: BuildThreadData, logger: Logger): Promise<Builder> {
-  const worker = new Worker(workerUrl(import.meta.url, './thread.js'), { workerData: data });
+export async function startBuildThread(
+  data: BuildThreadData,
+  logger: Logger,
+  options: { recycleAboveBytes?: number } = {},
+): Promise<Builder & { memory(): Promise<ThreadMemory> }> {
+  const recycleAbove = options.recycleAboveBytes ?? RECYCLE_ABOVE_BYTES;
   const documents = new Set<(version: number, doc: BuiltDocument) => void>();
-  const onEvent = (event: RpcEvent): void => {
-    if (event.event === 'document') {
-      const { version, doc } = event.payload as { version: number; doc: BuiltDocument };
-      for (const listener of documents) listener(version, doc);
-    } else if (event.event === 'log') {
-      const { level, msg, ...rest } = event.payload as BuildThreadLog;
-      logger[level](rest, msg);
-    }
+  let running: Running | null = null;
+  let closed = false;
+
+  const stop = async (r: Running): Promise<void> => {
+    if (r.stopping) return;
+    r.stopping = true;
+    if (running === r) running = null;
+    await r.client.call('close').catch(() => undefined);
+    await r.worker.terminate();
   };
-  const client = rpcClient(worker, onEvent);
-  let closing = false;
-  worker.on('error', (err) => {
-    logger.error({ err }, 'the build worker failed');
-    client.failAll(err);
-  });
-  worker.on('exit', (code) => {
-    if (!closing) client.failAll(new Error(`the build worker stopped (exit code ${code})`));
-  });
-  try {
-    await client.call('ready');
-  } catch (err) {
-    closing = true;
-    await worker.terminate();
-    throw err;
-  }
+
+  const start = async (sampleData: boolean): Promise<Running> => {
+    const worker = new Worker(workerUrl(import.meta.url, './thread.js'), {
+      workerData: { ...data, sampleData } satisfies BuildThreadData,
+    });
+    const r: Running = {
+      worker,
+      client: undefined as unknown as RpcClient,
+      stopping: false,
+      building: 0,
+      owes: null,
+    };
+    const onEvent = (event: RpcEvent): void => {
+      if (event.event === 'document') {
+        const { version, doc } = event.payload as { version: number; doc: BuiltDocument };
+        for (const listener of documents) listener(version, doc);
+      } else if (event.event === 'idle') {
+        const { version, heapUsed } = event.payload as IdleEvent;
+        if (r.owes === version) r.owes = null;
+        // Only a worker that owes nothing and builds nothing is stopped.
+        if (heapUsed > recycleAbove && !closed && r.building === 0 && r.owes === null) {
+          logger.debug({ heapUsed }, 'recycling the build worker');
+          void stop(r);
+        }
+      } else if (event.event === 'log') {
+        const { level, msg, ...rest } = event.payload as BuildThreadLog;
+        logger[level](rest, msg);
+      }
+    };
+    r.client = rpcClient(worker, onEvent);
+    worker.on('error', (err) => {
+      logger.error({ err }, 'the build worker failed');
+      r.client.failAll(err);
+    });
+    worker.on('exit', (code) => {
+      r.client.failAll(new Error(`the build worker stopped (exit code ${code})`));
+      if (running === r) running = null;
+      // A worker that died owing a version's follow-up documents: a fresh one builds that
+      // version again, so its documents still arrive.
+      if (!r.stopping && !closed && r.owes !== null) {
+        logger.warn({ version: r.owes }, 'the build worker stopped; building again');
+        void current()
+          .then((next) => next.client.call<BuiltVersion>('build'))
+          .then(
+            (built) => {
+              if (running) running.owes = built.state.version;
+            },
+            (err: unknown) => logger.error({ err }, 'could not build again'),
+          );
+      }
+    });
+    try {
+      await r.client.call('ready');
+    } catch (err) {
+      r.stopping = true;
+      await worker.terminate();
+      throw err;
+    }
+    return r;
+  };
+
+  running = await start(data.sampleData);
+  let starting: Promise<Running> | null = null;
+  const current = async (): Promise<Running> => {
+    if (closed) throw new Error('the build worker is closed');
+    if (running) return running;
+    starting ??= start(false).finally(() => {
+      starting = null;
+    });
+    running = await starting;
+    return running;
+  };
+
   return {
-    build: () => client.call<BuiltVersion>('build'),
+    async build() {
+      const r = await current();
+      r.building++;
+      try {
+        const built = await r.client.call<BuiltVersion>('build');
+        r.owes = built.state.version;
+        return built;
+      } finally {
+        r.building--;
+      }
+    },
+    async memory() {
+      // Between versions a recycled worker holds nothing.
+      if (!running) return { heapUsed: 0, heapTotal: 0, external: 0 };
+      return running.client.call<ThreadMemory>('memory');
+    },
     onDocument(listener) {
       documents.add(listener);
     },
     async close() {
-      if (closing) return;
-      closing = true;
-      await client.call('close').catch(() => undefined);
-      await worker.terminate();
+      closed = true;
+      if (running) await stop(running);
     },
   };
 }

@@ -4,16 +4,17 @@
  * the ABSA model and the analyses cache, and hands each version to the service's thread as
  * transferred buffers.
  */
+import { setTimeout as delay } from 'node:timers/promises';
 import { parentPort, workerData } from 'node:worker_threads';
 import { serviceUrls } from '../catalogue.js';
 import { refreshDerivations } from '../import/index.js';
 import { loadSampleFile, samplePath } from '../import/sample.js';
 import { createInsightsEngine } from '../insights/index.js';
 import { partsBuffers } from '../representation/index.js';
-import { emit, serveRpc, Transferable } from '../platform/rpc.js';
+import { collectGarbage, emit, serveRpc, threadMemory, Transferable } from '../platform/rpc.js';
 import { builtBuffers, createLocalBuilder } from '../snapshot/index.js';
 import { openStore } from '../store/index.js';
-import type { BuildThreadData, BuildThreadLog } from './index.js';
+import type { BuildThreadData, BuildThreadLog, IdleEvent } from './index.js';
 
 const port = parentPort!;
 const data = workerData as BuildThreadData;
@@ -44,6 +45,17 @@ const builder = createLocalBuilder({
       });
   },
   insights: async (source, signal) => JSON.stringify(await engine.computeInSlices(source, signal)),
+  // Idle until the next version: return what the build left (V8 shrinks the heap over a few
+  // collections; an idle worker would otherwise keep it all).
+  onIdle: async (version, signal) => {
+    for (let i = 0; i < 3 && !signal.aborted; i++) {
+      await collectGarbage();
+      await delay(300);
+    }
+    // The service stops a worker that still holds much (see RECYCLE_ABOVE_BYTES), unless a new
+    // build has started meanwhile.
+    if (!signal.aborted) emit(port, 'idle', { version, ...threadMemory() } satisfies IdleEvent);
+  },
   onError: (err) =>
     log({ level: 'error', msg: 'could not compute the insights', err: describe(err) }),
 });
@@ -68,6 +80,7 @@ serveRpc(port, {
     const built = await builder.build();
     return new Transferable(built, builtBuffers(built));
   },
+  memory: () => threadMemory(),
   async close() {
     await builder.close();
     await store.close();

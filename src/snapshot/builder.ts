@@ -36,6 +36,11 @@ export interface LocalBuilderOptions extends BuildOptions {
   insights?: (source: InsightsSource, signal: AbortSignal) => Promise<string>;
   /** Told when a follow-up document could not be made. */
   onError?: (err: unknown) => void;
+  /**
+   * Runs when version `version` and its follow-up documents are done (the build worker collects
+   * garbage, then says so); `signal` aborts when a new build starts meanwhile.
+   */
+  onIdle?: (version: number, signal: AbortSignal) => void | Promise<void>;
 }
 
 /**
@@ -55,6 +60,20 @@ export function createLocalBuilder(o: LocalBuilderOptions): Builder {
     for (const listener of listeners) listener(state.version, doc);
   };
 
+  /** Starts the follow-up work of a version (after the caller has the built version). */
+  const schedule = (state: DataState, source: InsightsSource): AbortController => {
+    const controller = new AbortController();
+    pending = new Promise<void>((resolve) => setImmediate(resolve))
+      .then(() => follow(state, source, controller.signal))
+      .catch((err: unknown) => {
+        if (!controller.signal.aborted) o.onError?.(err);
+      })
+      .then(() =>
+        controller.signal.aborted ? undefined : o.onIdle?.(state.version, controller.signal),
+      );
+    return controller;
+  };
+
   return {
     async build() {
       followUp?.abort();
@@ -62,15 +81,11 @@ export function createLocalBuilder(o: LocalBuilderOptions): Builder {
       await o.prepare?.();
       const dataset = await o.read();
       const { built, reviews } = buildVersion(dataset, o);
-      const controller = new AbortController();
-      followUp = controller;
-      const source = { reviews, business: dataset.business, changedAt: dataset.state.changedAt };
-      // Started after the caller has the built version (and its buffers).
-      pending = new Promise<void>((resolve) => setImmediate(resolve))
-        .then(() => follow(dataset.state, source, controller.signal))
-        .catch((err: unknown) => {
-          if (!controller.signal.aborted) o.onError?.(err);
-        });
+      followUp = schedule(dataset.state, {
+        reviews,
+        business: dataset.business,
+        changedAt: dataset.state.changedAt,
+      });
       return built;
     },
     onDocument(listener) {

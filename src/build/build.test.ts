@@ -1,0 +1,99 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pino } from 'pino';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { testBusiness, testReviews } from '../../test/helpers/fixtures.js';
+import { seedStore } from '../../test/helpers/service.js';
+import { startPublisher, type Publisher } from '../snapshot/index.js';
+import { openServiceStore, openStore, type ServiceStore } from '../store/index.js';
+import { ReviewSource } from '../domain/review.js';
+import { ingest } from '../import/index.js';
+import { startBuildThread } from './index.js';
+
+const silent = pino({ level: 'silent' });
+
+describe('the build worker', () => {
+  let dir: string;
+  let url: string;
+  let store: ServiceStore;
+  let publisher: Publisher | null = null;
+  let close: (() => Promise<void>) | null = null;
+
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'build-thread-'));
+    url = `sqlite:${join(dir, 'reviews.db')}`;
+    await seedStore(url, testBusiness(), testReviews(30));
+    store = await openServiceStore(url);
+  });
+  afterEach(async () => {
+    publisher?.stop();
+    await close?.();
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const start = async (recycleAboveBytes: number) => {
+    const builder = await startBuildThread(
+      { databaseUrl: url, baseUrl: 'https://reviews.example.com', hub: true, sampleData: false },
+      silent,
+      { recycleAboveBytes },
+    );
+    close = () => builder.close();
+    publisher = await startPublisher({
+      store,
+      builder,
+      logger: silent,
+      pollMs: 60_000,
+      responseCache: { maxEntries: 10, maxBytes: 1_000_000 },
+      follows: ['insights'],
+    });
+    return { builder, publisher };
+  };
+
+  /** Commits one more review, as an import in another process would. */
+  const addReview = async (n: number) => {
+    const writer = openStore(url);
+    try {
+      await ingest(writer, {
+        reviews: [
+          ReviewSource.parse({
+            source: 'google',
+            sourceReviewId: `added-${n}`,
+            reviewRating: { ratingValue: 5 },
+            reviewBody: `Review number ${n}: Mike Torres fixed the brakes.`,
+            author: { name: 'Tester' },
+            datePublished: `2031-01-${String(10 + n).padStart(2, '0')}T12:00:00Z`,
+          }),
+        ],
+      });
+    } finally {
+      await writer.close();
+    }
+  };
+
+  it('publishes every version with its insights, also when it stops its worker after each one', async () => {
+    // Any heap is above one byte: the worker is stopped once each version is done.
+    const { publisher } = await start(1);
+    for (let n = 1; n <= 3; n++) {
+      await addReview(n);
+      await publisher.refresh();
+      await publisher.settled();
+      const snap = publisher.current();
+      expect(snap.index.size).toBe(30 + n);
+      const insights = JSON.parse(
+        snap.representations.get('/insights.json')!.body.toString('utf8'),
+      ) as { reviewCount: number };
+      expect(insights.reviewCount).toBe(30 + n);
+    }
+  });
+
+  it('keeps a small worker warm and reports its memory', async () => {
+    const { builder, publisher } = await start(1024 * 1024 * 1024);
+    await addReview(1);
+    await publisher.refresh();
+    await publisher.settled();
+    const memory = await builder.memory();
+    expect(memory.heapUsed).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,288 @@
+/**
+ * `npm run bench -- stalls`: does the service keep answering while it works?
+ *
+ * 1. Import under load: the service runs on the bundled sample store; a file of BENCH_IMPORT_COUNT
+ *    generated reviews (default 100,000) is imported by the real command in another process while
+ *    `/healthz` and a cached search are polled every 100 ms. Reported: p99 and max of both, the
+ *    service's event-loop delay (monitorEventLoopDelay in the service process), SQLITE_BUSY lines
+ *    in its log, the time from the import's commit to the new version being served, and RSS.
+ * 2. Requests at that size: six parallel `GET /api/reviews/since/0001-01-01` (the whole dataset,
+ *    streamed), an MCP read of the `reviews.json` resource, text searches, a one-review import
+ *    and its rebuild, each under the event-loop monitor.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort, memoryOf, ROOT, table, waitFor } from './harness.js';
+
+/** Loaded into the service process: its event-loop delay, reported (and reset) on SIGUSR2. */
+const DELAY_HOOK = `data:text/javascript,${encodeURIComponent(`
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+const h = monitorEventLoopDelay({ resolution: 10 });
+h.enable();
+process.on('SIGUSR2', () => {
+  process.stderr.write('LOOP ' + JSON.stringify({ maxMs: h.max / 1e6, p99Ms: h.percentile(99) / 1e6, meanMs: h.mean / 1e6 }) + '\\n');
+  h.reset();
+});
+`)}`;
+
+interface Service {
+  url: string;
+  child: ChildProcess;
+  log: string[];
+  loop(): Promise<{ maxMs: number; p99Ms: number; meanMs: number }>;
+}
+
+async function startService(databaseUrl: string): Promise<Service> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', DELAY_HOOK, join(ROOT, 'dist/src/main.js')], {
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATABASE_URL: databaseUrl,
+      BASE_URL: `http://127.0.0.1:${port}`,
+      SAMPLE_DATA: 'on',
+      LOG_LEVEL: 'info',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const log: string[] = [];
+  const waiting: ((line: string) => void)[] = [];
+  child.stdout!.on('data', (d: Buffer) => log.push(...d.toString().split('\n').filter(Boolean)));
+  child.stderr!.on('data', (d: Buffer) => {
+    for (const line of d.toString().split('\n')) {
+      if (line.startsWith('LOOP ')) waiting.shift()?.(line.slice(5));
+      else if (line) log.push(line);
+    }
+  });
+  const url = `http://127.0.0.1:${port}`;
+  await waitFor(`${url}/healthz`, 600_000);
+  return {
+    url,
+    child,
+    log,
+    loop: () =>
+      new Promise((resolve) => {
+        waiting.push((line) => resolve(JSON.parse(line) as Awaited<ReturnType<Service['loop']>>));
+        child.kill('SIGUSR2');
+      }),
+  };
+}
+
+/** Polls `url` every `everyMs` until stopped; keeps each response time. */
+function poller(url: string, everyMs: number) {
+  const times: number[] = [];
+  let errors = 0;
+  let running = true;
+  const done = (async () => {
+    while (running) {
+      const started = performance.now();
+      try {
+        const res = await fetch(url);
+        await res.arrayBuffer();
+        if (!res.ok) errors++;
+      } catch {
+        errors++;
+      }
+      const took = performance.now() - started;
+      times.push(took);
+      await new Promise((r) => setTimeout(r, Math.max(0, everyMs - took)));
+    }
+  })();
+  return {
+    async stop() {
+      running = false;
+      await done;
+      const sorted = [...times].sort((a, b) => a - b);
+      return {
+        count: times.length,
+        p99: sorted[Math.floor(sorted.length * 0.99)] ?? 0,
+        max: sorted.at(-1) ?? 0,
+        errors,
+      };
+    },
+  };
+}
+
+function run(cmd: string, args: string[], env: Record<string, string> = {}): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { env: { ...process.env, ...env }, stdio: 'ignore' });
+    child.on('error', reject);
+    child.on('close', (code) => resolve(code ?? 1));
+  });
+}
+
+const ms = (n: number) => `${Math.round(n)} ms`;
+
+async function health(url: string): Promise<{ dataVersion: number; reviews: number }> {
+  return (await (await fetch(`${url}/healthz`)).json()) as { dataVersion: number; reviews: number };
+}
+
+export async function benchStalls(): Promise<string> {
+  const count = Number(process.env.BENCH_IMPORT_COUNT ?? 100_000);
+  const dir = mkdtempSync(join(tmpdir(), 'bench-stalls-'));
+  const databaseUrl = `sqlite:${join(dir, 'reviews.db')}`;
+  const file = join(dir, 'big.json');
+  const out: string[] = [];
+  try {
+    await run(process.execPath, [
+      join(ROOT, 'dist/tools/sample/cli.js'),
+      '--count',
+      String(count),
+      '--seed',
+      '7',
+      '--out',
+      file,
+    ]);
+    const svc = await startService(databaseUrl);
+    try {
+      const before = await health(svc.url);
+      await fetch(`${svc.url}/api/reviews/search?rating=5&limit=20`); // cached from now on
+      await svc.loop();
+      const healthz = poller(`${svc.url}/healthz`, 100);
+      const search = poller(`${svc.url}/api/reviews/search?rating=5&limit=20`, 100);
+      const importStarted = performance.now();
+      const code = await run(process.execPath, [join(ROOT, 'dist/src/bin.js'), 'import', file], {
+        DATABASE_URL: databaseUrl,
+      });
+      const committed = performance.now();
+      if (code !== 0) throw new Error(`the import exited with ${code}`);
+      let after = await health(svc.url);
+      while (after.dataVersion === before.dataVersion) {
+        await new Promise((r) => setTimeout(r, 20));
+        after = await health(svc.url);
+      }
+      const served = performance.now();
+      // Keep polling a little after the swap (the insights follow, the old version is collected).
+      await new Promise((r) => setTimeout(r, 5_000));
+      const h = await healthz.stop();
+      const s = await search.stop();
+      const loop = await svc.loop();
+      const busy = svc.log.filter((l) => l.includes('SQLITE_BUSY')).length;
+      out.push(
+        `### Import of ${count.toLocaleString('en-US')} reviews while serving\n`,
+        table([
+          {
+            measure: '`/healthz` every 100 ms: p99 / max',
+            value: `${ms(h.p99)} / ${ms(h.max)} (${h.count} requests, ${h.errors} errors)`,
+          },
+          {
+            measure: 'cached search every 100 ms: p99 / max',
+            value: `${ms(s.p99)} / ${ms(s.max)} (${s.count} requests, ${s.errors} errors)`,
+          },
+          {
+            measure: 'service event-loop delay: max / p99',
+            value: `${ms(loop.maxMs)} / ${ms(loop.p99Ms)}`,
+          },
+          { measure: 'SQLITE_BUSY lines in the service log', value: busy },
+          { measure: 'import (command start to commit)', value: ms(committed - importStarted) },
+          { measure: 'commit to the new version served', value: ms(served - committed) },
+          { measure: 'reviews served after', value: after.reviews },
+          {
+            measure: 'service RSS after (peak)',
+            value: `${memoryOf(svc.child.pid!).rssMB} MB (${memoryOf(svc.child.pid!).peakMB} MB)`,
+          },
+        ]),
+        '',
+      );
+
+      // Requests at this size, each under the event-loop monitor.
+      const rows: Record<string, string>[] = [];
+      const measure = async (name: string, work: () => Promise<unknown>) => {
+        await svc.loop();
+        const started = performance.now();
+        await work();
+        const took = performance.now() - started;
+        const loop = await svc.loop();
+        rows.push({ request: name, took: ms(took), 'event-loop delay max': ms(loop.maxMs) });
+      };
+      // Large bodies are read by curl, in its own process, as a client would.
+      const read = (path: string, headers: Record<string, string> = {}) =>
+        run('curl', [
+          '-s',
+          '-o',
+          '/dev/null',
+          ...Object.entries(headers).flatMap(([k, v]) => ['-H', `${k}: ${v}`]),
+          `${svc.url}${path}`,
+        ]);
+      await measure('6 parallel `GET /api/reviews/since/0001-01-01` (identity)', () =>
+        Promise.all(Array.from({ length: 6 }, () => read('/api/reviews/since/0001-01-01'))),
+      );
+      await measure('6 parallel `GET /api/reviews/since/0001-01-01` (gzip)', () =>
+        Promise.all(
+          Array.from({ length: 6 }, () =>
+            read('/api/reviews/since/0001-01-01', { 'Accept-Encoding': 'gzip' }),
+          ),
+        ),
+      );
+      await measure('`GET /reviews.json` (identity)', () => read('/reviews.json'));
+      await measure('search `query=the` (uncached)', () =>
+        read('/api/reviews/search?query=the&limit=100'),
+      );
+      await measure('search `query=great service` (uncached)', () =>
+        read('/api/reviews/search?query=great%20service&limit=100'),
+      );
+      await measure('search `query=e` (uncached)', () => read('/api/reviews/search?query=e'));
+      await measure('MCP `resources/read` of reviews.json', async () => {
+        const headers = {
+          'Content-Type': 'application/json',
+          Accept: 'application/json, text/event-stream',
+        };
+        const init = await fetch(`${svc.url}/mcp`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({
+            jsonrpc: '2.0',
+            id: 1,
+            method: 'initialize',
+            params: {
+              protocolVersion: '2025-06-18',
+              capabilities: {},
+              clientInfo: { name: 'bench', version: '1' },
+            },
+          }),
+        });
+        await init.arrayBuffer();
+        const session = init.headers.get('mcp-session-id')!;
+        const res = await fetch(`${svc.url}/mcp`, {
+          method: 'POST',
+          headers: { ...headers, 'Mcp-Session-Id': session },
+          body: JSON.stringify({
+            jsonrpc: '2.0',
+            id: 2,
+            method: 'resources/read',
+            params: { uri: `${svc.url}/reviews.json` },
+          }),
+        });
+        await res.arrayBuffer();
+      });
+      const small = join(dir, 'one.csv');
+      writeFileSync(
+        small,
+        'source,review_id,rating,date,author,text\ngoogle,bench-one,5,2026-10-30T12:00:00Z,Ann,Quick oil change.\n',
+      );
+      await measure('import one review, until its version is served', async () => {
+        const v = (await health(svc.url)).dataVersion;
+        await run(process.execPath, [join(ROOT, 'dist/src/bin.js'), 'import', small], {
+          DATABASE_URL: databaseUrl,
+        });
+        while ((await health(svc.url)).dataVersion === v)
+          await new Promise((r) => setTimeout(r, 20));
+      });
+      out.push(
+        `### Requests at ${after.reviews.toLocaleString('en-US')} reviews\n`,
+        table(rows),
+        '',
+      );
+      const mem = memoryOf(svc.child.pid!);
+      out.push(`Service RSS at the end: ${mem.rssMB} MB (peak ${mem.peakMB} MB).`, '');
+    } finally {
+      svc.child.kill('SIGTERM');
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return out.join('\n');
+}
