@@ -1,6 +1,6 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { HttpError } from './http/errors.js';
-import { COMMON_HEADERS, sendError } from './http/respond.js';
+import { COMMON_HEADERS, isClientGone, sendError } from './http/respond.js';
 import { allowedMethods, createRouter, type Route } from './http/router.js';
 import type { Logger } from './logger.js';
 
@@ -71,18 +71,23 @@ export function createApp(deps: AppDeps): RequestListener {
       res.end();
       return;
     }
-    throw new HttpError(
+    const err = new HttpError(
       405,
       'method_not_allowed',
       'This method is not allowed on this path.',
       undefined,
-      {
-        Allow: allow,
-      },
+      { Allow: allow },
     );
+    // A path with its own error format (`/mcp`) renders the errors answered on its behalf.
+    if (!match.route.renderError) throw err;
+    match.route.renderError(req, res, err);
   };
 
   const fail = (req: IncomingMessage, res: ServerResponse, err: unknown): void => {
+    if (isClientGone(req, err)) {
+      logger.debug({ code: (err as { code?: unknown }).code }, 'client went away');
+      return;
+    }
     if (res.headersSent) {
       logger.error({ err }, 'failed after the response started');
       res.destroy();

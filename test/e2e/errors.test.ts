@@ -1,7 +1,12 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startChildService, waitUntil } from '../helpers/child-service.js';
 import { testBusiness, testReviews } from '../helpers/fixtures.js';
 import { http, rawRequest } from '../helpers/http.js';
-import { startTestService, type TestService } from '../helpers/service.js';
+import { seedStore, startTestService, type TestService } from '../helpers/service.js';
 
 let svc: TestService;
 
@@ -152,6 +157,54 @@ describe('health and OpenAPI', () => {
       '/api/reviews/since/{date}',
     ]) {
       expect(doc.paths[path], path).toBeDefined();
+    }
+  });
+});
+
+/**
+ * Sends the head of a POST with `Expect: 100-continue`, waits for the 100 (the service is then
+ * handling the request and reading its body), sends part of the body and closes the connection.
+ */
+function abandonMidBody(url: string, path: string, contentType: string): Promise<void> {
+  const u = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(u.port), u.hostname, () => {
+      socket.write(
+        `POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: ${contentType}\r\n` +
+          'Accept: application/json, text/event-stream\r\nContent-Length: 1000\r\n' +
+          'Expect: 100-continue\r\n\r\n',
+      );
+    });
+    socket.once('data', (chunk: Buffer) => {
+      expect(chunk.toString('latin1')).toMatch(/^HTTP\/1\.1 100/);
+      socket.write('{"jsonrpc":"2.0","id":1,');
+      socket.destroy();
+      resolve();
+    });
+    socket.on('error', reject);
+  });
+}
+
+describe('issue 15: a client that goes away mid-request', () => {
+  it('is logged at debug level, never as an error with a stack trace', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'reviews-gone-'));
+    const databaseUrl = `sqlite:${join(dir, 'reviews.db')}`;
+    await seedStore(databaseUrl, testBusiness(), testReviews(5));
+    const child = await startChildService({ databaseUrl, env: { LOG_LEVEL: 'debug' } });
+    try {
+      await abandonMidBody(child.url, '/mcp', 'application/json');
+      await abandonMidBody(child.url, '/api/websub/hub', 'application/x-www-form-urlencoded');
+      await waitUntil(
+        () => child.logs.filter((l) => l.includes('went away')).length >= 2,
+        'both disconnects to be logged',
+      );
+      const gone = child.logs.filter((l) => l.includes('went away'));
+      for (const line of gone) expect(JSON.parse(line)).toMatchObject({ level: 20 });
+      expect(child.logs.filter((l) => /"level":(50|60)/.test(l))).toEqual([]);
+      expect(child.logs.join('\n')).not.toContain('"stack"');
+    } finally {
+      await child.stop();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

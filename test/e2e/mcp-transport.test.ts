@@ -315,3 +315,155 @@ describe('result cache', () => {
     ).toBe(400);
   });
 });
+
+describe('issue 15: hostile requests get a JSON-RPC error, never a 500', () => {
+  const INIT_PARAMS = {
+    protocolVersion: '2025-06-18',
+    capabilities: {},
+    clientInfo: { name: 'raw', version: '1' },
+  };
+
+  /** The error of a response, checked to be short, single-line and free of validation dumps. */
+  function shortError(res: { status: number; json: unknown }): {
+    code: number;
+    message: string;
+    data?: { issues: { path: (string | number)[] }[] };
+  } {
+    expect(res.status).toBeLessThan(500);
+    const { error } = res.json as {
+      error: { code: number; message: string; data?: { issues: { path: string[] }[] } };
+    };
+    expect(error.message.length).toBeLessThan(160);
+    expect(error.message).not.toMatch(/\n|\[|\{/);
+    return error;
+  }
+
+  it('initialize without params is -32602 for its id, and issues no session', async () => {
+    const res = await rpc(svc.url, { jsonrpc: '2.0', id: 'init-1', method: 'initialize' });
+    expect(res.status).toBe(200);
+    expect(shortError(res).code).toBe(-32602);
+    expect((res.json as { id: unknown }).id).toBe('init-1');
+    expect(res.headers.get('mcp-session-id')).toBeNull();
+  });
+
+  it.each([
+    [
+      'initialize with a numeric protocolVersion',
+      'initialize',
+      { ...INIT_PARAMS, protocolVersion: 5 },
+      'protocolVersion',
+    ],
+    [
+      'initialize without clientInfo',
+      'initialize',
+      { protocolVersion: '2025-06-18', capabilities: {} },
+      'clientInfo',
+    ],
+    [
+      'tools/call with null arguments',
+      'tools/call',
+      { name: 'search_reviews', arguments: null },
+      'arguments',
+    ],
+    [
+      'tools/call with array arguments',
+      'tools/call',
+      { name: 'search_reviews', arguments: [] },
+      'arguments',
+    ],
+    ['tools/call without a name', 'tools/call', { arguments: {} }, 'name'],
+    ['tools/call with a numeric name', 'tools/call', { name: 5, arguments: {} }, 'name'],
+    ['logging/setLevel with an unknown level', 'logging/setLevel', { level: 'loud' }, 'level'],
+    ['logging/setLevel without a level', 'logging/setLevel', {}, 'level'],
+    [
+      'prompts/get with a numeric argument',
+      'prompts/get',
+      { name: 'technician_feedback', arguments: { technician: 5 } },
+      'arguments',
+    ],
+    ['resources/read without a uri', 'resources/read', {}, 'uri'],
+  ])('%s is -32602 naming the field, with the request id', async (_name, method, params, field) => {
+    const session = await initSession(svc.url, '2025-11-25');
+    const headers: Record<string, string> =
+      method === 'initialize' ? {} : { 'Mcp-Session-Id': session };
+    const res = await rpc(svc.url, { jsonrpc: '2.0', id: 31, method, params }, headers);
+    const error = shortError(res);
+    expect(error.code).toBe(-32602);
+    expect(error.message).toContain(field);
+    expect(error.data!.issues[0]!.path[0]).toBe(field);
+    expect((res.json as { id: unknown }).id).toBe(31);
+    expect(res.headers.get('mcp-session-id')).toBeNull();
+  });
+
+  it('params given as an array are an Invalid Request (-32600) for that id', async () => {
+    const session = await initSession(svc.url);
+    for (const method of ['initialize', 'tools/list']) {
+      const res = await rpc(
+        svc.url,
+        { jsonrpc: '2.0', id: 32, method, params: [] },
+        { 'Mcp-Session-Id': session },
+      );
+      expect(res.status, method).toBe(400);
+      expect(shortError(res).code, method).toBe(-32600);
+      expect((res.json as { id: unknown }).id, method).toBe(32);
+    }
+  });
+
+  it('errors found before the SDK runs carry the request id', async () => {
+    const withoutSession = await rpc(svc.url, { ...LIST, id: 'no-session' });
+    expect(withoutSession.status).toBe(400);
+    expect((withoutSession.json as { id: unknown }).id).toBe('no-session');
+    const unknownSession = await rpc(svc.url, { ...LIST, id: 33 }, { 'Mcp-Session-Id': 'x.y' });
+    expect(unknownSession.status).toBe(404);
+    expect((unknownSession.json as { id: unknown }).id).toBe(33);
+    const session = await initSession(svc.url);
+    const badVersion = await rpc(
+      svc.url,
+      { ...LIST, id: 34 },
+      { 'Mcp-Session-Id': session, 'MCP-Protocol-Version': '1999-01-01' },
+    );
+    expect(badVersion.status).toBe(400);
+    expect((badVersion.json as { id: unknown }).id).toBe(34);
+    expect(badVersion.text).not.toContain('1999');
+    const notJsonRpc = await rpc(svc.url, { jsonrpc: '1.0', id: 35, method: 'tools/list' });
+    expect(notJsonRpc.status).toBe(400);
+    expect(errorOf(notJsonRpc.json).code).toBe(-32600);
+    expect((notJsonRpc.json as { id: unknown }).id).toBe(35);
+  });
+
+  it('params nested 5,000 deep are answered, not a stack overflow', async () => {
+    // The second instance has the default body cap (64 KiB).
+    const session = await initSession(second.url, '2025-11-25');
+    const deep = `${'['.repeat(5000)}1${']'.repeat(5000)}`;
+    const bodies = [
+      `{"jsonrpc":"2.0","id":41,"method":"tools/list","params":{"x":${deep}}}`,
+      `{"jsonrpc":"2.0","id":42,"method":"tools/call","params":{"name":"search_reviews","arguments":{"query":${deep}}}}`,
+      `{"jsonrpc":"2.0","id":43,"method":"tools/call","params":{"name":"get_business","arguments":{},"_meta":{"x":${deep}}}}`,
+      `{"jsonrpc":"2.0","id":44,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"experimental":{"x":${deep}}},"clientInfo":{"name":"x","version":"1"}}}`,
+    ];
+    for (const body of bodies) {
+      const res = await rpc(second.url, body, { 'Mcp-Session-Id': session });
+      expect(res.status, body.slice(0, 60)).toBe(200);
+      const answer = res.json as { id: number; result?: { isError?: boolean }; error?: unknown };
+      expect(answer.error, body.slice(0, 60)).toBeUndefined();
+      expect(answer.id).toBe(Number(/"id":(\d+)/.exec(body)![1]));
+    }
+  });
+
+  it('answers each request of a legacy batch: invalid params get -32602, the rest run', async () => {
+    const session = await initSession(svc.url, '2025-03-26');
+    const res = await rpc(
+      svc.url,
+      [
+        { jsonrpc: '2.0', id: 51, method: 'tools/call', params: { name: 5 } },
+        { jsonrpc: '2.0', id: 52, method: 'ping' },
+      ],
+      { 'Mcp-Session-Id': session, 'MCP-Protocol-Version': '2025-03-26' },
+    );
+    expect(res.status).toBe(200);
+    const answers = res.json as { id: number; result?: unknown; error?: { code: number } }[];
+    expect(answers.map((a) => a.id).sort()).toEqual([51, 52]);
+    expect(answers.find((a) => a.id === 51)!.error!.code).toBe(-32602);
+    expect(answers.find((a) => a.id === 52)!.result).toEqual({});
+  });
+});
