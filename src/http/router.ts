@@ -24,8 +24,8 @@ export interface Route {
   param?: string;
   methods: Partial<Record<'GET' | 'HEAD' | 'POST' | 'DELETE' | 'OPTIONS', Handler>>;
   /**
-   * Renders the errors the service answers on this path before a handler runs (405), when the
-   * path has its own error format and CORS rules (`/mcp`). By default they are the JSON
+   * Renders the errors the service answers on this path before a handler runs (405, 400 without
+   * Host), when the path has its own error format and CORS rules (`/mcp`). By default they are the JSON
    * `{ error, message }` every path answers.
    */
   renderError?: (req: IncomingMessage, res: ServerResponse, err: HttpError) => void;

@@ -390,18 +390,17 @@ export function mcpRoutes(options: McpRouteOptions): Route[] {
   };
 
   /**
-   * Errors the service answers before the endpoint runs (405 for GET and the other methods), as
-   * JSON-RPC errors under the same Origin rules.
+   * Errors the service answers before the endpoint runs (405 for GET and the other methods, 400
+   * without Host), as JSON-RPC errors under the same Origin rules.
    */
   const renderError = (req: IncomingMessage, res: ServerResponse, err: HttpError): void => {
-    const origin = req.headers.origin;
-    const allowedOrigin = origin !== undefined && (anyOrigin || allowed.has(origin));
-    sendRpcError(
-      res,
-      allowedOrigin ? origin : undefined,
-      new RpcFailure(err.status, -32000, err.message, err.headers),
-      null,
-    );
+    let origin: string | undefined;
+    try {
+      origin = checkOrigin(req);
+    } catch (refused) {
+      return sendRpcError(res, undefined, refused as RpcFailure, null);
+    }
+    sendRpcError(res, origin, new RpcFailure(err.status, -32000, err.message, err.headers), null);
   };
 
   return [

@@ -109,6 +109,73 @@ describe('odd input never gives a 5xx', () => {
   });
 });
 
+describe('issue 15: every response is JSON with CORS headers, errors included', () => {
+  /** The status line, headers (lower-case names) and body of a raw HTTP/1.1 answer. */
+  function parseRaw(raw: string): { status: number; headers: Map<string, string>; body: string } {
+    const [head = '', body = ''] = raw.split('\r\n\r\n');
+    const [statusLine = '', ...lines] = head.split('\r\n');
+    const headers = new Map(
+      lines.map((l) => [
+        l.slice(0, l.indexOf(':')).toLowerCase(),
+        l.slice(l.indexOf(':') + 1).trim(),
+      ]),
+    );
+    return { status: Number(statusLine.split(' ')[1]), headers, body };
+  }
+
+  it('an HTTP/1.1 request without Host is a JSON 400 with CORS headers (HTTP/1.0 needs none)', async () => {
+    const answer = parseRaw(
+      await rawRequest(svc.url, 'GET /reviews.json HTTP/1.1\r\nConnection: close\r\n\r\n'),
+    );
+    expect(answer.status).toBe(400);
+    expect(answer.headers.get('content-type')).toBe('application/json');
+    expect(answer.headers.get('access-control-allow-origin')).toBe('*');
+    expect(JSON.parse(answer.body)).toMatchObject({ error: 'bad_request' });
+    expect(answer.body).not.toMatch(/reviews\.json/);
+    const old = parseRaw(await rawRequest(svc.url, 'GET /healthz HTTP/1.0\r\n\r\n'));
+    expect(old.status).toBe(200);
+  });
+
+  it('every status the service answers carries Access-Control-Allow-Origin', async () => {
+    const form = { 'Content-Type': 'application/x-www-form-urlencoded' };
+    const requests: [number, string, Parameters<typeof http>[1]][] = [
+      [404, '/nope', {}],
+      [405, '/reviews.json', { method: 'POST', body: '{}' }],
+      [400, '/api/reviews/search?rating=9', {}],
+      [400, '/api/reviews/since/2024-02-30', {}],
+      [412, '/reviews.json', { headers: { 'If-Match': '"nope"' } }],
+      [304, '/reviews.json', { headers: { 'If-None-Match': '*' } }],
+      [204, '/api/feed.json', { method: 'OPTIONS' }],
+      [
+        415,
+        '/api/websub/hub',
+        { method: 'POST', body: 'x', headers: { 'Content-Type': 'text/plain' } },
+      ],
+      [400, '/api/websub/hub', { method: 'POST', body: 'hub.mode=publish', headers: form }],
+      [413, '/api/websub/hub', { method: 'POST', body: 'a'.repeat(9000), headers: form }],
+    ];
+    for (const [status, path, options] of requests) {
+      const res = await http(`${svc.url}${path}`, {
+        ...options,
+        headers: { Origin: 'https://app.example', ...options?.headers },
+      });
+      expect(res.status, path).toBe(status);
+      expect(res.headers['access-control-allow-origin'], `${status} ${path}`).toBe('*');
+      expect(res.headers['access-control-expose-headers'], path).toContain('ETag');
+    }
+    const rejected: [number, string][] = [
+      [400, 'GET /reviews.json HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n'],
+      [431, `GET /reviews.json HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`],
+    ];
+    for (const [status, raw] of rejected) {
+      const answer = parseRaw(await rawRequest(svc.url, raw));
+      expect(answer.status).toBe(status);
+      expect(answer.headers.get('content-type')).toBe('application/json');
+      expect(answer.headers.get('access-control-allow-origin'), String(status)).toBe('*');
+    }
+  });
+});
+
 describe('health and OpenAPI', () => {
   it('reports readiness on /healthz', async () => {
     const res = await http(`${svc.url}/healthz`);

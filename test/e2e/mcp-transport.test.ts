@@ -33,6 +33,14 @@ afterAll(async () => {
   await svc.stop();
 });
 
+/** The status and headers of a raw JSON-RPC answer, as a fetch Response. */
+function toResponse(res: { status: number; headers: Headers }): Response {
+  return new Response(null, {
+    status: res.status === 204 ? 204 : res.status,
+    headers: res.headers,
+  });
+}
+
 function errorOf(json: unknown): { code: number; message: string } {
   return (json as { error: { code: number; message: string } }).error;
 }
@@ -269,6 +277,63 @@ describe('Origin', () => {
       headers: { Origin: 'https://evil.example' },
     });
     expect(bad.status).toBe(403);
+  });
+});
+
+describe('issue 15: CORS on /mcp errors follows the Origin allow-list', () => {
+  it('answers every error to an allowed origin with its CORS headers, and none to others', async () => {
+    const origin = { Origin: TEST_BASE_URL };
+    const session = await initSession(svc.url);
+    const answers: [number, Promise<Response>][] = [
+      [405, fetch(`${svc.url}/mcp`, { headers: { ...origin, Accept: 'text/event-stream' } })],
+      [
+        406,
+        fetch(`${svc.url}/mcp`, {
+          method: 'POST',
+          headers: { ...origin, Accept: '*/*' },
+          body: '{}',
+        }),
+      ],
+      [415, rpc(svc.url, LIST, { ...origin, 'Content-Type': 'text/plain' }).then(toResponse)],
+      [
+        413,
+        rpc(svc.url, { ...LIST, params: { pad: 'x'.repeat(10_000) } }, origin).then(toResponse),
+      ],
+      [400, rpc(svc.url, '{', origin).then(toResponse)],
+      [400, rpc(svc.url, LIST, origin).then(toResponse)],
+      [404, rpc(svc.url, LIST, { ...origin, 'Mcp-Session-Id': 'x.y' }).then(toResponse)],
+      [
+        200,
+        rpc(
+          svc.url,
+          { ...LIST, method: 'tools/call', params: { name: 5 } },
+          { ...origin, 'Mcp-Session-Id': session },
+        ).then(toResponse),
+      ],
+      [
+        404,
+        fetch(`${svc.url}/mcp`, {
+          method: 'DELETE',
+          headers: { ...origin, 'Mcp-Session-Id': 'x.y' },
+        }),
+      ],
+    ];
+    for (const [status, pending] of answers) {
+      const res = await pending;
+      expect(res.status).toBe(status);
+      expect(res.headers.get('access-control-allow-origin'), String(status)).toBe(TEST_BASE_URL);
+      expect(res.headers.get('access-control-expose-headers')).toContain('Mcp-Session-Id');
+      expect(res.headers.get('vary')).toContain('Origin');
+    }
+    for (const method of ['GET', 'POST', 'PUT']) {
+      const refused = await fetch(`${svc.url}/mcp`, {
+        method,
+        headers: { Origin: 'https://evil.example', Accept: 'application/json, text/event-stream' },
+        ...(method === 'GET' ? {} : { body: '{}' }),
+      });
+      expect(refused.status, method).toBe(403);
+      expect(refused.headers.get('access-control-allow-origin'), method).toBeNull();
+    }
   });
 });
 
