@@ -1,8 +1,8 @@
-import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Business } from '../domain/business.js';
 import type { ReviewSource } from '../domain/review.js';
+import { checkDatabaseFile, ensureDirectory } from './internal/files.js';
 import { SQLITE_MIGRATIONS } from './internal/migrations.js';
 import { createSqliteWebSubStore } from './websub-sqlite.js';
 import {
@@ -43,7 +43,10 @@ function toStored(row: ReviewRow): StoredReview {
 }
 
 function connect(path: string): Db {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  if (path !== ':memory:') {
+    ensureDirectory(dirname(path));
+    checkDatabaseFile(path);
+  }
   const db = new Database(path);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
