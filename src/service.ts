@@ -21,7 +21,7 @@ import {
 } from './mcp/index.js';
 import { buildOpenApiDocument } from './openapi/document.js';
 import { buildSnapshot, startPublisher, type Publisher } from './snapshot/index.js';
-import { openStore, type Store } from './store/index.js';
+import { openStoreWithin, type Store } from './store/index.js';
 import { hubOpenApiPaths, startHub, topicPaths, type Hub } from './websub/index.js';
 
 export interface RunningService {
@@ -74,10 +74,11 @@ function clientErrorHandler(server: Server, logger: Logger): void {
 /**
  * Wires the service: opens the store, loads the sample dealership into an empty store when
  * SAMPLE_DATA is on, builds the first snapshot, starts watching for new data versions, and
- * listens. Resolves once the service answers requests.
+ * listens. Resolves once the service answers requests. A store that cannot be opened (or does
+ * not answer within the deadline) rejects with a `StoreOpenError`.
  */
 export async function startService(config: Config, logger: Logger): Promise<RunningService> {
-  const store = openStore(config.databaseUrl);
+  const store = await openStoreWithin(config.databaseUrl);
   await seedSample(store, config, logger);
   const urls = serviceUrls(config.baseUrl);
   const insights = createInsightsEngine({

@@ -1,3 +1,4 @@
+import { DeadlineError, withDeadline } from './internal/deadline.js';
 import { openSqliteStore } from './sqlite.js';
 import type { Store } from './types.js';
 
@@ -35,4 +36,60 @@ export function openStore(databaseUrl: string): Store {
   if (databaseUrl.startsWith('sqlite:'))
     return openSqliteStore(databaseUrl.slice('sqlite:'.length));
   throw new Error(`unsupported DATABASE_URL scheme: ${databaseUrl.split(':')[0]}`);
+}
+
+/**
+ * The store named by `DATABASE_URL` cannot be opened (a folder that cannot be created, a file
+ * that is not a database, no permission, no answer in time): one line for the operator.
+ */
+export class StoreOpenError extends Error {
+  override name = 'StoreOpenError';
+}
+
+/** The first line of what went wrong, with SQLite's code (its messages do not name it). */
+function describeOpenFailure(err: unknown): string {
+  const e = err as { message?: unknown; code?: unknown } | null;
+  const message = typeof e?.message === 'string' ? e.message : String(err);
+  const first = message.split('\n')[0]!.trim();
+  return typeof e?.code === 'string' && e.code.startsWith('SQLITE')
+    ? `${first} (${e.code})`
+    : first;
+}
+
+/**
+ * How long opening the store may take: longer than SQLite's busy timeout (10 s), so that a
+ * database another process keeps locked reports itself as such.
+ */
+export const STORE_OPEN_DEADLINE_MS = 15_000;
+
+/**
+ * Opens the store and reads its data version once, within `deadlineMs`: whatever goes wrong,
+ * the caller gets a one-line `StoreOpenError` instead of a hang or a stack trace, whether the
+ * store opens synchronously or answers from another thread. A store that answers after the
+ * deadline is closed.
+ */
+export async function openStoreWithin(
+  databaseUrl: string,
+  deadlineMs = STORE_OPEN_DEADLINE_MS,
+): Promise<Store> {
+  const opening = (async () => {
+    const store = await openStore(databaseUrl);
+    try {
+      await store.state();
+      return store;
+    } catch (err) {
+      await store.close().catch(() => undefined);
+      throw err;
+    }
+  })();
+  try {
+    return await withDeadline(
+      opening,
+      deadlineMs,
+      (late) => void late.close().catch(() => undefined),
+    );
+  } catch (err) {
+    const why = err instanceof DeadlineError ? err.message : describeOpenFailure(err);
+    throw new StoreOpenError(`cannot open the store DATABASE_URL=${databaseUrl}: ${why}`);
+  }
 }
