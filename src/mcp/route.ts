@@ -10,7 +10,13 @@ import { isClientGone } from '../http/respond.js';
 import type { Route } from '../http/router.js';
 import type { Logger } from '../logger.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { checkParams, isJsonRpcMessage, readableId, type RequestId } from './internal/messages.js';
+import {
+  checkParams,
+  isJsonRpcMessage,
+  readableId,
+  type ParamsProblem,
+  type RequestId,
+} from './internal/messages.js';
 import type { McpResultCache } from './result-cache.js';
 import { ANSWERED_REQUESTS } from './server.js';
 import type { SessionManager } from './sessions.js';
@@ -238,6 +244,59 @@ export function mcpRoutes(options: McpRouteOptions): Route[] {
     return { body, messages: messages as Message[] };
   };
 
+  /** The protocol version of the request: negotiated by its initialize, or its session's. */
+  const versionOf = async (req: IncomingMessage, init: Message | undefined): Promise<string> => {
+    if (init) return negotiatedVersion(init.params?.protocolVersion);
+    const check = await sessions.check(req.headers['mcp-session-id'] as string | undefined);
+    if (!check.ok)
+      throw new RpcFailure(check.status, check.status === 404 ? -32001 : -32000, check.message);
+    checkProtocolHeader(req);
+    return check.claims.protocolVersion;
+  };
+
+  /**
+   * Runs the SDK on the messages whose params are valid; in a (legacy) batch, the requests with
+   * invalid params are answered here beside the SDK's answers.
+   */
+  const runSdk = async (
+    req: IncomingMessage,
+    res: ServerResponse,
+    run: { snapshot: Snapshot; version: string; body: unknown; extra: Record<string, string> },
+    rejected: { messages: Message[]; problems: (ParamsProblem | null)[] },
+  ): Promise<ResultCapturingTransport> => {
+    const { messages, problems } = rejected;
+    const answers = messages.flatMap((m, i) => {
+      const problem = problems[i];
+      return problem ? [paramsError(m.id!, problem.message, problem.issues)] : [];
+    });
+    const forSdk = answers.length > 0 ? messages.filter((_, i) => !problems[i]) : run.body;
+    // A fresh SDK server and stateless transport per request. They hold no timers and no
+    // resources once the JSON response is written, so they are left to the garbage collector
+    // rather than closed (closing builds a "connection closed" error for nothing).
+    const server = options.createServer(run.snapshot, run.version);
+    const transport = new ResultCapturingTransport({ enableJsonResponse: true });
+    await server.connect(transport);
+    const response =
+      Array.isArray(forSdk) && forSdk.length === 0
+        ? new Response(null, { status: 202 })
+        : await transport.handleRequest(toWebRequest(req), { parsedBody: forSdk });
+    if (answers.length === 0 || (response.status !== 200 && response.status !== 202)) {
+      await writeWebResponse(res, response, run.extra);
+      return transport;
+    }
+    // The SDK answers a single remaining request with an object, several with an array.
+    const answered: unknown = response.status === 200 ? await response.json() : [];
+    const text = JSON.stringify([answered, answers].flat());
+    res.writeHead(200, {
+      ...run.extra,
+      'Cache-Control': 'no-store',
+      'Content-Type': 'application/json',
+      'Content-Length': Buffer.byteLength(text),
+    });
+    res.end(text);
+    return transport;
+  };
+
   const post = async (
     req: IncomingMessage,
     res: ServerResponse,
@@ -247,17 +306,8 @@ export function mcpRoutes(options: McpRouteOptions): Route[] {
     const { body, messages } = await readMessages(req, reply);
     const problems = messages.map((m) => checkParams(m, ANSWERED_REQUESTS));
     const init = messages.find((m) => m.method === 'initialize');
+    const version = await versionOf(req, init);
     let extra: Record<string, string> = corsHeaders(origin);
-    let version: string;
-    if (init) {
-      version = negotiatedVersion(init.params?.protocolVersion);
-    } else {
-      const check = await sessions.check(req.headers['mcp-session-id'] as string | undefined);
-      if (!check.ok)
-        throw new RpcFailure(check.status, check.status === 404 ? -32001 : -32000, check.message);
-      version = check.claims.protocolVersion;
-      checkProtocolHeader(req);
-    }
     if (Array.isArray(body) && version >= NO_BATCH_FROM) {
       throw new RpcFailure(
         400,
@@ -290,37 +340,13 @@ export function mcpRoutes(options: McpRouteOptions): Route[] {
       res.end(tail);
       return;
     }
-    // A legacy batch: requests with invalid params are answered here, the rest by the SDK.
-    const rejected = messages.flatMap((m, i) => {
-      const problem = problems[i];
-      return problem ? [paramsError(m.id!, problem.message, problem.issues)] : [];
-    });
-    const forSdk = rejected.length > 0 ? messages.filter((_, i) => !problems[i]) : body;
-    // A fresh SDK server and stateless transport per request. They hold no timers and no
-    // resources once the JSON response is written, so they are left to the garbage collector
-    // rather than closed (closing builds a "connection closed" error for nothing).
-    const server = options.createServer(snapshot, version);
-    const transport = new ResultCapturingTransport({ enableJsonResponse: true });
-    await server.connect(transport);
-    const response =
-      Array.isArray(forSdk) && forSdk.length === 0
-        ? new Response(null, { status: 202 })
-        : await transport.handleRequest(toWebRequest(req), { parsedBody: forSdk });
-    if (rejected.length > 0 && (response.status === 200 || response.status === 202)) {
-      // The SDK answers a single remaining request with an object, several with an array.
-      const answered: unknown = response.status === 200 ? await response.json() : [];
-      const text = JSON.stringify([answered, rejected].flat());
-      res.writeHead(200, {
-        ...extra,
-        'Cache-Control': 'no-store',
-        'Content-Type': 'application/json',
-        'Content-Length': Buffer.byteLength(text),
-      });
-      res.end(text);
-      return;
-    }
-    await writeWebResponse(res, response, extra);
-    if (cached && response.status === 200 && transport.result !== undefined) {
+    const transport = await runSdk(
+      req,
+      res,
+      { snapshot, version, body, extra },
+      { messages, problems },
+    );
+    if (cached && res.statusCode === 200 && transport.result !== undefined) {
       options.resultCache!.store(snapshot, cached.key, transport.result);
     }
   };
