@@ -1,6 +1,6 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { HttpError } from './http/errors.js';
-import { COMMON_HEADERS, sendError } from './http/respond.js';
+import { COMMON_HEADERS, isClientGone, sendError } from './http/respond.js';
 import { allowedMethods, createRouter, type Route } from './http/router.js';
 import type { Logger } from './logger.js';
 
@@ -42,7 +42,8 @@ function decodePath(rawPath: string): string {
 
 /**
  * Builds the request listener: routes by exact path (or prefix with one parameter), answers
- * OPTIONS preflights, 404 for unknown paths and 405 with `Allow` for wrong methods, all as JSON.
+ * OPTIONS preflights, 400 for an HTTP/1.1 request without Host, 404 for unknown paths and 405
+ * with `Allow` for wrong methods, all as JSON (a route may render its own errors: `/mcp`).
  * Every thrown `HttpError` becomes its JSON response; anything else is logged and becomes a
  * generic 500 that reveals nothing.
  */
@@ -50,10 +51,28 @@ export function createApp(deps: AppDeps): RequestListener {
   const route = createRouter(deps.routes);
   const { logger } = deps;
 
+  /** Answers an error found before a handler runs: a path with its own error format (`/mcp`) renders it. */
+  const reject = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    route: Route,
+    err: HttpError,
+  ): void => {
+    if (!route.renderError) throw err;
+    route.renderError(req, res, err);
+  };
+
   const handle = (req: IncomingMessage, res: ServerResponse): void | Promise<void> => {
     const { rawPath, query } = splitTarget(req.url ?? '/');
     const path = decodePath(rawPath);
     const match = route(path);
+    // HTTP/1.1 requires Host (RFC 9112 §3.2); node's own check (requireHostHeader, turned off
+    // in service.ts) answers an empty 400 that is not JSON.
+    if (req.headers.host === undefined && req.httpVersion === '1.1') {
+      const err = new HttpError(400, 'bad_request', 'An HTTP/1.1 request must have a Host header.');
+      if (!match) throw err;
+      return reject(req, res, match.route, err);
+    }
     if (!match)
       throw new HttpError(404, 'not_found', 'No such path. The API is described at /openapi.json.');
     const method = req.method ?? 'GET';
@@ -71,18 +90,27 @@ export function createApp(deps: AppDeps): RequestListener {
       res.end();
       return;
     }
-    throw new HttpError(
-      405,
-      'method_not_allowed',
-      'This method is not allowed on this path.',
-      undefined,
-      {
-        Allow: allow,
-      },
+    reject(
+      req,
+      res,
+      match.route,
+      new HttpError(
+        405,
+        'method_not_allowed',
+        'This method is not allowed on this path.',
+        undefined,
+        {
+          Allow: allow,
+        },
+      ),
     );
   };
 
   const fail = (req: IncomingMessage, res: ServerResponse, err: unknown): void => {
+    if (isClientGone(req, err)) {
+      logger.debug({ code: (err as { code?: unknown }).code }, 'client went away');
+      return;
+    }
     if (res.headersSent) {
       logger.error({ err }, 'failed after the response started');
       res.destroy();

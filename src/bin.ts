@@ -74,5 +74,9 @@ if (name === undefined || name === '-h' || name === '--help' || name === 'help')
 } else {
   warnIfStale();
   const code = await (await COMMANDS[name]!.load()).main(rest);
+  // `serve` ends as `npm start` does when it cannot start: at once, even if something it began
+  // (a store that never answered) still holds the event loop. The other commands let their
+  // output drain.
+  if (code !== null && name === 'serve') process.exit(code);
   if (code !== null) process.exitCode = code;
 }

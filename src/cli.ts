@@ -50,6 +50,8 @@ export function parseCommandLine<O extends Options>(argv: readonly string[], opt
 export function describeError(err: unknown): string {
   if (err instanceof CliError || err instanceof ConfigError) return err.message;
   const e = err as { code?: unknown; message?: unknown; path?: unknown; name?: unknown };
+  // By name, so that the shared command-line code does not load the store (its native driver).
+  if (e?.name === 'StoreOpenError' && typeof e.message === 'string') return e.message;
   if (e?.code === 'ENOENT' && typeof e.path === 'string') return `${e.path}: no such file`;
   if (e?.code === 'EACCES' && typeof e.path === 'string') return `${e.path}: permission denied`;
   if (e?.name === 'MissingDataError' && typeof e.message === 'string') return e.message;

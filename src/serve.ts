@@ -2,13 +2,15 @@ import { parseCommandLine, printUsage, runCommandLine, UsageError } from './cli.
 import { ConfigError, loadConfig } from './config.js';
 import { createLogger } from './logger.js';
 import { startService } from './service.js';
+import { StoreOpenError } from './store/index.js';
 
 export const USAGE = `Usage: dealer-reviews serve
        npm start
 
 Serves the reviews, feeds, insights, MCP endpoint and WebSub hub on PORT (default 3000).
 Configured only by environment variables (PORT, HOST, BASE_URL, DATABASE_URL, ...), each
-documented in the README; a bad value stops start-up with one line and exit code 78.
+documented in the README; a bad value, or a store that cannot be opened, stops start-up with
+one line and exit code 78.
 
 Options:
   -h, --help   this text`;
@@ -37,7 +39,14 @@ export async function main(argv: readonly string[]): Promise<number | null> {
       return EX_CONFIG;
     }
     const logger = createLogger(config.logLevel);
-    const service = await startService(config, logger);
+    let service;
+    try {
+      service = await startService(config, logger);
+    } catch (err) {
+      if (!(err instanceof StoreOpenError)) throw err;
+      process.stderr.write(`dealer-reviews: ${err.message}\n`);
+      return EX_CONFIG;
+    }
     logger.info(
       {
         listen: `${config.host}:${config.port}`,

@@ -7,6 +7,7 @@ import { createApp } from './app.js';
 import type { Config } from './config.js';
 import { serviceUrls } from './catalogue.js';
 import { precompressRepresentation } from './representation/index.js';
+import { COMMON_HEADERS } from './http/respond.js';
 import type { Route } from './http/router.js';
 import { startBuildThread } from './build/index.js';
 import { collectGarbage, threadMemory, type ThreadMemory } from './platform/rpc.js';
@@ -35,24 +36,34 @@ export interface RunningService {
   close(): Promise<void>;
 }
 
+/** The JSON answer to a request node's HTTP parser rejects (it never reaches the app). */
+function parserRejection(code: string | undefined): string {
+  const [status, reason] =
+    code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'Request Header Fields Too Large']
+      : code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'Request Timeout']
+        : [400, 'Bad Request'];
+  const body = JSON.stringify({
+    error: 'bad_request',
+    message: 'The request could not be parsed.',
+  });
+  const headers = {
+    ...COMMON_HEADERS,
+    'Cache-Control': 'no-store',
+    'Content-Type': 'application/json',
+    'Content-Length': String(Buffer.byteLength(body)),
+    Connection: 'close',
+  };
+  const lines = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`);
+  return `HTTP/1.1 ${status} ${reason}\r\n${lines.join('')}\r\n${body}`;
+}
+
 function clientErrorHandler(server: Server, logger: Logger): void {
   server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
     if (!socket.writable) return socket.destroy();
-    const status =
-      err.code === 'HPE_HEADER_OVERFLOW'
-        ? 431
-        : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-          ? 408
-          : 400;
-    const body = JSON.stringify({
-      error: 'bad_request',
-      message: 'The request could not be parsed.',
-    });
     logger.debug({ code: err.code }, 'client error');
-    socket.end(
-      `HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : status === 408 ? 'Request Timeout' : 'Bad Request'}\r\n` +
-        `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-    );
+    socket.end(parserRejection(err.code));
   });
 }
 
@@ -60,7 +71,8 @@ function clientErrorHandler(server: Server, logger: Logger): void {
  * Wires the service: opens the store on its own thread, starts the build worker (which loads the
  * sample dealership into an empty store when SAMPLE_DATA is on and builds every data version off
  * the event loop), publishes the first version, starts watching for new ones, and listens.
- * Resolves once the service answers requests.
+ * Resolves once the service answers requests. A store that cannot be opened (or does not answer
+ * within the deadline) rejects with a `StoreOpenError`.
  */
 export async function startService(config: Config, logger: Logger): Promise<RunningService> {
   const store = await openServiceStore(config.databaseUrl);
@@ -161,6 +173,8 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
       headersTimeout: 20_000,
       requestTimeout: 30_000,
       maxHeaderSize: 16_384,
+      // The app answers a request without Host itself, as JSON (node's answer is an empty 400).
+      requireHostHeader: false,
     },
     createApp({ routes, logger }),
   );

@@ -108,6 +108,18 @@ export function sendRepresentation(
   res.end(req.method === 'HEAD' ? undefined : body);
 }
 
+/**
+ * True when `err` only says that the client went away (it closed the connection before sending
+ * its whole request, or before the answer): nothing to answer, nothing the service did wrong.
+ */
+export function isClientGone(req: IncomingMessage, err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return (
+    (req.destroyed || req.socket.destroyed) &&
+    (code === 'ECONNRESET' || code === 'ERR_STREAM_PREMATURE_CLOSE' || code === 'EPIPE')
+  );
+}
+
 /** Sends a small JSON document that is not cached (errors, health). */
 export function sendJson(
   req: IncomingMessage,

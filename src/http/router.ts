@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { HttpError } from './errors.js';
 
 /** What a handler receives besides the raw request and response. */
 export interface RequestContext {
@@ -22,6 +23,12 @@ export interface Route {
   /** When set, `path` is a prefix and the rest of the path is this parameter. */
   param?: string;
   methods: Partial<Record<'GET' | 'HEAD' | 'POST' | 'DELETE' | 'OPTIONS', Handler>>;
+  /**
+   * Renders the errors the service answers on this path before a handler runs (405, 400 without
+   * Host), when the path has its own error format and CORS rules (`/mcp`). By default they are the JSON
+   * `{ error, message }` every path answers.
+   */
+  renderError?: (req: IncomingMessage, res: ServerResponse, err: HttpError) => void;
 }
 
 export interface Match {

@@ -1,6 +1,6 @@
 import { describeError, UsageError } from '../cli.js';
 import { ConfigError, loadEnv } from '../config.js';
-import { openStore, type Store } from '../store/index.js';
+import { openStoreWithin, type Store } from '../store/index.js';
 import { parseCliArgs, USAGE, type CliArgs } from './args.js';
 
 export { USAGE };
@@ -73,7 +73,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       process.stdout.write(`${USAGE}\n`);
       return 0;
     }
-    const store = openStore(loadEnv(['DATABASE_URL']).DATABASE_URL);
+    const store = await openStoreWithin(loadEnv(['DATABASE_URL']).DATABASE_URL);
     const interrupted = (): void => {
       process.stderr.write('\nimport: interrupted; nothing was imported\n');
       process.exit(130);

@@ -66,8 +66,8 @@ describe('the MCP result cache', () => {
     const routes = mcpRoutes({
       // A new data version goes live while the request is being served: right after its server
       // was built over the version it started with.
-      createServer: (snapshot) => {
-        const built = factory(snapshot);
+      createServer: (snapshot, protocolVersion) => {
+        const built = factory(snapshot, protocolVersion);
         if (next) [live, next] = [next, null];
         return built;
       },

@@ -5,16 +5,29 @@ import {
   SUPPORTED_PROTOCOL_VERSIONS,
   type JSONRPCMessage,
 } from '@modelcontextprotocol/sdk/types.js';
+import type { HttpError } from '../http/errors.js';
+import { isClientGone } from '../http/respond.js';
 import type { Route } from '../http/router.js';
 import type { Logger } from '../logger.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  checkParams,
+  isJsonRpcMessage,
+  readableId,
+  type ParamsProblem,
+  type RequestId,
+} from './internal/messages.js';
 import type { McpResultCache } from './result-cache.js';
+import { ANSWERED_REQUESTS } from './server.js';
 import type { SessionManager } from './sessions.js';
 import type { Published, Snapshot } from '../snapshot/types.js';
 
 export interface McpRouteOptions {
-  /** Builds the SDK server for one request, over the snapshot that request is served from. */
-  createServer: (snapshot: Snapshot) => Server;
+  /**
+   * Builds the SDK server for one request, over the snapshot that request is served from, for
+   * the protocol version the session negotiated.
+   */
+  createServer: (snapshot: Snapshot, protocolVersion: string) => Server;
   /** The published data: each request reads `current()` once and keeps to that snapshot. */
   published: Published;
   /** Results of read-only requests kept per data version (optional). */
@@ -36,6 +49,7 @@ class RpcFailure extends Error {
     readonly code: number,
     message: string,
     readonly headers: Record<string, string> = {},
+    readonly data?: unknown,
   ) {
     super(message);
   }
@@ -55,13 +69,11 @@ function sendRpcError(
   res: ServerResponse,
   origin: string | undefined,
   failure: RpcFailure,
-  id: unknown = null,
+  id: RequestId | null,
 ): void {
-  const body = JSON.stringify({
-    jsonrpc: '2.0',
-    error: { code: failure.code, message: failure.message },
-    id,
-  });
+  const error: Record<string, unknown> = { code: failure.code, message: failure.message };
+  if (failure.data !== undefined) error.data = failure.data;
+  const body = JSON.stringify({ jsonrpc: '2.0', error, id });
   res.writeHead(failure.status, {
     ...corsHeaders(origin),
     ...failure.headers,
@@ -95,23 +107,6 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
     req.on('end', () => resolve(Buffer.concat(chunks)));
     req.on('error', reject);
   });
-}
-
-/**
- * The shape check of a JSON-RPC 2.0 message done before anything else (the SDK validates fully
- * when it handles the message): a request, a notification or a response.
- */
-function isJsonRpcMessage(m: unknown): boolean {
-  if (!m || typeof m !== 'object' || Array.isArray(m)) return false;
-  const o = m as Record<string, unknown>;
-  if (o.jsonrpc !== '2.0') return false;
-  const idOk =
-    o.id === undefined ||
-    typeof o.id === 'string' ||
-    (typeof o.id === 'number' && Number.isFinite(o.id));
-  if (typeof o.method === 'string')
-    return idOk && (o.params === undefined || (typeof o.params === 'object' && o.params !== null));
-  return o.id !== undefined && idOk && ('result' in o || 'error' in o);
 }
 
 function isJsonContentType(value: string | undefined): boolean {
@@ -173,12 +168,33 @@ function negotiatedVersion(requested: unknown): string {
     : LATEST_PROTOCOL_VERSION;
 }
 
+type Message = { id?: RequestId; method?: string; params?: Record<string, unknown> };
+
+/** What an error answers: the id of the request when it could be read. */
+interface Reply {
+  id: RequestId | null;
+}
+
+function checkProtocolHeader(req: IncomingMessage): void {
+  const version = req.headers['mcp-protocol-version'];
+  if (typeof version === 'string' && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) {
+    throw new RpcFailure(400, -32000, 'Bad Request: Unsupported protocol version');
+  }
+}
+
+function paramsError(id: RequestId, message: string, issues: unknown[]): Record<string, unknown> {
+  return { jsonrpc: '2.0', id, error: { code: -32602, message, data: { issues } } };
+}
+
 /**
  * The `/mcp` endpoint (streamable HTTP). Checks what the SDK transport leaves to the host, in
  * this order: Origin (403), Accept (406), Content-Type (415), body size (413), JSON (-32700),
- * batching for the negotiated version (-32600), the session (400 without, 404 unknown, expired
- * or ended); then hands the parsed message to a fresh SDK server and transport. Responses are
- * JSON (no SSE streams are needed: the server never sends requests of its own).
+ * the JSON-RPC 2.0 shape of each message (-32600), the session (400 without, 404 unknown, expired
+ * or ended), batching for the negotiated version (-32600), the MCP-Protocol-Version header (400),
+ * and the params of the methods the server answers (-32602, short messages); then hands the
+ * parsed message to a fresh SDK server and transport. Errors carry the request's id when it can
+ * be read. Responses are JSON (no SSE streams are needed: the server never sends requests of its
+ * own).
  */
 export function mcpRoutes(options: McpRouteOptions): Route[] {
   const { sessions, logger } = options;
@@ -192,11 +208,11 @@ export function mcpRoutes(options: McpRouteOptions): Route[] {
     throw new RpcFailure(403, -32000, 'Forbidden: this Origin is not allowed');
   };
 
-  const post = async (
+  /** Reads the body: the parsed messages, each a JSON-RPC 2.0 message. */
+  const readMessages = async (
     req: IncomingMessage,
-    res: ServerResponse,
-    origin: string | undefined,
-  ): Promise<void> => {
+    reply: Reply,
+  ): Promise<{ body: unknown; messages: Message[] }> => {
     const accept = req.headers.accept ?? '';
     if (!accept.includes('application/json') || !accept.includes('text/event-stream')) {
       throw new RpcFailure(
@@ -219,27 +235,79 @@ export function mcpRoutes(options: McpRouteOptions): Route[] {
     } catch {
       throw new RpcFailure(400, -32700, 'Parse error: Invalid JSON');
     }
+    reply.id = readableId(body);
     const messages = Array.isArray(body) ? body : [body];
     if (messages.length === 0) throw new RpcFailure(400, -32600, 'Invalid Request: empty batch');
     if (!messages.every(isJsonRpcMessage)) {
       throw new RpcFailure(400, -32600, 'Invalid Request: not a JSON-RPC 2.0 message');
     }
-    const init = messages.find((m) => (m as { method?: unknown }).method === 'initialize');
-    let extra: Record<string, string> = corsHeaders(origin);
-    let version: string;
-    if (init) {
-      version = negotiatedVersion(
-        (init as { params: { protocolVersion?: unknown } }).params.protocolVersion,
-      );
-      if (messages.length === 1) {
-        extra = { ...extra, 'Mcp-Session-Id': sessions.issue(version).id };
-      }
-    } else {
-      const check = await sessions.check(req.headers['mcp-session-id'] as string | undefined);
-      if (!check.ok)
-        throw new RpcFailure(check.status, check.status === 404 ? -32001 : -32000, check.message);
-      version = check.claims.protocolVersion;
+    return { body, messages: messages as Message[] };
+  };
+
+  /** The protocol version of the request: negotiated by its initialize, or its session's. */
+  const versionOf = async (req: IncomingMessage, init: Message | undefined): Promise<string> => {
+    if (init) return negotiatedVersion(init.params?.protocolVersion);
+    const check = await sessions.check(req.headers['mcp-session-id'] as string | undefined);
+    if (!check.ok)
+      throw new RpcFailure(check.status, check.status === 404 ? -32001 : -32000, check.message);
+    checkProtocolHeader(req);
+    return check.claims.protocolVersion;
+  };
+
+  /**
+   * Runs the SDK on the messages whose params are valid; in a (legacy) batch, the requests with
+   * invalid params are answered here beside the SDK's answers.
+   */
+  const runSdk = async (
+    req: IncomingMessage,
+    res: ServerResponse,
+    run: { snapshot: Snapshot; version: string; body: unknown; extra: Record<string, string> },
+    rejected: { messages: Message[]; problems: (ParamsProblem | null)[] },
+  ): Promise<ResultCapturingTransport> => {
+    const { messages, problems } = rejected;
+    const answers = messages.flatMap((m, i) => {
+      const problem = problems[i];
+      return problem ? [paramsError(m.id!, problem.message, problem.issues)] : [];
+    });
+    const forSdk = answers.length > 0 ? messages.filter((_, i) => !problems[i]) : run.body;
+    // A fresh SDK server and stateless transport per request. They hold no timers and no
+    // resources once the JSON response is written, so they are left to the garbage collector
+    // rather than closed (closing builds a "connection closed" error for nothing).
+    const server = options.createServer(run.snapshot, run.version);
+    const transport = new ResultCapturingTransport({ enableJsonResponse: true });
+    await server.connect(transport);
+    const response =
+      Array.isArray(forSdk) && forSdk.length === 0
+        ? new Response(null, { status: 202 })
+        : await transport.handleRequest(toWebRequest(req), { parsedBody: forSdk });
+    if (answers.length === 0 || (response.status !== 200 && response.status !== 202)) {
+      await writeWebResponse(res, response, run.extra);
+      return transport;
     }
+    // The SDK answers a single remaining request with an object, several with an array.
+    const answered: unknown = response.status === 200 ? await response.json() : [];
+    const text = JSON.stringify([answered, answers].flat());
+    res.writeHead(200, {
+      ...run.extra,
+      'Cache-Control': 'no-store',
+      'Content-Type': 'application/json',
+      'Content-Length': Buffer.byteLength(text),
+    });
+    res.end(text);
+    return transport;
+  };
+
+  const post = async (
+    req: IncomingMessage,
+    res: ServerResponse,
+    origin: string | undefined,
+    reply: Reply,
+  ): Promise<void> => {
+    const { body, messages } = await readMessages(req, reply);
+    const problems = messages.map((m) => checkParams(m, ANSWERED_REQUESTS));
+    const init = messages.find((m) => m.method === 'initialize');
+    const version = await versionOf(req, init);
+    let extra: Record<string, string> = corsHeaders(origin);
     if (Array.isArray(body) && version >= NO_BATCH_FROM) {
       throw new RpcFailure(
         400,
@@ -247,16 +315,18 @@ export function mcpRoutes(options: McpRouteOptions): Route[] {
         `Invalid Request: JSON-RPC batches are not supported in protocol version ${version}`,
       );
     }
+    if (!Array.isArray(body)) {
+      const problem = problems[0];
+      if (problem)
+        throw new RpcFailure(200, -32602, problem.message, {}, { issues: problem.issues });
+      if (init) extra = { ...extra, 'Mcp-Session-Id': sessions.issue(version).id };
+    }
     // One snapshot for the whole request: the result is computed from it and cached under it.
     const snapshot = options.published.current();
     const cached = Array.isArray(body)
       ? null
       : (options.resultCache?.lookup(snapshot, body) ?? null);
     if (cached?.response) {
-      const version = req.headers['mcp-protocol-version'];
-      if (typeof version === 'string' && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) {
-        throw new RpcFailure(400, -32000, 'Bad Request: Unsupported protocol version');
-      }
       const { head, result, tail } = cached.response;
       res.writeHead(200, {
         ...extra,
@@ -270,15 +340,13 @@ export function mcpRoutes(options: McpRouteOptions): Route[] {
       res.end(tail);
       return;
     }
-    // A fresh SDK server and stateless transport per request. They hold no timers and no
-    // resources once the JSON response is written, so they are left to the garbage collector
-    // rather than closed (closing builds a "connection closed" error for nothing).
-    const server = options.createServer(snapshot);
-    const transport = new ResultCapturingTransport({ enableJsonResponse: true });
-    await server.connect(transport);
-    const response = await transport.handleRequest(toWebRequest(req), { parsedBody: body });
-    await writeWebResponse(res, response, extra);
-    if (cached && response.status === 200 && transport.result !== undefined) {
+    const transport = await runSdk(
+      req,
+      res,
+      { snapshot, version, body, extra },
+      { messages, problems },
+    );
+    if (cached && res.statusCode === 200 && transport.result !== undefined) {
       options.resultCache!.store(snapshot, cached.key, transport.result);
     }
   };
@@ -288,10 +356,7 @@ export function mcpRoutes(options: McpRouteOptions): Route[] {
     res: ServerResponse,
     origin: string | undefined,
   ): Promise<void> => {
-    const version = req.headers['mcp-protocol-version'];
-    if (typeof version === 'string' && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) {
-      throw new RpcFailure(400, -32000, 'Bad Request: Unsupported protocol version');
-    }
+    checkProtocolHeader(req);
     const check = await sessions.check(req.headers['mcp-session-id'] as string | undefined);
     if (!check.ok)
       throw new RpcFailure(check.status, check.status === 404 ? -32001 : -32000, check.message);
@@ -310,22 +375,27 @@ export function mcpRoutes(options: McpRouteOptions): Route[] {
         req: IncomingMessage,
         res: ServerResponse,
         origin: string | undefined,
+        reply: Reply,
       ) => Promise<void> | void,
     ) =>
     async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
       let origin: string | undefined;
+      const reply: Reply = { id: null };
       try {
         origin = checkOrigin(req);
-        await fn(req, res, origin);
+        await fn(req, res, origin, reply);
       } catch (err) {
-        if (err instanceof RpcFailure) {
-          if (res.headersSent) return void res.destroy();
-          sendRpcError(res, origin, err);
+        if (isClientGone(req, err)) {
+          logger.debug({ code: (err as { code?: unknown }).code }, 'MCP client went away');
           return;
         }
+        if (res.headersSent) {
+          if (!(err instanceof RpcFailure)) logger.error({ err }, 'MCP request failed');
+          return void res.destroy();
+        }
+        if (err instanceof RpcFailure) return sendRpcError(res, origin, err, reply.id);
         logger.error({ err }, 'MCP request failed');
-        if (res.headersSent) return void res.destroy();
-        sendRpcError(res, origin, new RpcFailure(500, -32603, 'Internal error'));
+        sendRpcError(res, origin, new RpcFailure(500, -32603, 'Internal error'), reply.id);
       }
     };
 
@@ -345,6 +415,20 @@ export function mcpRoutes(options: McpRouteOptions): Route[] {
     res.end();
   };
 
+  /**
+   * Errors the service answers before the endpoint runs (405 for GET and the other methods, 400
+   * without Host), as JSON-RPC errors under the same Origin rules.
+   */
+  const renderError = (req: IncomingMessage, res: ServerResponse, err: HttpError): void => {
+    let origin: string | undefined;
+    try {
+      origin = checkOrigin(req);
+    } catch (refused) {
+      return sendRpcError(res, undefined, refused as RpcFailure, null);
+    }
+    sendRpcError(res, origin, new RpcFailure(err.status, -32000, err.message, err.headers), null);
+  };
+
   return [
     {
       path: '/mcp',
@@ -353,6 +437,7 @@ export function mcpRoutes(options: McpRouteOptions): Route[] {
         DELETE: handle(remove),
         OPTIONS: handle(preflight),
       },
+      renderError,
     },
   ];
 }

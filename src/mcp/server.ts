@@ -3,18 +3,24 @@ import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv
 import {
   CallToolRequestSchema,
   CompleteRequestSchema,
+  ErrorCode,
   GetPromptRequestSchema,
+  InitializeRequestSchema,
   ListPromptsRequestSchema,
   ListResourcesRequestSchema,
   ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
+  PingRequestSchema,
   ReadResourceRequestSchema,
+  SetLevelRequestSchema,
+  type CallToolResult,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { ServiceUrls } from '../catalogue.js';
 import type { Snapshot } from '../snapshot/types.js';
-import { invalidParams } from './internal/errors.js';
+import { invalidParams, RpcError } from './internal/errors.js';
+import { requestSchemas } from './internal/messages.js';
 import { PROMPTS } from './prompts.js';
 import { documentResources, readResource, REVIEW_TEMPLATE } from './resources.js';
 import { parseToolArguments, TOOLS, type ToolDefinition } from './tools.js';
@@ -22,6 +28,36 @@ import { parseToolArguments, TOOLS, type ToolDefinition } from './tools.js';
 export interface McpDeps {
   urls: ServiceUrls;
   version: string;
+}
+
+/**
+ * Every request method the server answers, with the SDK's schema of its params (the
+ * specification's): the route checks params against them before the SDK runs, so that invalid
+ * params are -32602 with a short message; other methods are left to the SDK (-32601).
+ * `initialize`, `ping` and `logging/setLevel` are the SDK's own handlers.
+ */
+export const ANSWERED_REQUESTS = requestSchemas([
+  InitializeRequestSchema,
+  PingRequestSchema,
+  SetLevelRequestSchema,
+  ListToolsRequestSchema,
+  CallToolRequestSchema,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ReadResourceRequestSchema,
+  ListPromptsRequestSchema,
+  GetPromptRequestSchema,
+  CompleteRequestSchema,
+]);
+
+/**
+ * First protocol version in which a tool's input validation failure is a tool result with
+ * `isError: true` (SEP-1303), so the model sees why; earlier versions get a JSON-RPC -32602.
+ */
+const INPUT_ERRORS_AS_RESULTS_FROM = '2025-11-25';
+
+function toolError(text: string): CallToolResult {
+  return { content: [{ type: 'text', text }], isError: true };
 }
 
 function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Tool['inputSchema'] {
@@ -68,10 +104,13 @@ function writeInstructions(snapshot: Snapshot): string {
 
 /**
  * Builds the MCP server on the SDK's low-level `Server`: handlers for tools, resources, prompts
- * and completion over the current snapshot. One is built per HTTP request (stateless), which is
- * what lets any instance serve any session; everything expensive is precomputed once.
+ * and completion over the current snapshot, for a session that negotiated `protocolVersion`. One
+ * is built per HTTP request (stateless), which is what lets any instance serve any session;
+ * everything expensive is precomputed once.
  */
-export function createMcpServerFactory(deps: McpDeps): (snapshot: Snapshot) => Server {
+export function createMcpServerFactory(
+  deps: McpDeps,
+): (snapshot: Snapshot, protocolVersion: string) => Server {
   const tools = TOOLS;
   const byName = new Map(tools.map((t) => [t.name, t]));
   const listed = { tools: describeTools(tools) };
@@ -86,7 +125,8 @@ export function createMcpServerFactory(deps: McpDeps): (snapshot: Snapshot) => S
     })),
   };
 
-  return (snapshot) => {
+  return (snapshot, protocolVersion) => {
+    const inputErrorsAsResults = protocolVersion >= INPUT_ERRORS_AS_RESULTS_FROM;
     const server = new Server(
       { name: 'dealer-reviews', title: 'Customer reviews', version: deps.version },
       {
@@ -104,11 +144,19 @@ export function createMcpServerFactory(deps: McpDeps): (snapshot: Snapshot) => S
     server.setRequestHandler(ListToolsRequestSchema, () => listed);
     server.setRequestHandler(CallToolRequestSchema, (request) => {
       const tool = byName.get(request.params.name);
-      if (!tool) throw invalidParams(`Unknown tool: ${request.params.name.slice(0, 100)}`);
-      const args = parseToolArguments(tool, request.params.arguments);
-      const outcome = tool.run(args, snapshot);
-      if ('error' in outcome)
-        return { content: [{ type: 'text', text: outcome.error }], isError: true };
+      if (!tool)
+        throw invalidParams('Unknown tool', [
+          { path: ['name'], code: 'unknown_tool', message: 'is not a tool of this server' },
+        ]);
+      let outcome;
+      try {
+        outcome = tool.run(parseToolArguments(tool, request.params.arguments), snapshot);
+      } catch (err) {
+        const invalid = err instanceof RpcError && err.code === ErrorCode.InvalidParams;
+        if (invalid && inputErrorsAsResults) return toolError(err.message);
+        throw err;
+      }
+      if ('error' in outcome) return toolError(outcome.error);
       return {
         content: [{ type: 'text', text: JSON.stringify(outcome.structured) }],
         structuredContent: outcome.structured,
@@ -134,7 +182,10 @@ export function createMcpServerFactory(deps: McpDeps): (snapshot: Snapshot) => S
     server.setRequestHandler(ListPromptsRequestSchema, () => prompts);
     server.setRequestHandler(GetPromptRequestSchema, (request) => {
       const prompt = PROMPTS.find((p) => p.name === request.params.name);
-      if (!prompt) throw invalidParams(`Unknown prompt: ${request.params.name.slice(0, 100)}`);
+      if (!prompt)
+        throw invalidParams('Unknown prompt', [
+          { path: ['name'], code: 'unknown_prompt', message: 'is not a prompt of this server' },
+        ]);
       return prompt.get(request.params.arguments ?? {}, snapshot);
     });
     server.setRequestHandler(CompleteRequestSchema, (request) => {
@@ -146,7 +197,14 @@ export function createMcpServerFactory(deps: McpDeps): (snapshot: Snapshot) => S
       let values: string[] = [];
       if (ref.type === 'ref/prompt') {
         const prompt = PROMPTS.find((p) => p.name === ref.name);
-        if (!prompt) throw invalidParams(`Unknown prompt: ${ref.name.slice(0, 100)}`);
+        if (!prompt)
+          throw invalidParams('Unknown prompt', [
+            {
+              path: ['ref', 'name'],
+              code: 'unknown_prompt',
+              message: 'is not a prompt of this server',
+            },
+          ]);
         values = prompt.complete?.(argument.name, snapshot) ?? [];
       }
       const prefix = argument.value.toLowerCase();

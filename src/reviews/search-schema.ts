@@ -13,7 +13,8 @@ const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
 /** A calendar date parameter: `YYYY-MM-DD` that exists. */
 export const DateParam = z
   .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date written YYYY-MM-DD')
+  // A malformed date is one problem: the calendar check runs only on the YYYY-MM-DD form.
+  .regex(/^\d{4}-\d{2}-\d{2}$/, { message: 'must be a date written YYYY-MM-DD', abort: true })
   .refine(isCalendarDate, 'is not a real calendar date')
   .meta({ format: 'date', examples: ['2025-06-01'] });
 

@@ -1,6 +1,6 @@
-import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
+import { checkDatabaseFile, ensureDirectory } from './internal/files.js';
 import { SQLITE_MIGRATIONS } from './internal/migrations.js';
 import { createSqliteModerationStore } from './moderation-sqlite.js';
 import {
@@ -14,25 +14,11 @@ import type { AnalysisStore, Dataset, Store, StoreTransaction } from './types.js
 
 type Db = Database.Database;
 
-/**
- * Creates the folder of the database file and its missing parents, one level at a time.
- * (`mkdirSync(..., { recursive: true })` of Node 20 never returns for some paths, such as a folder
- * under `/proc`; this fails at once with the reason instead.)
- */
-function ensureFolder(dir: string): void {
-  const missing: string[] = [];
-  let at = dir;
-  while (!existsSync(at)) {
-    missing.push(at);
-    const up = dirname(at);
-    if (up === at) break;
-    at = up;
-  }
-  for (const folder of missing.reverse()) mkdirSync(folder);
-}
-
 function connect(path: string): Db {
-  if (path !== ':memory:') ensureFolder(dirname(path));
+  if (path !== ':memory:') {
+    ensureDirectory(dirname(path));
+    checkDatabaseFile(path);
+  }
   const db = new Database(path);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');

@@ -1,10 +1,12 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
 
 const MAIN = join(import.meta.dirname, '../../dist/src/main.js');
+const BIN = join(import.meta.dirname, '../../dist/src/bin.js');
 
 describe('configuration from the environment', () => {
   it('has documented defaults', () => {
@@ -50,5 +52,64 @@ describe('configuration from the environment', () => {
     const lines = run.stderr.trim().split('\n');
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/PORT/);
+  });
+});
+
+describe('issue 15: a store that cannot be opened', () => {
+  let dir: string;
+  const stores: [string, () => string][] = [
+    // Node's recursive mkdir spun for ever on both: start-up hung with no message.
+    ['a folder under /proc', () => '/proc/nope/x.db'],
+    ['a folder behind a broken symbolic link', () => join(dir, 'broken-link', 'x.db')],
+    ['a folder that is a file', () => join(dir, 'a-file', 'x.db')],
+    ['a folder as the database file', () => join(dir, 'a-folder')],
+    ['a named pipe as the database file (reading it would block)', () => join(dir, 'a-pipe')],
+    ['a file that is not a SQLite database', () => join(dir, 'not-a-database.db')],
+  ];
+
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'reviews-unopenable-'));
+    symlinkSync(join(dir, 'nothing-here'), join(dir, 'broken-link'));
+    writeFileSync(join(dir, 'a-file'), 'x');
+    mkdirSync(join(dir, 'a-folder'));
+    expect(spawnSync('mkfifo', [join(dir, 'a-pipe')]).status).toBe(0);
+    writeFileSync(join(dir, 'not-a-database.db'), 'plain text, not SQLite. '.repeat(40));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  /** Runs a command with only the variables it needs (vitest sets BASE_URL to "/"). */
+  function run(args: string[], databaseUrl: string) {
+    return spawnSync(process.execPath, args, {
+      env: {
+        PATH: process.env.PATH ?? '',
+        PORT: '0',
+        SAMPLE_DATA: 'off',
+        DATABASE_URL: databaseUrl,
+      },
+      encoding: 'utf8',
+      // Only a bound for a hang (which then fails the test), not a measure of speed.
+      timeout: 30_000,
+    });
+  }
+
+  it.each(stores)('%s stops start-up with one line and exit code 78', (_name, path) => {
+    for (const args of [[MAIN], [BIN, 'serve']]) {
+      const started = run(args, `sqlite:${path()}`);
+      expect(started.signal, 'it hung').toBeNull();
+      expect(started.status).toBe(78);
+      expect(started.stdout).toBe('');
+      const lines = started.stderr.trim().split('\n');
+      expect(lines, started.stderr).toHaveLength(1);
+      expect(lines[0]).toMatch(/^dealer-reviews: cannot open the store DATABASE_URL=sqlite:/);
+    }
+  });
+
+  it.each(stores)('%s fails the insights command in one line', (_name, path) => {
+    const insights = run([BIN, 'insights'], `sqlite:${path()}`);
+    expect(insights.signal, 'it hung').toBeNull();
+    expect(insights.status).toBe(1);
+    expect(insights.stdout).toBe('');
+    expect(insights.stderr.trim().split('\n'), insights.stderr).toHaveLength(1);
+    expect(insights.stderr).toMatch(/^insights: cannot open the store DATABASE_URL=/);
   });
 });

@@ -1,7 +1,12 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startChildService, waitUntil } from '../helpers/child-service.js';
 import { testBusiness, testReviews } from '../helpers/fixtures.js';
 import { http, rawRequest } from '../helpers/http.js';
-import { startTestService, type TestService } from '../helpers/service.js';
+import { seedStore, startTestService, type TestService } from '../helpers/service.js';
 
 let svc: TestService;
 
@@ -104,6 +109,73 @@ describe('odd input never gives a 5xx', () => {
   });
 });
 
+describe('issue 15: every response is JSON with CORS headers, errors included', () => {
+  /** The status line, headers (lower-case names) and body of a raw HTTP/1.1 answer. */
+  function parseRaw(raw: string): { status: number; headers: Map<string, string>; body: string } {
+    const [head = '', body = ''] = raw.split('\r\n\r\n');
+    const [statusLine = '', ...lines] = head.split('\r\n');
+    const headers = new Map(
+      lines.map((l) => [
+        l.slice(0, l.indexOf(':')).toLowerCase(),
+        l.slice(l.indexOf(':') + 1).trim(),
+      ]),
+    );
+    return { status: Number(statusLine.split(' ')[1]), headers, body };
+  }
+
+  it('an HTTP/1.1 request without Host is a JSON 400 with CORS headers (HTTP/1.0 needs none)', async () => {
+    const answer = parseRaw(
+      await rawRequest(svc.url, 'GET /reviews.json HTTP/1.1\r\nConnection: close\r\n\r\n'),
+    );
+    expect(answer.status).toBe(400);
+    expect(answer.headers.get('content-type')).toBe('application/json');
+    expect(answer.headers.get('access-control-allow-origin')).toBe('*');
+    expect(JSON.parse(answer.body)).toMatchObject({ error: 'bad_request' });
+    expect(answer.body).not.toMatch(/reviews\.json/);
+    const old = parseRaw(await rawRequest(svc.url, 'GET /healthz HTTP/1.0\r\n\r\n'));
+    expect(old.status).toBe(200);
+  });
+
+  it('every status the service answers carries Access-Control-Allow-Origin', async () => {
+    const form = { 'Content-Type': 'application/x-www-form-urlencoded' };
+    const requests: [number, string, Parameters<typeof http>[1]][] = [
+      [404, '/nope', {}],
+      [405, '/reviews.json', { method: 'POST', body: '{}' }],
+      [400, '/api/reviews/search?rating=9', {}],
+      [400, '/api/reviews/since/2024-02-30', {}],
+      [412, '/reviews.json', { headers: { 'If-Match': '"nope"' } }],
+      [304, '/reviews.json', { headers: { 'If-None-Match': '*' } }],
+      [204, '/api/feed.json', { method: 'OPTIONS' }],
+      [
+        415,
+        '/api/websub/hub',
+        { method: 'POST', body: 'x', headers: { 'Content-Type': 'text/plain' } },
+      ],
+      [400, '/api/websub/hub', { method: 'POST', body: 'hub.mode=publish', headers: form }],
+      [413, '/api/websub/hub', { method: 'POST', body: 'a'.repeat(9000), headers: form }],
+    ];
+    for (const [status, path, options] of requests) {
+      const res = await http(`${svc.url}${path}`, {
+        ...options,
+        headers: { Origin: 'https://app.example', ...options?.headers },
+      });
+      expect(res.status, path).toBe(status);
+      expect(res.headers['access-control-allow-origin'], `${status} ${path}`).toBe('*');
+      expect(res.headers['access-control-expose-headers'], path).toContain('ETag');
+    }
+    const rejected: [number, string][] = [
+      [400, 'GET /reviews.json HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n'],
+      [431, `GET /reviews.json HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`],
+    ];
+    for (const [status, raw] of rejected) {
+      const answer = parseRaw(await rawRequest(svc.url, raw));
+      expect(answer.status).toBe(status);
+      expect(answer.headers.get('content-type')).toBe('application/json');
+      expect(answer.headers.get('access-control-allow-origin'), String(status)).toBe('*');
+    }
+  });
+});
+
 describe('health and OpenAPI', () => {
   it('reports readiness on /healthz', async () => {
     const res = await http(`${svc.url}/healthz`);
@@ -152,6 +224,54 @@ describe('health and OpenAPI', () => {
       '/api/reviews/since/{date}',
     ]) {
       expect(doc.paths[path], path).toBeDefined();
+    }
+  });
+});
+
+/**
+ * Sends the head of a POST with `Expect: 100-continue`, waits for the 100 (the service is then
+ * handling the request and reading its body), sends part of the body and closes the connection.
+ */
+function abandonMidBody(url: string, path: string, contentType: string): Promise<void> {
+  const u = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(u.port), u.hostname, () => {
+      socket.write(
+        `POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: ${contentType}\r\n` +
+          'Accept: application/json, text/event-stream\r\nContent-Length: 1000\r\n' +
+          'Expect: 100-continue\r\n\r\n',
+      );
+    });
+    socket.once('data', (chunk: Buffer) => {
+      expect(chunk.toString('latin1')).toMatch(/^HTTP\/1\.1 100/);
+      socket.write('{"jsonrpc":"2.0","id":1,');
+      socket.destroy();
+      resolve();
+    });
+    socket.on('error', reject);
+  });
+}
+
+describe('issue 15: a client that goes away mid-request', () => {
+  it('is logged at debug level, never as an error with a stack trace', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'reviews-gone-'));
+    const databaseUrl = `sqlite:${join(dir, 'reviews.db')}`;
+    await seedStore(databaseUrl, testBusiness(), testReviews(5));
+    const child = await startChildService({ databaseUrl, env: { LOG_LEVEL: 'debug' } });
+    try {
+      await abandonMidBody(child.url, '/mcp', 'application/json');
+      await abandonMidBody(child.url, '/api/websub/hub', 'application/x-www-form-urlencoded');
+      await waitUntil(
+        () => child.logs.filter((l) => l.includes('went away')).length >= 2,
+        'both disconnects to be logged',
+      );
+      const gone = child.logs.filter((l) => l.includes('went away'));
+      for (const line of gone) expect(JSON.parse(line)).toMatchObject({ level: 20 });
+      expect(child.logs.filter((l) => /"level":(50|60)/.test(l))).toEqual([]);
+      expect(child.logs.join('\n')).not.toContain('"stack"');
+    } finally {
+      await child.stop();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

@@ -5,7 +5,7 @@ import { ReviewsDocument, SearchResponse } from '../../src/domain/public-schemas
 import type { Review } from '../../src/domain/review.js';
 import { testBusiness, testReviews } from '../helpers/fixtures.js';
 import { http } from '../helpers/http.js';
-import { connectClient } from '../helpers/mcp.js';
+import { connectClient, initSession, rpc } from '../helpers/mcp.js';
 import { startTestService, TEST_BASE_URL, type TestService } from '../helpers/service.js';
 
 let svc: TestService;
@@ -136,17 +136,16 @@ describe('tools', () => {
 
   it('rejects a cursor used with other filters', async () => {
     const { structured } = await call('search_reviews', { limit: 2 });
-    const err = await rpcError(() =>
-      client.callTool({
-        name: 'search_reviews',
-        arguments: { limit: 2, rating: 5, cursor: structured.nextCursor },
-      }),
-    );
-    expect(err.code).toBe(-32602);
-    expect(err.message).toMatch(/cursor/);
+    const rejected = await call('search_reviews', {
+      limit: 2,
+      rating: 5,
+      cursor: structured.nextCursor,
+    });
+    expect(rejected.result.isError).toBe(true);
+    expect(rejected.text).toMatch(/cursor/);
   });
 
-  it.each([
+  const invalidArguments = [
     [{ rating: 9 }, 'rating'],
     [{ rating: 2.5 }, 'rating'],
     [{ limit: 0 }, 'limit'],
@@ -155,15 +154,52 @@ describe('tools', () => {
     [{ unknown_filter: 1 }, 'unknown_filter'],
     [{ rating: '5' }, 'rating'],
     [{ mentions_technician: 'mike' }, 'mentions_technician'],
-  ])('search_reviews %j is a -32602 error naming %s', async (args, field) => {
-    const err = await rpcError(() => client.callTool({ name: 'search_reviews', arguments: args }));
-    expect(err.code).toBe(-32602);
-    expect(err.message).toContain(field);
-  });
+  ] as const;
 
-  it('an unknown tool is a JSON-RPC error', async () => {
+  // The SDK client negotiates 2025-11-25, where input validation failures are tool results
+  // (SEP-1303), so the model reads why and can correct the call.
+  it.each(invalidArguments)(
+    'search_reviews %j is a tool error naming %s (2025-11-25)',
+    async (args, field) => {
+      const { result, text } = await call('search_reviews', args);
+      expect(result.isError).toBe(true);
+      expect(result.structuredContent).toBeUndefined();
+      expect(text).toContain(field);
+    },
+  );
+
+  it.each(invalidArguments)(
+    'search_reviews %j is a -32602 error naming %s before 2025-11-25',
+    async (args, field) => {
+      const session = await initSession(svc.url, '2025-06-18');
+      const res = await rpc(
+        svc.url,
+        {
+          jsonrpc: '2.0',
+          id: 7,
+          method: 'tools/call',
+          params: { name: 'search_reviews', arguments: args },
+        },
+        { 'Mcp-Session-Id': session, 'MCP-Protocol-Version': '2025-06-18' },
+      );
+      const { id, error } = res.json as {
+        id: number;
+        error: { code: number; message: string; data: { issues: { path: string[] }[] } };
+      };
+      expect(id).toBe(7);
+      expect(error.code).toBe(-32602);
+      expect(error.message).toContain(field);
+      expect(error.data.issues.map((i) => i.path[0])).toContain(field);
+    },
+  );
+
+  it('an unknown tool is a JSON-RPC error that does not echo the name', async () => {
     const err = await rpcError(() => client.callTool({ name: 'drop_tables', arguments: {} }));
     expect(err.code).toBe(-32602);
+    expect(err.message).not.toContain('drop_tables');
+    expect(err.data).toEqual({
+      issues: [{ path: ['name'], code: 'unknown_tool', message: 'is not a tool of this server' }],
+    });
   });
 
   it('get_review finds a review by id, and reports an unknown id as a tool error', async () => {

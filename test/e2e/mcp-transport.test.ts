@@ -33,6 +33,14 @@ afterAll(async () => {
   await svc.stop();
 });
 
+/** The status and headers of a raw JSON-RPC answer, as a fetch Response. */
+function toResponse(res: { status: number; headers: Headers }): Response {
+  return new Response(null, {
+    status: res.status === 204 ? 204 : res.status,
+    headers: res.headers,
+  });
+}
+
 function errorOf(json: unknown): { code: number; message: string } {
   return (json as { error: { code: number; message: string } }).error;
 }
@@ -272,6 +280,63 @@ describe('Origin', () => {
   });
 });
 
+describe('issue 15: CORS on /mcp errors follows the Origin allow-list', () => {
+  it('answers every error to an allowed origin with its CORS headers, and none to others', async () => {
+    const origin = { Origin: TEST_BASE_URL };
+    const session = await initSession(svc.url);
+    const answers: [number, Promise<Response>][] = [
+      [405, fetch(`${svc.url}/mcp`, { headers: { ...origin, Accept: 'text/event-stream' } })],
+      [
+        406,
+        fetch(`${svc.url}/mcp`, {
+          method: 'POST',
+          headers: { ...origin, Accept: '*/*' },
+          body: '{}',
+        }),
+      ],
+      [415, rpc(svc.url, LIST, { ...origin, 'Content-Type': 'text/plain' }).then(toResponse)],
+      [
+        413,
+        rpc(svc.url, { ...LIST, params: { pad: 'x'.repeat(10_000) } }, origin).then(toResponse),
+      ],
+      [400, rpc(svc.url, '{', origin).then(toResponse)],
+      [400, rpc(svc.url, LIST, origin).then(toResponse)],
+      [404, rpc(svc.url, LIST, { ...origin, 'Mcp-Session-Id': 'x.y' }).then(toResponse)],
+      [
+        200,
+        rpc(
+          svc.url,
+          { ...LIST, method: 'tools/call', params: { name: 5 } },
+          { ...origin, 'Mcp-Session-Id': session },
+        ).then(toResponse),
+      ],
+      [
+        404,
+        fetch(`${svc.url}/mcp`, {
+          method: 'DELETE',
+          headers: { ...origin, 'Mcp-Session-Id': 'x.y' },
+        }),
+      ],
+    ];
+    for (const [status, pending] of answers) {
+      const res = await pending;
+      expect(res.status).toBe(status);
+      expect(res.headers.get('access-control-allow-origin'), String(status)).toBe(TEST_BASE_URL);
+      expect(res.headers.get('access-control-expose-headers')).toContain('Mcp-Session-Id');
+      expect(res.headers.get('vary')).toContain('Origin');
+    }
+    for (const method of ['GET', 'POST', 'PUT']) {
+      const refused = await fetch(`${svc.url}/mcp`, {
+        method,
+        headers: { Origin: 'https://evil.example', Accept: 'application/json, text/event-stream' },
+        ...(method === 'GET' ? {} : { body: '{}' }),
+      });
+      expect(refused.status, method).toBe(403);
+      expect(refused.headers.get('access-control-allow-origin'), method).toBeNull();
+    }
+  });
+});
+
 describe('result cache', () => {
   it('answers a repeated read-only call exactly as the SDK did, around the new request id', async () => {
     const id = await initSession(svc.url);
@@ -313,5 +378,157 @@ describe('result cache', () => {
         })
       ).status,
     ).toBe(400);
+  });
+});
+
+describe('issue 15: hostile requests get a JSON-RPC error, never a 500', () => {
+  const INIT_PARAMS = {
+    protocolVersion: '2025-06-18',
+    capabilities: {},
+    clientInfo: { name: 'raw', version: '1' },
+  };
+
+  /** The error of a response, checked to be short, single-line and free of validation dumps. */
+  function shortError(res: { status: number; json: unknown }): {
+    code: number;
+    message: string;
+    data?: { issues: { path: (string | number)[] }[] };
+  } {
+    expect(res.status).toBeLessThan(500);
+    const { error } = res.json as {
+      error: { code: number; message: string; data?: { issues: { path: string[] }[] } };
+    };
+    expect(error.message.length).toBeLessThan(160);
+    expect(error.message).not.toMatch(/\n|\[|\{/);
+    return error;
+  }
+
+  it('initialize without params is -32602 for its id, and issues no session', async () => {
+    const res = await rpc(svc.url, { jsonrpc: '2.0', id: 'init-1', method: 'initialize' });
+    expect(res.status).toBe(200);
+    expect(shortError(res).code).toBe(-32602);
+    expect((res.json as { id: unknown }).id).toBe('init-1');
+    expect(res.headers.get('mcp-session-id')).toBeNull();
+  });
+
+  it.each([
+    [
+      'initialize with a numeric protocolVersion',
+      'initialize',
+      { ...INIT_PARAMS, protocolVersion: 5 },
+      'protocolVersion',
+    ],
+    [
+      'initialize without clientInfo',
+      'initialize',
+      { protocolVersion: '2025-06-18', capabilities: {} },
+      'clientInfo',
+    ],
+    [
+      'tools/call with null arguments',
+      'tools/call',
+      { name: 'search_reviews', arguments: null },
+      'arguments',
+    ],
+    [
+      'tools/call with array arguments',
+      'tools/call',
+      { name: 'search_reviews', arguments: [] },
+      'arguments',
+    ],
+    ['tools/call without a name', 'tools/call', { arguments: {} }, 'name'],
+    ['tools/call with a numeric name', 'tools/call', { name: 5, arguments: {} }, 'name'],
+    ['logging/setLevel with an unknown level', 'logging/setLevel', { level: 'loud' }, 'level'],
+    ['logging/setLevel without a level', 'logging/setLevel', {}, 'level'],
+    [
+      'prompts/get with a numeric argument',
+      'prompts/get',
+      { name: 'technician_feedback', arguments: { technician: 5 } },
+      'arguments',
+    ],
+    ['resources/read without a uri', 'resources/read', {}, 'uri'],
+  ])('%s is -32602 naming the field, with the request id', async (_name, method, params, field) => {
+    const session = await initSession(svc.url, '2025-11-25');
+    const headers: Record<string, string> =
+      method === 'initialize' ? {} : { 'Mcp-Session-Id': session };
+    const res = await rpc(svc.url, { jsonrpc: '2.0', id: 31, method, params }, headers);
+    const error = shortError(res);
+    expect(error.code).toBe(-32602);
+    expect(error.message).toContain(field);
+    expect(error.data!.issues[0]!.path[0]).toBe(field);
+    expect((res.json as { id: unknown }).id).toBe(31);
+    expect(res.headers.get('mcp-session-id')).toBeNull();
+  });
+
+  it('params given as an array are an Invalid Request (-32600) for that id', async () => {
+    const session = await initSession(svc.url);
+    for (const method of ['initialize', 'tools/list']) {
+      const res = await rpc(
+        svc.url,
+        { jsonrpc: '2.0', id: 32, method, params: [] },
+        { 'Mcp-Session-Id': session },
+      );
+      expect(res.status, method).toBe(400);
+      expect(shortError(res).code, method).toBe(-32600);
+      expect((res.json as { id: unknown }).id, method).toBe(32);
+    }
+  });
+
+  it('errors found before the SDK runs carry the request id', async () => {
+    const withoutSession = await rpc(svc.url, { ...LIST, id: 'no-session' });
+    expect(withoutSession.status).toBe(400);
+    expect((withoutSession.json as { id: unknown }).id).toBe('no-session');
+    const unknownSession = await rpc(svc.url, { ...LIST, id: 33 }, { 'Mcp-Session-Id': 'x.y' });
+    expect(unknownSession.status).toBe(404);
+    expect((unknownSession.json as { id: unknown }).id).toBe(33);
+    const session = await initSession(svc.url);
+    const badVersion = await rpc(
+      svc.url,
+      { ...LIST, id: 34 },
+      { 'Mcp-Session-Id': session, 'MCP-Protocol-Version': '1999-01-01' },
+    );
+    expect(badVersion.status).toBe(400);
+    expect((badVersion.json as { id: unknown }).id).toBe(34);
+    expect(badVersion.text).not.toContain('1999');
+    const notJsonRpc = await rpc(svc.url, { jsonrpc: '1.0', id: 35, method: 'tools/list' });
+    expect(notJsonRpc.status).toBe(400);
+    expect(errorOf(notJsonRpc.json).code).toBe(-32600);
+    expect((notJsonRpc.json as { id: unknown }).id).toBe(35);
+  });
+
+  it('params nested 5,000 deep are answered, not a stack overflow', async () => {
+    // The second instance has the default body cap (64 KiB).
+    const session = await initSession(second.url, '2025-11-25');
+    const deep = `${'['.repeat(5000)}1${']'.repeat(5000)}`;
+    const bodies = [
+      `{"jsonrpc":"2.0","id":41,"method":"tools/list","params":{"x":${deep}}}`,
+      `{"jsonrpc":"2.0","id":42,"method":"tools/call","params":{"name":"search_reviews","arguments":{"query":${deep}}}}`,
+      `{"jsonrpc":"2.0","id":43,"method":"tools/call","params":{"name":"get_business","arguments":{},"_meta":{"x":${deep}}}}`,
+      `{"jsonrpc":"2.0","id":44,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"experimental":{"x":${deep}}},"clientInfo":{"name":"x","version":"1"}}}`,
+    ];
+    for (const body of bodies) {
+      const res = await rpc(second.url, body, { 'Mcp-Session-Id': session });
+      expect(res.status, body.slice(0, 60)).toBe(200);
+      const answer = res.json as { id: number; result?: { isError?: boolean }; error?: unknown };
+      expect(answer.error, body.slice(0, 60)).toBeUndefined();
+      expect(answer.id).toBe(Number(/"id":(\d+)/.exec(body)![1]));
+    }
+  });
+
+  it('answers each request of a legacy batch: invalid params get -32602, the rest run', async () => {
+    const session = await initSession(svc.url, '2025-03-26');
+    const res = await rpc(
+      svc.url,
+      [
+        { jsonrpc: '2.0', id: 51, method: 'tools/call', params: { name: 5 } },
+        { jsonrpc: '2.0', id: 52, method: 'ping' },
+      ],
+      { 'Mcp-Session-Id': session, 'MCP-Protocol-Version': '2025-03-26' },
+    );
+    expect(res.status).toBe(200);
+    const answers = res.json as { id: number; result?: unknown; error?: { code: number } }[];
+    expect(answers.map((a) => a.id).sort()).toEqual([51, 52]);
+    expect(answers.find((a) => a.id === 51)!.error!.code).toBe(-32602);
+    expect(answers.find((a) => a.id === 52)!.result).toEqual({});
   });
 });

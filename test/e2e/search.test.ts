@@ -161,6 +161,15 @@ describe('invalid search parameters give 400 with issues', () => {
   ];
   it.each(cases)('%s', (qs, path) => expectInvalid(qs, path));
 
+  it('reports one issue per problem: a malformed date is not also an impossible one', async () => {
+    const res = await http(`${svc.url}/api/reviews/search?since=20240101&until=2024-02-30`);
+    const issues = res.json<{ issues: { path: string[]; code: string }[] }>().issues;
+    expect(issues.map((i) => [i.path[0], i.code])).toEqual([
+      ['since', 'invalid_format'],
+      ['until', 'custom'],
+    ]);
+  });
+
   it('reports every invalid parameter at once', async () => {
     const res = await http(`${svc.url}/api/reviews/search?rating=9&limit=0&foo=bar`);
     const paths = res.json<{ issues: { path: string[] }[] }>().issues.map((i) => i.path[0]);

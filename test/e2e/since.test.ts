@@ -54,6 +54,8 @@ describe('GET /api/reviews/since/{date}', () => {
     expect(res.status).toBe(400);
     const body = res.json<{ error: string; issues: { path: string[] }[] }>();
     expect(body.error).toBe('invalid_request');
+    // One issue per problem (a malformed date used to be reported twice, as format and calendar).
+    expect(body.issues).toHaveLength(1);
     expect(body.issues[0]!.path).toEqual(['date']);
   });
 

@@ -43,13 +43,13 @@ function exited(child: ChildProcess): Promise<void> {
 }
 
 /**
- * Starts the built service as a child process over an existing store, trusting the test CA
- * through NODE_EXTRA_CA_CERTS (the only way the hub trusts an extra CA), and waits until it is
- * ready. Defaults suit WebSub tests: loopback callbacks allowed, short timeouts and retries.
+ * Starts the built service as a child process over an existing store, trusting the test CA (when
+ * given) through NODE_EXTRA_CA_CERTS (the only way the hub trusts an extra CA), and waits until
+ * it is ready. Defaults suit WebSub tests: loopback callbacks allowed, short timeouts and retries.
  */
 export async function startChildService(options: {
   databaseUrl: string;
-  caPath: string;
+  caPath?: string;
   env?: Record<string, string>;
 }): Promise<ChildService> {
   const port = await freePort();
@@ -64,7 +64,7 @@ export async function startChildService(options: {
       SAMPLE_DATA: 'off',
       LOG_LEVEL: 'info',
       DATA_POLL_MS: '100',
-      NODE_EXTRA_CA_CERTS: options.caPath,
+      ...(options.caPath ? { NODE_EXTRA_CA_CERTS: options.caPath } : {}),
       WEBSUB_CALLBACK_ALLOW_CIDRS: '127.0.0.0/8,::1/128',
       WEBSUB_TIMEOUT_MS: '2000',
       WEBSUB_RETRY_DELAYS_MS: '50,50',

@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { addDays, localDate } from '../../src/domain/dates.js';
@@ -159,6 +159,19 @@ describe('npm run import: formats', () => {
 });
 
 describe('npm run import: bad input', () => {
+  it('fails in one line when the store cannot be opened (issue 15: it hung)', async () => {
+    for (const store of ['/proc/nope/x.db', join(dir, 'broken-link', 'x.db')]) {
+      symlinkSync(join(dir, 'nothing-here'), join(dir, 'broken-link'), 'dir');
+      const result = await runCli([fixture('business.json'), '--json'], store);
+      rmSync(join(dir, 'broken-link'));
+      expect(result.code, store).toBe(1);
+      expect(result.stderr.trim().split('\n'), result.stderr).toHaveLength(1);
+      expect(result.stderr).toMatch(/^import: cannot open the store DATABASE_URL=sqlite:/);
+      noStack(result.stderr);
+      expect(JSON.parse(result.stdout)).toEqual({ error: expect.stringMatching(/^cannot open/) });
+    }
+  });
+
   it('skips malformed rows with row, field and reason, imports the rest and exits 0', async () => {
     const { result, summary } = await importJson([fixture('gbp-malformed.json')], db);
     expect(result.code).toBe(0);

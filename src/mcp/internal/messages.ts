@@ -1,0 +1,60 @@
+import { JSONRPCMessageSchema, RequestIdSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { z } from 'zod';
+import { toIssues, type Issue } from '../../domain/issues.js';
+
+/** A JSON-RPC id as MCP allows it: a string or an integer (never null). */
+export type RequestId = z.infer<typeof RequestIdSchema>;
+
+/**
+ * True when `message` is a JSON-RPC 2.0 message as MCP defines it (the SDK's schema of the
+ * specification): a request or a notification whose `params`, when present, is an object (an
+ * array is not), or a response. Anything else is an Invalid Request (-32600).
+ */
+export function isJsonRpcMessage(message: unknown): boolean {
+  return JSONRPCMessageSchema.safeParse(message).success;
+}
+
+/** The `id` of a single message when it can be read, so that an error answers it; else null. */
+export function readableId(body: unknown): RequestId | null {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return null;
+  const parsed = RequestIdSchema.safeParse((body as { id?: unknown }).id);
+  return parsed.success ? parsed.data : null;
+}
+
+/** The schema of each request method the server answers, keyed by method. */
+export type RequestSchemas = ReadonlyMap<string, z.ZodType>;
+
+/** Builds the lookup of request schemas (the SDK's, each with a literal `method`). */
+export function requestSchemas(
+  schemas: readonly z.ZodObject<{ method: z.ZodLiteral<string> }>[],
+): RequestSchemas {
+  return new Map(schemas.map((s) => [s.shape.method.value, s]));
+}
+
+/** Why the params of a request are invalid: a short message and the issues (paths in params). */
+export interface ParamsProblem {
+  message: string;
+  issues: Issue[];
+}
+
+/**
+ * Checks the `params` of a request against the schema of its method (methods the server does not
+ * answer are left to it: -32601). Messages name the offending field and never echo its value.
+ */
+export function checkParams(message: unknown, schemas: RequestSchemas): ParamsProblem | null {
+  const { method, params } = message as { method?: unknown; params?: unknown };
+  const schema = typeof method === 'string' ? schemas.get(method) : undefined;
+  if (!schema || !('id' in (message as object))) return null;
+  const parsed = schema.safeParse({ method, params });
+  if (parsed.success) return null;
+  const issues = toIssues(parsed.error).map((i) => ({
+    ...i,
+    // Paths within params; a key the client chose (a prompt argument) is cut short.
+    path: (i.path[0] === 'params' ? i.path.slice(1) : i.path).map((p) =>
+      typeof p === 'string' ? p.slice(0, 100) : p,
+    ),
+  }));
+  const first = issues[0]!;
+  const where = first.path.length > 0 ? `${first.path.join('.')}: ` : '';
+  return { message: `Invalid params: ${where}${first.message}`, issues };
+}
