@@ -116,6 +116,12 @@ function run(cmd: string, args: string[], env: Record<string, string> = {}): Pro
 
 const ms = (n: number) => `${Math.round(n)} ms`;
 
+/** The service's RSS once the insights have followed and the build worker is done (20 s on). */
+async function settledRss(svc: Service): Promise<number> {
+  await new Promise((r) => setTimeout(r, 20_000));
+  return memoryOf(svc.child.pid!).rssMB;
+}
+
 async function health(url: string): Promise<{ dataVersion: number; reviews: number }> {
   return (await (await fetch(`${url}/healthz`)).json()) as { dataVersion: number; reviews: number };
 }
@@ -139,6 +145,7 @@ export async function benchStalls(): Promise<string> {
     const svc = await startService(databaseUrl);
     try {
       const before = await health(svc.url);
+      const rssBefore = memoryOf(svc.child.pid!).rssMB;
       await fetch(`${svc.url}/api/reviews/search?rating=5&limit=20`); // cached from now on
       await svc.loop();
       const healthz = poller(`${svc.url}/healthz`, 100);
@@ -181,8 +188,12 @@ export async function benchStalls(): Promise<string> {
           { measure: 'commit to the new version served', value: ms(served - committed) },
           { measure: 'reviews served after', value: after.reviews },
           {
-            measure: 'service RSS after (peak)',
-            value: `${memoryOf(svc.child.pid!).rssMB} MB (${memoryOf(svc.child.pid!).peakMB} MB)`,
+            measure: 'service RSS before the import / peak',
+            value: `${rssBefore} MB / ${memoryOf(svc.child.pid!).peakMB} MB`,
+          },
+          {
+            measure: 'service RSS 20 s after the new version (settled)',
+            value: `${await settledRss(svc)} MB`,
           },
         ]),
         '',
@@ -276,8 +287,31 @@ export async function benchStalls(): Promise<string> {
         table(rows),
         '',
       );
+      // Memory over many versions: one review at a time, each settled.
+      const versions = Number(process.env.BENCH_VERSIONS ?? 8);
+      const settledAfter: number[] = [];
+      for (let i = 0; i < versions; i++) {
+        writeFileSync(
+          small,
+          `source,review_id,rating,date,author,text\ngoogle,bench-v${i},4,2026-10-29T12:00:00Z,Bo,Fine.\n`,
+        );
+        await run(process.execPath, [join(ROOT, 'dist/src/bin.js'), 'import', small], {
+          DATABASE_URL: databaseUrl,
+        });
+        await new Promise((r) => setTimeout(r, 15_000));
+        settledAfter.push(memoryOf(svc.child.pid!).rssMB);
+      }
+      out.push(
+        `Settled RSS 15 s after each of ${versions} one-review imports: ${settledAfter.join(', ')} MB` +
+          ` (MALLOC_MMAP_THRESHOLD_=${process.env.MALLOC_MMAP_THRESHOLD_ ?? 'unset'}).`,
+        '',
+      );
+      const settled = await settledRss(svc);
       const mem = memoryOf(svc.child.pid!);
-      out.push(`Service RSS at the end: ${mem.rssMB} MB (peak ${mem.peakMB} MB).`, '');
+      out.push(
+        `Service RSS at the end, settled 20 s: ${settled} MB (peak over the run ${mem.peakMB} MB).`,
+        '',
+      );
     } finally {
       svc.child.kill('SIGTERM');
     }
