@@ -104,6 +104,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
   }
   const hub = await startHub({
     store: store.websub,
+    rates: store.rates,
     published: publisher,
     urls,
     config: config.websub,

@@ -11,6 +11,8 @@ export type {
   ModerationRecord,
   ModerationStore,
   ReviewKey,
+  RateDecision,
+  RateStore,
   ServiceStore,
   SessionStore,
   Store,

@@ -3,6 +3,7 @@ import Database from 'better-sqlite3';
 import { checkDatabaseFile, ensureDirectory } from './internal/files.js';
 import { SQLITE_MIGRATIONS } from './internal/migrations.js';
 import { createSqliteModerationStore } from './moderation-sqlite.js';
+import { createSqliteRateStore } from './rates-sqlite.js';
 import {
   createStagingTables,
   readBusiness,
@@ -193,6 +194,7 @@ export function openSqliteStore(path: string): Store {
       return run;
     },
     websub: createSqliteWebSubStore(reader, writer, writeSync),
+    rates: createSqliteRateStore(writer, writeSync),
     analyses: createAnalysisStore(reader, writer, writeSync),
     moderation: createSqliteModerationStore(reader, writer, writeSync),
     async close() {

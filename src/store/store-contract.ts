@@ -327,6 +327,29 @@ export function describeStoreContract(name: string, open: () => Promise<StoreFix
       });
     });
 
+    describe('rate limits', () => {
+      it('counts requests per key in fixed windows and says how long until the window ends', async () => {
+        expect(await store.rates.take('k', 1_000, 60_000, 2)).toEqual({ ok: true });
+        expect(await store.rates.take('k', 2_000, 60_000, 2)).toEqual({ ok: true });
+        expect(await store.rates.take('k', 3_000, 60_000, 2)).toEqual({
+          ok: false,
+          retryAfterMs: 58_000,
+        });
+        expect(await store.rates.take('other', 3_000, 60_000, 2)).toEqual({ ok: true });
+        // A new window starts at the first request after the last one ended.
+        expect(await store.rates.take('k', 61_000, 60_000, 2)).toEqual({ ok: true });
+      });
+
+      it('shares the counts between instances on one database', async () => {
+        const other = await fixture.openAnother();
+        expect(await store.rates.take('shared', 0, 60_000, 1)).toEqual({ ok: true });
+        expect(await other.rates.take('shared', 10, 60_000, 1)).toEqual({
+          ok: false,
+          retryAfterMs: 59_990,
+        });
+      });
+    });
+
     describe('sessions', () => {
       it('creates a secret once and then returns it to every caller', async () => {
         const first = await store.sessions.secret('mcp', 'first-secret-value');

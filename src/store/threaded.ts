@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { rpcClient, workerUrl } from '../platform/rpc.js';
-import type { SessionStore, ServiceStore } from './types.js';
+import type { RateStore, SessionStore, ServiceStore } from './types.js';
 import type { WebSubStore } from './websub-types.js';
 
 /** Every method of `T`, forwarded to the store thread as `<group>.<method>`. */
@@ -46,6 +46,7 @@ export async function openThreadedSqliteStore(path: string): Promise<ServiceStor
     location: path,
     sessions: forward<SessionStore>(call, 'sessions'),
     websub: forward<WebSubStore>(call, 'websub'),
+    rates: forward<RateStore>(call, 'rates'),
     state: () => client.call('state'),
     async close() {
       if (closing) return;

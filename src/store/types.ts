@@ -130,19 +130,42 @@ export interface ModerationStore {
   log(reviewId: string): Promise<ModerationRecord[]>;
 }
 
+/** The outcome of counting one request against its client's budget. */
+export type RateDecision = { ok: true } | { ok: false; retryAfterMs: number };
+
+/**
+ * Fixed-window request counters kept in the store, so that a limit holds across every instance
+ * that shares it (the hub's subscribe requests, MCP's `initialize`).
+ */
+export interface RateStore {
+  /**
+   * Counts one request of `key` in the window of `windowMs` that contains `nowMs` (windows start
+   * at the first request) and says whether it is within `limit`; when not, how long until the
+   * window ends.
+   */
+  take(key: string, nowMs: number, windowMs: number, limit: number): Promise<RateDecision>;
+}
+
 /**
  * What the service's request-serving thread uses: the data version (to notice changes), MCP
- * sessions and the WebSub queues. Each call is asynchronous and never runs a synchronous driver
- * on the event loop (the SQLite one runs on the store's own thread).
+ * sessions, the WebSub queues and the shared rate limits. Each call is asynchronous and never runs
+ * a synchronous driver on the event loop (the SQLite one runs on the store's own thread).
  */
 export interface ServiceStore {
-  readonly engine: 'sqlite';
+  readonly engine: 'sqlite' | 'postgres';
   /** A human-readable location for logs (never credentials). */
   readonly location: string;
   readonly sessions: SessionStore;
   /** Subscriptions and work queues of the WebSub hub. */
   readonly websub: WebSubStore;
+  readonly rates: RateStore;
   state(): Promise<DataState>;
+  /**
+   * Calls `listener` when a change to the published data is committed by any process, for stores
+   * that can tell (PostgreSQL's LISTEN/NOTIFY): the publisher then rebuilds at once instead of at
+   * its next poll. Absent for stores that cannot (SQLite: polling only). Returns the unsubscribe.
+   */
+  watch?(listener: () => void): () => void;
   close(): Promise<void>;
 }
 

@@ -86,6 +86,7 @@ afterEach(async () => {
 async function start(first: Snapshot, publisher = manualPublisher(first)) {
   hub = await startHub({
     store: store.websub,
+    rates: store.rates,
     published: publisher.published,
     urls,
     config: {

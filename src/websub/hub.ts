@@ -6,7 +6,7 @@ import { DOCUMENTS, TOPIC_IDS, type ServiceUrls } from '../catalogue.js';
 import type { Route } from '../http/router.js';
 import type { Logger } from '../logger.js';
 import type { Published, Snapshot } from '../snapshot/types.js';
-import type { WebSubStore } from '../store/index.js';
+import type { RateStore, WebSubStore } from '../store/index.js';
 import { createAddressPolicy } from './internal/address-policy.js';
 import { createOutbound } from './internal/outbound.js';
 import { createRateLimiter } from './internal/rate-limit.js';
@@ -19,6 +19,8 @@ export const MAX_RESPONSE_BYTES = 4096;
 
 export interface HubOptions {
   store: WebSubStore;
+  /** The shared counters of the hub's rate limit. */
+  rates: RateStore;
   published: Published;
   urls: ServiceUrls;
   config: WebSubConfig;
@@ -141,7 +143,7 @@ export async function startHub(o: HubOptions): Promise<Hub> {
         maxSubscriptionsPerHost: config.maxSubscriptionsPerHost,
         store: o.store,
         vet,
-        limiter: createRateLimiter(config.rateLimitPerMin),
+        limiter: createRateLimiter(o.rates, 'hub', config.rateLimitPerMin),
         clock,
         logger,
         onQueued: () => worker.wake(),

@@ -74,7 +74,7 @@ async function vetCallback(vet: HostVetter, callback: URL): Promise<void> {
 export function hubRoute(o: HubRouteOptions): Route {
   const schema = hubFormSchema(o.topics);
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const decision = o.limiter.take(clientKey(req.socket.remoteAddress), o.clock.now());
+    const decision = await o.limiter.take(clientKey(req.socket.remoteAddress), o.clock.now());
     if (!decision.ok)
       throw new HubError(429, 'Too many hub requests from this address; try again later.', {
         'Retry-After': String(decision.retryAfterSeconds),

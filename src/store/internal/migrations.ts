@@ -128,4 +128,13 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX moderation_log_review ON moderation_log (review_id, seq);
   `,
+  // 7: fixed-window request counters (the hub's and MCP's rate limits), shared by every instance.
+  `
+  CREATE TABLE rate_windows (
+    key TEXT PRIMARY KEY,
+    window_start INTEGER NOT NULL,
+    count INTEGER NOT NULL
+  ) WITHOUT ROWID;
+  CREATE INDEX rate_windows_start ON rate_windows (window_start);
+  `,
 ];

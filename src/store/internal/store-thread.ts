@@ -18,6 +18,7 @@ const handlers: Handlers = {
 for (const [group, methods] of [
   ['sessions', store.sessions],
   ['websub', store.websub],
+  ['rates', store.rates],
 ] as const) {
   for (const [name, fn] of Object.entries(methods)) {
     if (typeof fn === 'function') handlers[`${group}.${name}`] = fn.bind(methods);

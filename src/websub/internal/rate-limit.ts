@@ -1,16 +1,15 @@
 import { isIPv6 } from 'node:net';
 
+import type { RateStore } from '../../store/index.js';
+
 /** The outcome of counting one request against its client's budget. */
 export type RateDecision = { ok: true } | { ok: false; retryAfterSeconds: number };
 
 export interface RateLimiter {
-  take(key: string, now: number): RateDecision;
+  take(key: string, now: number): Promise<RateDecision>;
 }
 
 const WINDOW_MS = 60_000;
-/** Clients tracked at most; past it, finished windows are dropped first. */
-const MAX_TRACKED = 100_000;
-
 /**
  * The rate-limit key of a client address: IPv4 (IPv4-mapped included) as is, IPv6 by its /64,
  * since one subscriber usually holds a whole /64.
@@ -32,27 +31,15 @@ export function clientKey(remoteAddress: string | undefined): string {
 
 /**
  * A fixed one-minute window per client: `perMinute` requests, then 429 with the seconds left in
- * the window. Kept in memory per instance (several instances each allow the budget).
+ * the window. The counters live in the store, so the budget holds across every instance that
+ * shares it. `scope` keeps the counters of different limits apart.
  */
-export function createRateLimiter(perMinute: number): RateLimiter {
-  const windows = new Map<string, { start: number; count: number }>();
-  const prune = (now: number) => {
-    for (const [key, w] of windows) if (now - w.start >= WINDOW_MS) windows.delete(key);
-  };
+export function createRateLimiter(store: RateStore, scope: string, perMinute: number): RateLimiter {
   return {
-    take(key, now) {
-      let w = windows.get(key);
-      if (!w || now - w.start >= WINDOW_MS) {
-        if (!w && windows.size >= MAX_TRACKED) prune(now);
-        w = { start: now, count: 0 };
-        windows.set(key, w);
-      }
-      w.count++;
-      if (w.count <= perMinute) return { ok: true };
-      return {
-        ok: false,
-        retryAfterSeconds: Math.max(1, Math.ceil((w.start + WINDOW_MS - now) / 1000)),
-      };
+    async take(key, now) {
+      const decision = await store.take(`${scope}:${key}`, now, WINDOW_MS, perMinute);
+      if (decision.ok) return decision;
+      return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil(decision.retryAfterMs / 1000)) };
     },
   };
 }
