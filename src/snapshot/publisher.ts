@@ -12,8 +12,12 @@ import {
 import type { ChangeEvent, Published, Snapshot } from './types.js';
 
 export interface PublisherOptions extends SnapshotOptions {
-  /** Where the data version is read (cheaply, on every poll). */
-  store: { state(): Promise<DataState> };
+  /**
+   * Where the data version is read (cheaply, on every poll), and, for stores that can tell,
+   * where commits are announced (`watch`): then a change is published at once, and the poll is
+   * only the fallback.
+   */
+  store: { state(): Promise<DataState>; watch?(listener: () => void): () => void };
   builder: Builder;
   /** How often to look for a new data version committed by any process. */
   pollMs: number;
@@ -30,6 +34,9 @@ export interface Publisher extends Published {
   settled(): Promise<void>;
   stop(): void;
 }
+
+/** The poll of a store that announces its commits: a safety net against a silently lost link. */
+const WATCHED_POLL_MS = 30_000;
 
 function changedPaths(before: Snapshot, after: Snapshot): string[] {
   const paths = new Set([...before.representations.keys(), ...after.representations.keys()]);
@@ -143,11 +150,17 @@ export async function startPublisher(options: PublisherOptions): Promise<Publish
     return again;
   };
 
+  const unwatch = store.watch?.(() => {
+    if (!stopped) void refresh();
+  });
+  // With notifications the poll is only a safety net (the watcher also refreshes after it
+  // reconnects); without them it is how changes are found.
+  const every = unwatch ? Math.max(pollMs, WATCHED_POLL_MS) : pollMs;
   const loop = (): void => {
     if (stopped) return;
     timer = setTimeout(() => {
       void refresh().finally(loop);
-    }, pollMs);
+    }, every);
     timer.unref();
   };
   loop();
@@ -162,6 +175,7 @@ export async function startPublisher(options: PublisherOptions): Promise<Publish
     settled,
     stop() {
       stopped = true;
+      unwatch?.();
       if (timer) clearTimeout(timer);
     },
   };
