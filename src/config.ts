@@ -104,6 +104,7 @@ export const EnvSchema = z.object({
   MCP_SESSION_TTL_SECONDS: positiveInt(30 * 86_400).default(86_400),
   MCP_SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   WEBSUB_CALLBACK_ALLOW_CIDRS: cidrList.default([]),
+  TRUST_PROXY_CIDRS: cidrList.default([]),
   WEBSUB_RATE_LIMIT_PER_MIN: positiveInt(1_000_000).default(60),
   WEBSUB_TIMEOUT_MS: z
     .string()
@@ -140,6 +141,11 @@ export interface Config {
   readonly mcpSessionSecret: string | null;
   /** The WebSub hub's limits and policies. */
   readonly websub: WebSubConfig;
+  /**
+   * Reverse proxies whose `X-Forwarded-For` is believed (the client address of rate limits);
+   * empty: the TCP peer is the client.
+   */
+  readonly trustProxyCidrs: readonly string[];
 }
 
 /** Settings of the WebSub hub (every `WEBSUB_*` variable). */
@@ -237,6 +243,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mcpMaxBodyBytes: e.MCP_MAX_BODY_BYTES,
     mcpSessionTtlSeconds: e.MCP_SESSION_TTL_SECONDS,
     mcpSessionSecret: e.MCP_SESSION_SECRET ?? null,
+    trustProxyCidrs: Object.freeze(e.TRUST_PROXY_CIDRS),
     websub: Object.freeze({
       callbackAllowCidrs: Object.freeze(e.WEBSUB_CALLBACK_ALLOW_CIDRS),
       rateLimitPerMin: e.WEBSUB_RATE_LIMIT_PER_MIN,

@@ -8,6 +8,7 @@ import type { Config } from './config.js';
 import { serviceUrls } from './catalogue.js';
 import { precompressRepresentation } from './representation/index.js';
 import { COMMON_HEADERS } from './http/respond.js';
+import { clientAddressResolver } from './http/client-address.js';
 import type { Route } from './http/router.js';
 import { startBuildThread } from './build/index.js';
 import { collectGarbage, threadMemory, type ThreadMemory } from './platform/rpc.js';
@@ -105,6 +106,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
   const hub = await startHub({
     store: store.websub,
     rates: store.rates,
+    clientAddress: clientAddressResolver(config.trustProxyCidrs),
     published: publisher,
     urls,
     config: config.websub,

@@ -3,6 +3,7 @@ import { hostname } from 'node:os';
 import type { buildConnector } from 'undici';
 import type { WebSubConfig } from '../config.js';
 import { DOCUMENTS, TOPIC_IDS, type ServiceUrls } from '../catalogue.js';
+import { clientAddressResolver, type ClientAddress } from '../http/client-address.js';
 import type { Route } from '../http/router.js';
 import type { Logger } from '../logger.js';
 import type { Published, Snapshot } from '../snapshot/types.js';
@@ -21,6 +22,8 @@ export interface HubOptions {
   store: WebSubStore;
   /** The shared counters of the hub's rate limit. */
   rates: RateStore;
+  /** The client's address (through trusted proxies); default: the TCP peer. */
+  clientAddress?: ClientAddress;
   published: Published;
   urls: ServiceUrls;
   config: WebSubConfig;
@@ -144,6 +147,7 @@ export async function startHub(o: HubOptions): Promise<Hub> {
         store: o.store,
         vet,
         limiter: createRateLimiter(o.rates, 'hub', config.rateLimitPerMin),
+        clientAddress: o.clientAddress ?? clientAddressResolver([]),
         clock,
         logger,
         onQueued: () => worker.wake(),

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HUB_PATH } from '../catalogue.js';
 import type { Logger } from '../logger.js';
+import type { ClientAddress } from '../http/client-address.js';
 import type { Route } from '../http/router.js';
 import type { WebSubStore } from '../store/index.js';
 import { grantLease, hubFormSchema, type HubRequest, type LeaseBounds } from './form.js';
@@ -17,6 +18,8 @@ export interface HubRouteOptions {
   store: WebSubStore;
   vet: HostVetter;
   limiter: RateLimiter;
+  /** The client's address (through trusted proxies), for the rate limit. */
+  clientAddress: ClientAddress;
   clock: Clock;
   logger: Logger;
   /** Called once a request is queued, so that verification starts at once. */
@@ -74,7 +77,7 @@ async function vetCallback(vet: HostVetter, callback: URL): Promise<void> {
 export function hubRoute(o: HubRouteOptions): Route {
   const schema = hubFormSchema(o.topics);
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const decision = await o.limiter.take(clientKey(req.socket.remoteAddress), o.clock.now());
+    const decision = await o.limiter.take(clientKey(o.clientAddress(req)), o.clock.now());
     if (!decision.ok)
       throw new HubError(429, 'Too many hub requests from this address; try again later.', {
         'Retry-After': String(decision.retryAfterSeconds),
