@@ -30,6 +30,8 @@ class LongRunningFirst extends BaseSequencer {
  *   and the worker threads they start run the compiled modules, which the setup builds first.
  * - `e2e`: the service on a real port, the CLIs as processes; they run the compiled code, which
  *   the project's global setup builds first (never stale).
+ * - `system`: several instances on one database behind nginx, as deployed; they need Debian's
+ *   `nginx` and `postgresql` (`npm run test:system`, which CI runs).
  * - `models`: the model checks (recorded scores, training determinism, mention evaluation); they
  *   need `../shared/data` and take minutes, so `npm test` leaves them to `npm run test:models`.
  */
@@ -56,6 +58,14 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts', 'test/import/**/*.test.ts', 'test/tools/**/*.test.ts'],
+          globalSetup: ['test/setup/build.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'system',
+          include: ['test/system/**/*.test.ts'],
           globalSetup: ['test/setup/build.ts'],
         },
       },
