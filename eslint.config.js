@@ -32,6 +32,7 @@ const LAYERS = {
   ],
   http: ['domain', 'representation'],
   import: ['domain', 'store', 'mentions', 'cli', 'config'],
+  admin: ['domain', 'store', 'cli', 'config', 'platform'],
   api: ['domain', 'representation', 'reviews', 'catalogue', 'snapshot', 'http'],
   openapi: ['domain', 'reviews', 'catalogue'],
   mcp: [

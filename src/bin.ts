@@ -19,6 +19,10 @@ const COMMANDS: Record<
     summary: 'take one review out of publication by id (--undo publishes it again)',
     load: () => import('./import/remove.js'),
   },
+  backup: {
+    summary: 'copy the SQLite store to a file while the service runs',
+    load: () => import('./admin/backup.js'),
+  },
   insights: {
     summary: 'print the insights of the stored reviews',
     load: () => import('./insights/cli.js'),

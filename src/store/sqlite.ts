@@ -197,6 +197,11 @@ export function openSqliteStore(path: string): Store {
     rates: createSqliteRateStore(writer, writeSync),
     analyses: createAnalysisStore(reader, writer, writeSync),
     moderation: createSqliteModerationStore(reader, writer, writeSync),
+    async backup(destination) {
+      ensureDirectory(dirname(destination));
+      // Pages are copied in steps; other connections keep reading and writing meanwhile.
+      await reader.backup(destination);
+    },
     async close() {
       await staging;
       await queue;

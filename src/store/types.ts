@@ -193,6 +193,11 @@ export interface Store extends ServiceStore {
   readonly analyses: AnalysisStore;
   /** Reviews hidden from publication by an operator, and the log of those decisions. */
   readonly moderation: ModerationStore;
+  /**
+   * Copies the whole store, consistently, to a new file at `path` while it stays in use (SQLite's
+   * online backup). Absent for engines with their own tools (PostgreSQL: pg_dump).
+   */
+  backup?(path: string): Promise<void>;
 }
 
 /** The key used in `getReviews` maps. */

@@ -1,0 +1,40 @@
+import { existsSync } from 'node:fs';
+import { parseCommandLine, printUsage, runCommandLine, UsageError, CliError } from '../cli.js';
+import { loadEnv } from '../config.js';
+import { openStoreWithin } from '../store/index.js';
+
+export const USAGE = `Usage: dealer-reviews backup <file>
+
+Copies the SQLite store named by DATABASE_URL to <file> with SQLite's online backup: a consistent
+copy, taken while the service keeps running. The copy is a complete store (point DATABASE_URL at
+it to restore). For PostgreSQL, use pg_dump (docs/deployment.md).
+
+Options:
+  -h, --help   this text`;
+
+const CLI = { name: 'backup', usage: USAGE };
+
+/** `dealer-reviews backup <file>`: an online copy of the SQLite store. Reads only DATABASE_URL. */
+export function main(argv: readonly string[]): Promise<number> {
+  return runCommandLine(CLI, async () => {
+    const args = parseCommandLine(argv, {});
+    if (args === null) return printUsage(CLI);
+    if (args.positionals.length !== 1) throw new UsageError('give exactly one file to write');
+    const target = args.positionals[0]!;
+    if (existsSync(target)) throw new CliError(`${target} exists: give a new file`);
+    const store = await openStoreWithin(loadEnv(['DATABASE_URL']).DATABASE_URL);
+    try {
+      if (!store.backup) {
+        throw new CliError(`this store (${store.engine}) has its own backup tools: use pg_dump`);
+      }
+      const started = Date.now();
+      await store.backup(target);
+      process.stdout.write(
+        `${JSON.stringify({ backup: target, from: store.location, ms: Date.now() - started })}\n`,
+      );
+      return 0;
+    } finally {
+      await store.close();
+    }
+  });
+}
