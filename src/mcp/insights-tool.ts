@@ -1,57 +1,231 @@
+import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { DOCUMENTS } from '../catalogue.js';
-import { Insights } from '../insights/index.js';
+import type { Insights } from '../insights/index.js';
 import type { Snapshot } from '../snapshot/types.js';
+import { DEFAULT_RESULT_TOKENS, fitToBudget, jsonBytes, renderText } from './agent.js';
+import { invalidParams } from './internal/errors.js';
 import type { ToolDefinition } from './tools.js';
 
+/** The sections of the insights an agent can ask for; the list ones are paged. */
 const SECTIONS = [
   'aspects',
-  'entities',
+  'staff',
+  'services',
+  'serviceAreas',
   'topics',
   'faq',
   'summary',
   'changes',
   'ownerResponses',
   'method',
+  'entities',
 ] as const;
+type Section = (typeof SECTIONS)[number];
 
-const parsed = new WeakMap<Snapshot, Record<string, unknown>>();
+const parsed = new WeakMap<Snapshot, Insights>();
 
-function insightsOf(snapshot: Snapshot): Record<string, unknown> | null {
+function insightsOf(snapshot: Snapshot): Insights | null {
   let doc = parsed.get(snapshot);
   if (!doc) {
     const rep = snapshot.representations.get(DOCUMENTS.insights.path);
     if (!rep) return null;
-    doc = JSON.parse(rep.body.toString('utf8')) as Record<string, unknown>;
+    doc = JSON.parse(rep.body.toString('utf8')) as Insights;
     parsed.set(snapshot, doc);
   }
   return doc;
 }
 
-/** The MCP tool over `/insights.json`: the whole document or one section. */
+const sentiment = (s: {
+  positive: number;
+  negative: number;
+  neutral: number;
+  mixed: number;
+  score: number | null;
+}) => ({
+  score: s.score,
+  positive: s.positive,
+  negative: s.negative,
+  neutral: s.neutral,
+  mixed: s.mixed,
+});
+
+/** The overview: what most questions need, without quotes or trends (about 2,000 tokens). */
+function overview(doc: Insights): Record<string, unknown> {
+  return {
+    reviewCount: doc.reviewCount,
+    generatedAt: doc.generatedAt,
+    period: doc.period,
+    summary: doc.summary.text,
+    aspects: doc.aspects.map((a) => ({
+      id: a.id,
+      name: a.name,
+      mentions: a.mentions,
+      ...sentiment(a),
+    })),
+    changes: doc.changes.map((c) => ({
+      aspect: c.aspect,
+      name: c.name,
+      direction: c.direction,
+      recentNegativeShare: c.recent.negativeShare,
+      beforeNegativeShare: c.before.negativeShare,
+      recent: `${c.recent.from}..${c.recent.to}`,
+      pValue: c.test.pValue,
+    })),
+    topStaff: doc.entities.technicians.slice(0, 5).map((t) => ({
+      name: t.name,
+      role: t.role,
+      mentions: t.mentions,
+      averageRating: t.averageRating,
+      ...sentiment(t),
+    })),
+    ownerResponses: doc.ownerResponses,
+    more: 'Ask for one section (aspects, staff, services, serviceAreas, topics, faq, summary, changes, ownerResponses, method) for trends and quotes; `id` picks one item.',
+  };
+}
+
+/** The items of a list section, and the key an `id` argument matches. */
+function listOf(
+  doc: Insights,
+  section: Section,
+): { items: unknown[]; key: (i: never) => string } | null {
+  switch (section) {
+    case 'aspects':
+      return { items: doc.aspects, key: (a: { id: string }) => a.id };
+    case 'staff':
+      return { items: doc.entities.technicians, key: (t: { name: string }) => t.name };
+    case 'services':
+      return { items: doc.entities.services, key: (s: { id: string }) => s.id };
+    case 'serviceAreas':
+      return { items: doc.entities.serviceAreas, key: (s: { id: string }) => s.id };
+    case 'topics':
+      return { items: doc.topics, key: (t: { id: string }) => t.id };
+    case 'faq':
+      return { items: doc.faq, key: (f: { id: string }) => f.id };
+    default:
+      return null;
+  }
+}
+
+/** Everything of a section that is not a list. */
+function whole(doc: Insights, section: Section): unknown {
+  switch (section) {
+    case 'summary':
+      return doc.summary;
+    case 'changes':
+      return doc.changes;
+    case 'ownerResponses':
+      return doc.ownerResponses;
+    case 'method':
+      return doc.method;
+    default: {
+      // `entities` (the earlier name of staff, services and serviceAreas): the lists without
+      // their quotes.
+      const strip = <T extends { evidence: unknown }>({ evidence: _e, ...rest }: T) => rest;
+      return {
+        technicians: doc.entities.technicians.map(strip),
+        services: doc.entities.services.map(strip),
+        serviceAreas: doc.entities.serviceAreas.map(strip),
+      };
+    }
+  }
+}
+
+function pageCursor(section: string, id: string | undefined, offset: number, version: string) {
+  return Buffer.from(JSON.stringify([section, id ?? null, offset, version])).toString('base64url');
+}
+
+function readCursor(cursor: string, section: string, id: string | undefined, version: string) {
+  try {
+    const v = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown;
+    if (
+      Array.isArray(v) &&
+      v[0] === section &&
+      v[1] === (id ?? null) &&
+      Number.isInteger(v[2]) &&
+      (v[2] as number) >= 0 &&
+      v[3] === version
+    )
+      return v[2] as number;
+  } catch {
+    // falls through
+  }
+  throw invalidParams('Invalid arguments: cursor: is not a cursor of this section', [
+    { path: ['cursor'], code: 'invalid', message: 'is not a cursor of this section' },
+  ]);
+}
+
+const Input = z.strictObject({
+  section: z
+    .enum(SECTIONS)
+    .optional()
+    .describe(
+      'Without it: an overview (summary, aspects with scores and counts, significant changes, top staff, owner responses). With it: that section in full (trends and verbatim quotes with review ids), paged.',
+    ),
+  id: z
+    .string()
+    .min(1)
+    .max(120)
+    .optional()
+    .describe(
+      'With a list section: only this item (an aspect or topic id, a staff name, a service id).',
+    ),
+  cursor: z
+    .string()
+    .min(1)
+    .max(500)
+    .optional()
+    .describe('`nextCursor` of the previous page of a section.'),
+});
+
+/** The MCP tool over `/insights.json`: an overview by default, each section on request. */
 export const insightsTool: ToolDefinition = {
   name: 'get_insights',
   title: 'Get insights',
   description:
-    'Aspect-based sentiment insights computed from every review: what customers praise and criticise (aspects with counts, score, monthly trend and verbatim evidence quotes with review ids), staff, services and service areas, recurring topics, an FAQ, significant changes in the last 90 days, a summary, owner response rate. Ask for one section to keep the answer short.',
-  input: z.strictObject({
-    section: z
-      .enum(SECTIONS)
-      .optional()
-      .describe('Only this section (plus reviewCount and generatedAt).'),
-  }),
-  output: Insights.partial(),
-  run(args, snapshot) {
+    'Aspect-based sentiment insights computed from every review. By default an overview: a summary, each aspect (price, wait time, communication, quality of work, ...) with mention counts and a score from -1 to 1, significant changes of the last 90 days, the most mentioned staff and the owner response rate. Ask for a section for more: aspects (with monthly trends and verbatim quotes with review ids), staff, services, serviceAreas, topics, faq, summary, changes, ownerResponses, method; `id` picks one item; long sections are paged with nextCursor.',
+  input: Input,
+  output: z.record(z.string(), z.unknown()),
+  run(args, { snapshot }) {
     const doc = insightsOf(snapshot);
-    if (!doc) return { error: 'Insights are not available.' };
-    const section = args.section as (typeof SECTIONS)[number] | undefined;
-    if (!section) return { structured: doc };
-    return {
-      structured: {
-        reviewCount: doc.reviewCount,
-        generatedAt: doc.generatedAt,
-        [section]: doc[section],
-      },
+    if (!doc) return { error: 'The insights are being computed; try again in a few seconds.' };
+    const { section, id, cursor } = args as z.output<typeof Input>;
+    const head = { reviewCount: doc.reviewCount, generatedAt: doc.generatedAt };
+    if (!section) {
+      const structured = overview(doc);
+      return { structured, text: renderText(structured) };
+    }
+    const list = listOf(doc, section);
+    if (!list) {
+      const structured = { ...head, [section]: whole(doc, section) };
+      return { structured, text: renderText(structured) };
+    }
+    let items = list.items;
+    if (id !== undefined) {
+      const wanted = id.toLowerCase();
+      items = items.filter((i) => list.key(i as never).toLowerCase() === wanted);
+      if (items.length === 0) {
+        const known = list.items.map((i) => list.key(i as never));
+        return {
+          error: `No ${section} item "${id.slice(0, 120)}". Known: ${known.slice(0, 40).join(', ')}.`,
+        };
+      }
+    }
+    const version = createHash('sha1').update(doc.generatedAt).digest('base64url').slice(0, 8);
+    const offset = cursor === undefined ? 0 : readCursor(cursor, section, id, version);
+    const { taken, more } = fitToBudget(
+      items.slice(offset),
+      Number.MAX_SAFE_INTEGER,
+      DEFAULT_RESULT_TOKENS,
+      // The structured copy and its text rendering.
+      (item) => jsonBytes(item) + jsonBytes(renderText(item)) + 8,
+    );
+    const structured = {
+      ...head,
+      [section]: taken,
+      total: items.length,
+      nextCursor: more ? pageCursor(section, id, offset + taken.length, version) : null,
     };
+    return { structured, text: renderText(structured) };
   },
 };

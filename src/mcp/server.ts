@@ -23,6 +23,7 @@ import { invalidParams, RpcError } from './internal/errors.js';
 import { requestSchemas } from './internal/messages.js';
 import { PROMPTS } from './prompts.js';
 import { documentResources, readResource, REVIEW_TEMPLATE } from './resources.js';
+import { renderText } from './agent.js';
 import { parseToolArguments, TOOLS, type ToolDefinition } from './tools.js';
 
 export interface McpDeps {
@@ -150,15 +151,20 @@ export function createMcpServerFactory(
         ]);
       let outcome;
       try {
-        outcome = tool.run(parseToolArguments(tool, request.params.arguments), snapshot);
+        outcome = tool.run(parseToolArguments(tool, request.params.arguments), {
+          snapshot,
+          urls: deps.urls,
+        });
       } catch (err) {
         const invalid = err instanceof RpcError && err.code === ErrorCode.InvalidParams;
         if (invalid && inputErrorsAsResults) return toolError(err.message);
         throw err;
       }
       if ('error' in outcome) return toolError(outcome.error);
+      // The text copy is a compact plain-text rendering of the same data, not the JSON again
+      // (docs/mcp.md, "Result sizes").
       return {
-        content: [{ type: 'text', text: JSON.stringify(outcome.structured) }],
+        content: [{ type: 'text', text: outcome.text ?? renderText(outcome.structured) }],
         structuredContent: outcome.structured,
       };
     });

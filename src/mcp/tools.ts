@@ -1,20 +1,42 @@
 import { z } from 'zod';
+import type { ServiceUrls } from '../catalogue.js';
 import { StaffRole } from '../domain/business.js';
-import { AggregateRatingSchema, PublicBusiness, SearchResponse } from '../domain/public-schemas.js';
-import { Review } from '../domain/review.js';
-import { toPublicBusiness } from '../reviews/dataset.js';
 import { toIssues } from '../domain/issues.js';
+import { AggregateRatingSchema } from '../domain/public-schemas.js';
+import { Review } from '../domain/review.js';
+import { decodeCursor, encodeCursor, fingerprint } from '../reviews/cursor.js';
+import { toPublicBusiness } from '../reviews/dataset.js';
 import { checkDateRange, DateParam, searchFields } from '../reviews/search-schema.js';
 import { firstBefore, firstOnOrBefore, runSearch, type SortKey } from '../reviews/search.js';
+import { normalizeName } from '../reviews/search-index.js';
 import { sincePage } from '../reviews/since.js';
 import { rangeAggregates } from '../reviews/views.js';
 import type { Snapshot } from '../snapshot/types.js';
+import {
+  AgentReview,
+  budgetFor,
+  fitToBudget,
+  jsonBytes,
+  renderText,
+  reviewLine,
+  toAgentReview,
+} from './agent.js';
 import { invalidParams, type RpcError } from './internal/errors.js';
-import { decodeCursor, encodeCursor, fingerprint } from '../reviews/cursor.js';
+import { closestNames } from './internal/closest.js';
 import { insightsTool } from './insights-tool.js';
 
-/** What a tool returns: structured content (validated by its output schema), or a tool error. */
-export type ToolOutcome = { structured: Record<string, unknown> } | { error: string };
+/**
+ * What a tool returns: structured content (validated by its output schema) with its text copy
+ * (a compact plain-text rendering, not a second JSON: see docs/mcp.md), or a tool error.
+ */
+export type ToolOutcome =
+  { structured: Record<string, unknown>; text?: string } | { error: string };
+
+/** What a tool runs over: one snapshot, and the service's URLs. */
+export interface ToolContext {
+  snapshot: Snapshot;
+  urls: ServiceUrls;
+}
 
 export interface ToolDefinition {
   name: string;
@@ -22,7 +44,7 @@ export interface ToolDefinition {
   description: string;
   input: z.ZodType;
   output: z.ZodType;
-  run(args: Record<string, unknown>, snapshot: Snapshot): ToolOutcome;
+  run(args: Record<string, unknown>, ctx: ToolContext): ToolOutcome;
 }
 
 const cursorField = z
@@ -32,6 +54,13 @@ const cursorField = z
   .optional()
   .describe(
     'Opaque cursor from a previous call (`nextCursor`) to get the next page; keep the other arguments the same.',
+  );
+
+const detailField = z
+  .enum(['compact', 'full'])
+  .default('compact')
+  .describe(
+    'compact (default): id, date, rating, author, title, text, the owner reply, mentions and a link, with no empty fields (texts over 1,500 characters are cut). full: the whole review record.',
   );
 
 function invalidArgument(path: string, message: string): RpcError {
@@ -47,20 +76,84 @@ function afterCursor(args: Record<string, unknown>): SortKey | undefined {
   return key;
 }
 
+/** A review in the shape asked for. */
+function shaped(review: Review, detail: 'compact' | 'full', urls: ServiceUrls): unknown {
+  return detail === 'full' ? review : toAgentReview(review, urls.base);
+}
+
+/** The reviews at some positions, in the shape asked for, cut to the budget of `limit`. */
+function reviewPage(
+  ctx: ToolContext,
+  positions: Iterable<number>,
+  limit: number,
+  detail: 'compact' | 'full',
+): { reviews: unknown[]; lines: string[]; last: number | undefined; more: boolean } {
+  const items = (function* () {
+    for (const pos of positions) {
+      const review = ctx.snapshot.review(pos);
+      const value = shaped(review, detail, ctx.urls);
+      yield { pos, value, line: reviewLine(review) };
+    }
+  })();
+  const { taken, more } = fitToBudget(
+    items,
+    limit,
+    budgetFor(limit),
+    (i) => jsonBytes(i.value) + jsonBytes(i.line),
+  );
+  return {
+    reviews: taken.map((i) => i.value),
+    lines: taken.map((i) => i.line),
+    last: taken.at(-1)?.pos,
+    more,
+  };
+}
+
+/** Staff names and service ids the data knows, for "did you mean". */
+function unknownName(ctx: ToolContext, filters: Record<string, unknown>): string | null {
+  const { index, business, views } = ctx.snapshot;
+  const staff = filters.mentions_technician;
+  if (typeof staff === 'string') {
+    const key = normalizeName(staff);
+    if (index.staff(key) === undefined && index.ambiguous(key) === undefined) {
+      const names = views.staff.map((s) => s.name);
+      const near = closestNames(staff, names);
+      return `No staff member is called "${staff.slice(0, 120)}".${near.length ? ` Closest names: ${near.join(', ')}.` : ''} list_staff lists everyone.`;
+    }
+  }
+  const service = filters.mentions_service;
+  if (typeof service === 'string') {
+    const ids = (business?.services ?? []).map((s) => s.id);
+    if (!ids.includes(service) && index.service(service).length === 0) {
+      const near = closestNames(service, ids);
+      return `No service has the id "${service.slice(0, 64)}".${near.length ? ` Closest ids: ${near.join(', ')}.` : ''} list_services lists them.`;
+    }
+  }
+  return null;
+}
+
 const SearchToolInput = z
-  .strictObject({ ...searchFields, cursor: cursorField })
+  .strictObject({ ...searchFields, detail: detailField, cursor: cursorField })
   .superRefine(checkDateRange);
 
 const searchReviews: ToolDefinition = {
   name: 'search_reviews',
   title: 'Search reviews',
   description:
-    'Search the reviews. Every filter is optional and they combine with AND: rating (exact stars), min_rating, since/until (local dates, inclusive), query (case-insensitive substring of title or text), mentions_technician (full name or unique first name of a staff member), mentions_service (service id from get_business or list_services), limit (1-100, default 20). Results are newest first; `total` counts all matches; pass `nextCursor` back as `cursor` for more. Same rules as GET /api/reviews/search.',
+    'Search the reviews. Every filter is optional and they combine with AND: rating (exact stars), min_rating, since/until (local dates, inclusive), query (case-insensitive substring of title or text), mentions_technician (full name or unique first name of a staff member), mentions_service (service id from list_services), limit (1-100, default 20). Results are newest first; `total` counts all matches; a page ends at `limit` or at about 375 tokens per review asked for, whichever comes first: pass `nextCursor` back as `cursor` for more. detail: compact (default) or full. Same rules as GET /api/reviews/search.',
   input: SearchToolInput,
-  output: SearchResponse.extend({ nextCursor: z.string().nullable() }),
-  run(args, snapshot) {
+  output: z.object({
+    count: z.number().int(),
+    total: z.number().int(),
+    limit: z.number().int(),
+    reviews: z.array(z.union([AgentReview, Review])),
+    nextCursor: z.string().nullable(),
+  }),
+  run(args, ctx) {
     const filters = args as z.output<typeof SearchToolInput>;
-    const outcome = runSearch(snapshot.index, filters, afterCursor(args));
+    const unknown = unknownName(ctx, filters);
+    if (unknown) return { error: unknown };
+    const outcome = runSearch(ctx.snapshot.index, filters, afterCursor(args));
     if (!outcome.ok) {
       const first = outcome.issues[0]!;
       throw invalidParams(
@@ -69,18 +162,22 @@ const searchReviews: ToolDefinition = {
       );
     }
     const { hits } = outcome;
-    const last = hits.positions.at(-1);
+    const page = reviewPage(ctx, hits.positions, filters.limit, filters.detail);
+    const more = page.more || hits.more;
+    const nextCursor =
+      more && page.last !== undefined
+        ? encodeCursor(ctx.snapshot.index.key(page.last), fingerprint(args))
+        : null;
+    const head = `${page.reviews.length} of ${hits.total} matching reviews, newest first${nextCursor ? `; more with cursor ${nextCursor}` : ''}.`;
     return {
       structured: {
-        count: hits.positions.length,
+        count: page.reviews.length,
         total: hits.total,
         limit: filters.limit,
-        reviews: hits.positions.map((p) => snapshot.review(p)),
-        nextCursor:
-          hits.more && last !== undefined
-            ? encodeCursor(snapshot.index.key(last), fingerprint(args))
-            : null,
+        reviews: page.reviews,
+        nextCursor,
       },
+      text: [head, ...page.lines].join('\n'),
     };
   },
 };
@@ -89,36 +186,62 @@ const getBusiness: ToolDefinition = {
   name: 'get_business',
   title: 'Get business',
   description:
-    'The business these reviews are about (name, address, time zone, staff roster with roles, service catalogue with ids and synonyms) and its aggregate rating.',
+    'The business these reviews are about (name, address, telephone, time zone, brands, departments) with its aggregate rating, and how many staff and services it lists (list_staff and list_services give them).',
   input: z.strictObject({}),
-  output: z.object({ business: PublicBusiness.nullable(), aggregateRating: AggregateRatingSchema }),
-  run(_args, snapshot) {
-    return {
-      structured: {
-        business: toPublicBusiness(snapshot.business),
-        aggregateRating: snapshot.aggregate,
-      },
+  output: z.object({
+    business: z.record(z.string(), z.unknown()).nullable(),
+    aggregateRating: AggregateRatingSchema,
+    staffCount: z.number().int(),
+    serviceCount: z.number().int(),
+  }),
+  run(_args, { snapshot }) {
+    const full = toPublicBusiness(snapshot.business);
+    const business = full
+      ? Object.fromEntries(
+          Object.entries(full).filter(
+            ([k, v]) =>
+              k !== 'staff' &&
+              k !== 'services' &&
+              v !== null &&
+              !(Array.isArray(v) && v.length === 0),
+          ),
+        )
+      : null;
+    const structured = {
+      business,
+      aggregateRating: snapshot.aggregate,
+      staffCount: full?.staff.length ?? 0,
+      serviceCount: full?.services.length ?? 0,
     };
+    return { structured, text: renderText(structured) };
   },
 };
 
 const getReview: ToolDefinition = {
   name: 'get_review',
   title: 'Get one review',
-  description: 'One review by its id (the `id` field of any review).',
-  input: z.strictObject({ id: z.string().min(1).max(100).describe('The review id.') }),
-  output: z.object({ review: Review }),
-  run(args, snapshot) {
-    const pos = snapshot.index.positionOf(String(args.id));
-    return pos >= 0
-      ? { structured: { review: snapshot.review(pos) } }
-      : { error: 'No review has this id.' };
+  description:
+    'One review by its id (the `id` field of any review), with every field (the full record).',
+  input: z.strictObject({
+    id: z.string().min(1).max(100).describe('The review id.'),
+    detail: detailField.default('full'),
+  }),
+  output: z.object({ review: z.union([Review, AgentReview]) }),
+  run(args, ctx) {
+    const pos = ctx.snapshot.index.positionOf(String(args.id));
+    if (pos < 0) return { error: 'No review has this id.' };
+    const review = ctx.snapshot.review(pos);
+    const structured = {
+      review: shaped(review, args.detail as 'compact' | 'full', ctx.urls),
+    };
+    return { structured, text: renderText(structured) };
   },
 };
 
 const SinceInput = z.strictObject({
   date: DateParam.describe('Local date YYYY-MM-DD; reviews dated on or after it.'),
-  limit: z.number().int().min(1).max(500).default(100).describe('Page size (1-500, default 100).'),
+  limit: z.number().int().min(1).max(500).default(20).describe('Page size (1-500, default 20).'),
+  detail: detailField,
   cursor: cursorField,
 });
 
@@ -126,26 +249,32 @@ const getReviewsSince: ToolDefinition = {
   name: 'get_reviews_since',
   title: 'Reviews since a date',
   description:
-    'Reviews dated on or after a local date, oldest first (like GET /api/reviews/since/{date}), paged: `total` counts them all, `nextCursor` continues.',
+    'Reviews dated on or after a local date, oldest first (date, then publication time, then id), like GET /api/reviews/since/{date}, paged: `total` counts them all; a page ends at `limit` or at about 375 tokens per review asked for; `nextCursor` continues.',
   input: SinceInput,
   output: z.object({
     since: z.string(),
     count: z.number().int(),
     total: z.number().int(),
-    reviews: z.array(Review),
+    reviews: z.array(z.union([AgentReview, Review])),
     nextCursor: z.string().nullable(),
   }),
-  run(args, snapshot) {
-    const { date, limit } = args as z.output<typeof SinceInput>;
-    const page = sincePage(snapshot.index, date, limit, afterCursor(args));
+  run(args, ctx) {
+    const { date, limit, detail } = args as z.output<typeof SinceInput>;
+    // The candidates of a page: `limit` at most, then cut to the budget.
+    const page = sincePage(ctx.snapshot.index, date, limit, afterCursor(args));
+    const cut = reviewPage(ctx, page.positions, limit, detail);
+    const next = cut.more && cut.last !== undefined ? ctx.snapshot.index.key(cut.last) : page.next;
+    const nextCursor = next ? encodeCursor(next, fingerprint(args)) : null;
+    const head = `${cut.reviews.length} of ${page.total} reviews dated ${date} or later, oldest first${nextCursor ? `; more with cursor ${nextCursor}` : ''}.`;
     return {
       structured: {
         since: date,
-        count: page.positions.length,
+        count: cut.reviews.length,
         total: page.total,
-        reviews: page.positions.map((p) => snapshot.review(p)),
-        nextCursor: page.next ? encodeCursor(page.next, fingerprint(args)) : null,
+        reviews: cut.reviews,
+        nextCursor,
       },
+      text: [head, ...cut.lines].join('\n'),
     };
   },
 };
@@ -171,39 +300,46 @@ const getRatingSummary: ToolDefinition = {
     overall: AggregateRatingSchema,
     groups: z.array(z.object({ key: z.string(), aggregateRating: AggregateRatingSchema })),
   }),
-  run(args, snapshot) {
+  run(args, { snapshot }) {
     const { group_by, since, until } = args as z.output<typeof SummaryInput>;
     const { index } = snapshot;
     const from = until === undefined ? 0 : firstOnOrBefore(index, until);
     const to = since === undefined ? index.size : firstBefore(index, since);
-    return { structured: rangeAggregates(index, from, Math.max(from, to), group_by) };
+    const structured = rangeAggregates(index, from, Math.max(from, to), group_by);
+    return { structured, text: renderText(structured) };
   },
 };
 
-const listTechnicians: ToolDefinition = {
-  name: 'list_technicians',
-  title: 'List staff',
-  description:
-    'Staff on the roster (technicians, service advisors, sales, ...) and people the review sources tagged, with how many reviews mention each and the average rating of those reviews. Use a name with search_reviews.mentions_technician.',
-  input: z.strictObject({ role: StaffRole.optional().describe('Only staff with this role.') }),
-  output: z.object({
-    technicians: z.array(
-      z.object({
-        name: z.string(),
-        role: z.string().nullable(),
-        active: z.boolean().nullable(),
-        mentions: z.number().int(),
-        averageRating: z.number().nullable(),
-      }),
-    ),
-  }),
-  run(args, snapshot) {
-    const all = snapshot.views.staff;
-    return {
-      structured: { technicians: args.role ? all.filter((s) => s.role === args.role) : all },
-    };
-  },
-};
+const StaffEntry = z.object({
+  name: z.string(),
+  role: z.string().nullable(),
+  active: z.boolean().nullable(),
+  mentions: z.number().int(),
+  averageRating: z.number().nullable(),
+});
+
+const staffInput = z.strictObject({
+  role: StaffRole.optional().describe('Only staff with this role (technician, sales, ...).'),
+});
+
+function listStaff(name: string, key: 'staff' | 'technicians'): ToolDefinition {
+  return {
+    name,
+    title: key === 'staff' ? 'List staff' : 'List staff (old name)',
+    description:
+      key === 'staff'
+        ? 'Everyone on the roster (technicians, service advisors, sales, ...) and the people the review sources tagged, with how many reviews mention each and the average rating of those reviews, most mentioned first. Filter by role. Use a name with search_reviews.mentions_technician.'
+        : 'The same as list_staff (every role, not only technicians), under its first name; the result is under `technicians`. New clients use list_staff.',
+    input: staffInput,
+    output: z.object({ [key]: z.array(StaffEntry) }),
+    run(args, { snapshot }) {
+      const all = snapshot.views.staff;
+      const list = args.role ? all.filter((s) => s.role === args.role) : all;
+      const structured = { [key]: list };
+      return { structured, text: renderText(structured) };
+    },
+  };
+}
 
 const listServices: ToolDefinition = {
   name: 'list_services',
@@ -222,8 +358,9 @@ const listServices: ToolDefinition = {
       }),
     ),
   }),
-  run(_args, snapshot) {
-    return { structured: { services: snapshot.views.services } };
+  run(_args, { snapshot }) {
+    const structured = { services: snapshot.views.services };
+    return { structured, text: renderText(structured) };
   },
 };
 
@@ -234,9 +371,10 @@ export const TOOLS: readonly ToolDefinition[] = [
   getReview,
   getReviewsSince,
   getRatingSummary,
-  listTechnicians,
+  listStaff('list_staff', 'staff'),
   listServices,
   insightsTool,
+  listStaff('list_technicians', 'technicians'),
 ];
 
 /** Validates tool arguments; invalid ones are a JSON-RPC -32602 naming each offending field. */

@@ -63,9 +63,10 @@ describe('tools', () => {
       'get_review',
       'get_reviews_since',
       'get_rating_summary',
-      'list_technicians',
+      'list_staff',
       'list_services',
       'get_insights',
+      'list_technicians',
     ]);
     for (const t of tools) {
       expect(t.description!.length, t.name).toBeGreaterThan(30);
@@ -76,6 +77,7 @@ describe('tools', () => {
     const search = tools.find((t) => t.name === 'search_reviews')!;
     expect(Object.keys(search.inputSchema.properties!).sort()).toEqual([
       'cursor',
+      'detail',
       'limit',
       'mentions_service',
       'mentions_technician',
@@ -87,13 +89,20 @@ describe('tools', () => {
     ]);
   });
 
-  it('get_business returns the business and aggregate, with the same text copy', async () => {
+  it('get_business returns the business and aggregate, with a plain-text copy', async () => {
     const { structured, text } = await call('get_business');
     expect(structured).toMatchObject({
       business: { name: 'Test Motors' },
       aggregateRating: { ratingCount: 90 },
+      staffCount: 4,
+      serviceCount: 3,
     });
-    expect(JSON.parse(text)).toEqual(structured);
+    // No empty fields, and the roster is left to list_staff.
+    const business = structured.business as Record<string, unknown>;
+    expect(business.staff).toBeUndefined();
+    for (const v of Object.values(business)) expect(v).not.toBeNull();
+    expect(text).toContain('name: Test Motors');
+    expect(text).toContain('ratingCount: 90');
   });
 
   it.each([
@@ -102,17 +111,49 @@ describe('tools', () => {
     { mentions_technician: 'sarah', since: '2024-01-01', until: '2025-06-30', limit: 100 },
     { mentions_service: 'oil-change' },
     {},
-  ])('search_reviews %j answers exactly like GET /api/reviews/search', async (args) => {
-    const { structured } = await call('search_reviews', args);
+  ])('search_reviews %j finds what GET /api/reviews/search finds', async (args) => {
     const qs = new URLSearchParams(
       Object.entries(args).map(([k, v]): [string, string] => [k, String(v)]),
     );
     const viaHttp = SearchResponse.parse(
       (await http(`${svc.url}/api/reviews/search?${qs}`)).json(),
     );
-    const { nextCursor, ...rest } = structured;
+    // The full records: exactly the HTTP answer.
+    const full = await call('search_reviews', { ...args, detail: 'full' });
+    const { nextCursor, ...rest } = full.structured;
     expect(rest).toEqual(viaHttp);
     expect(nextCursor === null).toBe(viaHttp.total <= viaHttp.count);
+    // The compact shape (the default): the same reviews, in the same order, with no empty field.
+    const { structured, text } = await call('search_reviews', args);
+    const compact = structured.reviews as Record<string, unknown>[];
+    expect(compact.map((r) => r.id)).toEqual(viaHttp.reviews.map((r) => r.id));
+    expect(structured.total).toBe(viaHttp.total);
+    compact.forEach((r, i) => {
+      const record = viaHttp.reviews[i]!;
+      expect(r).toMatchObject({
+        id: record.id,
+        date: record.date,
+        rating: record.reviewRating.ratingValue,
+        author: record.author.name,
+        link: `${TEST_BASE_URL}/reviews/${record.id}`,
+      });
+      if (record.reviewBody) expect(r.text).toBe(record.reviewBody);
+      for (const v of Object.values(r)) {
+        expect(v).not.toBeNull();
+        expect(v).not.toEqual([]);
+      }
+      // The text copy holds every review, by id.
+      expect(text).toContain(`[${record.id}]`);
+    });
+  });
+
+  it('search_reviews names the closest staff and services when one is unknown', async () => {
+    const staff = await call('search_reviews', { mentions_technician: 'Sara Lopes' });
+    expect(staff.result.isError).toBe(true);
+    expect(staff.text).toContain('Sarah Lopez');
+    const service = await call('search_reviews', { mentions_service: 'brake' });
+    expect(service.result.isError).toBe(true);
+    expect(service.text).toContain('brakes');
   });
 
   it('search_reviews pages with cursors through every match, newest first', async () => {
@@ -205,6 +246,8 @@ describe('tools', () => {
   it('get_review finds a review by id, and reports an unknown id as a tool error', async () => {
     const { structured } = await call('get_review', { id: all[3]!.id });
     expect(structured).toEqual({ review: all[3] });
+    const compact = await call('get_review', { id: all[3]!.id, detail: 'compact' });
+    expect(compact.structured).toMatchObject({ review: { id: all[3]!.id } });
     const missing = await client.callTool({ name: 'get_review', arguments: { id: 'nope' } });
     expect(missing.isError).toBe(true);
   });
@@ -247,17 +290,19 @@ describe('tools', () => {
     expect(groups.reduce((a, g) => a + g.aggregateRating.ratingCount, 0)).toBe(inYear.length);
   });
 
-  it('list_technicians and list_services count the reviews that mention each', async () => {
-    const { structured: staff } = await call('list_technicians');
-    for (const t of staff.technicians as { name: string; mentions: number }[]) {
+  it('list_staff (and its old name list_technicians) and list_services count the reviews that mention each', async () => {
+    const { structured: staff } = await call('list_staff');
+    const old = await call('list_technicians');
+    expect(old.structured.technicians).toEqual(staff.staff);
+    expect((staff.staff as unknown[]).length).toBe(4);
+    for (const t of staff.staff as { name: string; mentions: number }[]) {
       expect(t.mentions, t.name).toBe(
         all.filter((r) => r.mentions.technicians.some((m) => m.name === t.name)).length,
       );
     }
-    const { structured: techOnly } = await call('list_technicians', { role: 'technician' });
-    expect((techOnly.technicians as { role: string }[]).every((t) => t.role === 'technician')).toBe(
-      true,
-    );
+    const { structured: techOnly } = await call('list_staff', { role: 'technician' });
+    expect((techOnly.staff as { role: string }[]).every((t) => t.role === 'technician')).toBe(true);
+    expect((techOnly.staff as unknown[]).length).toBe(2);
     const { structured: services } = await call('list_services');
     for (const s of services.services as { id: string; mentions: number }[]) {
       expect(s.mentions, s.id).toBe(all.filter((r) => r.mentions.services.includes(s.id)).length);
