@@ -30,7 +30,7 @@ const LAYERS = {
     'snapshot',
     'logger',
   ],
-  http: ['domain', 'representation'],
+  http: ['domain', 'representation', 'store'],
   import: ['domain', 'store', 'mentions', 'cli', 'config'],
   admin: ['domain', 'store', 'cli', 'config', 'platform'],
   api: ['domain', 'representation', 'reviews', 'catalogue', 'snapshot', 'http'],

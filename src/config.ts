@@ -101,6 +101,7 @@ export const EnvSchema = z.object({
     )
     .optional(),
   MCP_MAX_BODY_BYTES: positiveInt(16 * 1024 * 1024).default(65_536),
+  MCP_INITIALIZE_PER_MIN: positiveInt(1_000_000).default(60),
   MCP_SESSION_TTL_SECONDS: positiveInt(30 * 86_400).default(86_400),
   MCP_SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   WEBSUB_CALLBACK_ALLOW_CIDRS: cidrList.default([]),
@@ -136,6 +137,8 @@ export interface Config {
   /** Origins allowed to call /mcp from a browser (requests without Origin are always allowed). */
   readonly mcpAllowedOrigins: readonly string[];
   readonly mcpMaxBodyBytes: number;
+  /** MCP sessions a client address may open per minute (across instances). */
+  readonly mcpInitializePerMin: number;
   readonly mcpSessionTtlSeconds: number;
   /** When unset, a secret is generated once and kept in the store, shared by every instance. */
   readonly mcpSessionSecret: string | null;
@@ -241,6 +244,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     responseCacheEntries: e.RESPONSE_CACHE_ENTRIES,
     mcpAllowedOrigins: e.MCP_ALLOWED_ORIGINS ?? [new URL(baseUrl).origin],
     mcpMaxBodyBytes: e.MCP_MAX_BODY_BYTES,
+    mcpInitializePerMin: e.MCP_INITIALIZE_PER_MIN,
     mcpSessionTtlSeconds: e.MCP_SESSION_TTL_SECONDS,
     mcpSessionSecret: e.MCP_SESSION_SECRET ?? null,
     trustProxyCidrs: Object.freeze(e.TRUST_PROXY_CIDRS),

@@ -9,12 +9,14 @@ import { serviceUrls } from './catalogue.js';
 import { precompressRepresentation } from './representation/index.js';
 import { COMMON_HEADERS } from './http/respond.js';
 import { clientAddressResolver } from './http/client-address.js';
+import { createRateLimiter } from './http/rate-limit.js';
 import type { Route } from './http/router.js';
 import { startBuildThread } from './build/index.js';
 import { collectGarbage, threadMemory, type ThreadMemory } from './platform/rpc.js';
 import { packageRoot } from './import/sample.js';
 import type { Logger } from './logger.js';
 import {
+  createStreams,
   createMcpServerFactory,
   createSessionManager,
   mcpRoutes,
@@ -32,6 +34,8 @@ export interface RunningService {
   store: ServiceStore;
   publisher: Publisher;
   hub: Hub;
+  /** How many MCP event streams (`GET /mcp`) are open on this instance. */
+  mcpStreams(): number;
   /** Where the memory is: the process's resident set, and the heaps of this thread and the build worker. */
   memory(): Promise<{ rss: number; main: ThreadMemory; build: ThreadMemory }>;
   close(): Promise<void>;
@@ -133,13 +137,27 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     ttlSeconds: config.mcpSessionTtlSeconds,
     secret: config.mcpSessionSecret,
   });
+  const streams = createStreams({ sessions: store.sessions, urls, logger });
+  // Sessions that subscribed to a changed document hear of it over their event stream.
+  let documents = new Set(publisher.current().representations.keys());
+  publisher.onChange((event) => {
+    const previous = documents;
+    documents = new Set(event.snapshot.representations.keys());
+    streams
+      .notify(event, previous)
+      .catch((err: unknown) => logger.warn({ err }, 'could not notify MCP event streams'));
+  });
   const routes: Route[] = [
     ...apiRoutes({ published: publisher, openapi, baseUrl: config.baseUrl }),
     ...mcpRoutes({
-      createServer: createMcpServerFactory({
-        urls,
-        version,
-      }),
+      createServer: createMcpServerFactory({ urls, version, sessions: store.sessions }),
+      streams,
+      initializeLimiter: createRateLimiter(
+        store.rates,
+        'mcp-initialize',
+        config.mcpInitializePerMin,
+      ),
+      clientAddress: clientAddressResolver(config.trustProxyCidrs),
       published: publisher,
       resultCache: new McpResultCache(),
       sessions,
@@ -194,6 +212,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     store,
     publisher,
     hub,
+    mcpStreams: () => streams.size,
     async memory() {
       return {
         rss: process.memoryUsage().rss,
@@ -204,6 +223,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     async close() {
       clearInterval(purge);
       if (collect) clearTimeout(collect);
+      streams.closeAll();
       publisher.stop();
       await hub.stop();
       await new Promise<void>((resolve) => {

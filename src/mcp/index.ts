@@ -4,6 +4,8 @@ export type { McpRouteOptions } from './route.js';
 export { createMcpServerFactory } from './server.js';
 export type { McpDeps } from './server.js';
 export { createSessionManager } from './sessions.js';
+export { createStreams } from './streams.js';
+export type { Streams } from './streams.js';
 export type { SessionClaims, SessionManager } from './sessions.js';
 export { McpResultCache } from './result-cache.js';
 export type { ToolDefinition, ToolOutcome } from './tools.js';

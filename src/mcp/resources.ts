@@ -9,6 +9,26 @@ export interface DocumentResource {
   title: string;
   description: string;
   mimeType: string;
+  /** Bytes of the document (before any content coding). */
+  size: number;
+  annotations: { audience: ('user' | 'assistant')[]; priority: number; lastModified: string };
+}
+
+/**
+ * How useful each document is to a model reading it whole (0 to 1): the insights and the feeds
+ * are made to be read; the dataset is better searched with the tools.
+ */
+const PRIORITY: Record<string, number> = {
+  insights: 0.9,
+  jsonFeed: 0.6,
+  atomFeed: 0.3,
+  reviews: 0.2,
+};
+
+function megabytes(bytes: number): string {
+  return bytes >= 1_048_576
+    ? `${(bytes / 1_048_576).toFixed(1)} MB`
+    : `${Math.max(1, Math.round(bytes / 1024))} KB`;
 }
 
 /** The template of one review as a resource. */
@@ -20,14 +40,31 @@ const REVIEW_PREFIX = 'review://';
  * (those the snapshot holds).
  */
 export function documentResources(urls: ServiceUrls, snapshot: Snapshot): DocumentResource[] {
-  return DOCUMENT_IDS.filter((id) => snapshot.representations.has(DOCUMENTS[id].path)).map(
-    (id) => ({
-      uri: urls[id],
-      path: DOCUMENTS[id].path,
-      ...DOCUMENTS[id].resource,
-      mimeType: DOCUMENTS[id].contentType,
-    }),
-  );
+  return DOCUMENT_IDS.flatMap((id) => {
+    const rep = snapshot.representations.get(DOCUMENTS[id].path);
+    if (!rep) return [];
+    const size = rep.body.length;
+    const tooLarge = size > MAX_RESOURCE_BYTES;
+    return [
+      {
+        uri: urls[id],
+        path: DOCUMENTS[id].path,
+        ...DOCUMENTS[id].resource,
+        description: `${DOCUMENTS[id].resource.description} ${megabytes(size)}${
+          tooLarge
+            ? `: too large to read over MCP (over ${megabytes(MAX_RESOURCE_BYTES)}); fetch it over HTTP at this URI, or use the tools.`
+            : '.'
+        }`,
+        mimeType: DOCUMENTS[id].contentType,
+        size,
+        annotations: {
+          audience: ['user', 'assistant'],
+          priority: tooLarge ? 0 : (PRIORITY[id] ?? 0.5),
+          lastModified: new Date(rep.lastModifiedMs).toISOString(),
+        },
+      },
+    ];
+  });
 }
 
 /**

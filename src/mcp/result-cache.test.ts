@@ -17,6 +17,7 @@ import { McpResultCache } from './result-cache.js';
 import { mcpRoutes } from './route.js';
 import { createMcpServerFactory } from './server.js';
 import { createSessionManager } from './sessions.js';
+import { createStreams } from './streams.js';
 
 const urls = serviceUrls('http://127.0.0.1');
 
@@ -62,16 +63,17 @@ describe('the MCP result cache', () => {
     store = openStore(`sqlite:${join(dir, 'reviews.db')}`);
     live = await snapshotOf(1, 'Version One Motors');
     const published: Published = { current: () => live, onChange: () => () => undefined };
-    const factory = createMcpServerFactory({ urls, version: '0.0.0' });
+    const factory = createMcpServerFactory({ urls, version: '0.0.0', sessions: store.sessions });
     const routes = mcpRoutes({
       // A new data version goes live while the request is being served: right after its server
       // was built over the version it started with.
-      createServer: (snapshot, protocolVersion) => {
-        const built = factory(snapshot, protocolVersion);
+      createServer: (snapshot, request) => {
+        const built = factory(snapshot, request);
         if (next) [live, next] = [next, null];
         return built;
       },
       published,
+      streams: createStreams({ sessions: store.sessions, urls, logger: pino({ level: 'silent' }) }),
       resultCache: new McpResultCache(),
       sessions: await createSessionManager(store.sessions, { ttlSeconds: 600, secret: null }),
       allowedOrigins: [],

@@ -7,6 +7,8 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { HttpError } from '../http/errors.js';
 import { isClientGone } from '../http/respond.js';
+import { clientAddressResolver, type ClientAddress } from '../http/client-address.js';
+import { clientKey, type RateLimiter } from '../http/rate-limit.js';
 import type { Route } from '../http/router.js';
 import type { Logger } from '../logger.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
@@ -19,15 +21,29 @@ import {
 } from './internal/messages.js';
 import type { McpResultCache } from './result-cache.js';
 import { ANSWERED_REQUESTS } from './server.js';
-import type { SessionManager } from './sessions.js';
+import type { SessionClaims, SessionManager } from './sessions.js';
+import type { Streams } from './streams.js';
 import type { Published, Snapshot } from '../snapshot/types.js';
+
+/** What one request's server is built with. */
+export interface RequestInfo {
+  protocolVersion: string;
+  /** The request's session; `null` for `initialize`. */
+  session: SessionClaims | null;
+}
 
 export interface McpRouteOptions {
   /**
    * Builds the SDK server for one request, over the snapshot that request is served from, for
    * the protocol version the session negotiated.
    */
-  createServer: (snapshot: Snapshot, protocolVersion: string) => Server;
+  createServer: (snapshot: Snapshot, request: RequestInfo) => Server;
+  /** The event streams (`GET /mcp`) open on this instance. */
+  streams: Streams;
+  /** Counts `initialize` per client address (shared by every instance). */
+  initializeLimiter?: RateLimiter;
+  /** The client's address (through trusted proxies); default: the TCP peer. */
+  clientAddress?: ClientAddress;
   /** The published data: each request reads `current()` once and keeps to that snapshot. */
   published: Published;
   /** Results of read-only requests kept per data version (optional). */
@@ -244,14 +260,44 @@ export function mcpRoutes(options: McpRouteOptions): Route[] {
     return { body, messages: messages as Message[] };
   };
 
-  /** The protocol version of the request: negotiated by its initialize, or its session's. */
-  const versionOf = async (req: IncomingMessage, init: Message | undefined): Promise<string> => {
-    if (init) return negotiatedVersion(init.params?.protocolVersion);
+  const clientAddress = options.clientAddress ?? clientAddressResolver([]);
+  /** Sessions are cheap to open but not free: a client address opens so many per minute. */
+  const limitInitialize = async (req: IncomingMessage): Promise<void> => {
+    if (!options.initializeLimiter) return;
+    const decision = await options.initializeLimiter.take(
+      clientKey(clientAddress(req)),
+      Date.now(),
+    );
+    if (!decision.ok) {
+      throw new RpcFailure(
+        429,
+        -32000,
+        'Too many sessions opened from this address; try again later',
+        {
+          'Retry-After': String(decision.retryAfterSeconds),
+        },
+      );
+    }
+  };
+
+  /** The session of a request that needs one: 400 without it, 404 unknown, expired or ended. */
+  const sessionOf = async (req: IncomingMessage): Promise<SessionClaims> => {
     const check = await sessions.check(req.headers['mcp-session-id'] as string | undefined);
     if (!check.ok)
       throw new RpcFailure(check.status, check.status === 404 ? -32001 : -32000, check.message);
     checkProtocolHeader(req);
-    return check.claims.protocolVersion;
+    return check.claims;
+  };
+
+  /** The protocol version of the request (negotiated by its initialize, or its session's). */
+  const versionOf = async (
+    req: IncomingMessage,
+    init: Message | undefined,
+  ): Promise<RequestInfo> => {
+    if (init)
+      return { protocolVersion: negotiatedVersion(init.params?.protocolVersion), session: null };
+    const claims = await sessionOf(req);
+    return { protocolVersion: claims.protocolVersion, session: claims };
   };
 
   /**
@@ -261,7 +307,7 @@ export function mcpRoutes(options: McpRouteOptions): Route[] {
   const runSdk = async (
     req: IncomingMessage,
     res: ServerResponse,
-    run: { snapshot: Snapshot; version: string; body: unknown; extra: Record<string, string> },
+    run: { snapshot: Snapshot; info: RequestInfo; body: unknown; extra: Record<string, string> },
     rejected: { messages: Message[]; problems: (ParamsProblem | null)[] },
   ): Promise<ResultCapturingTransport> => {
     const { messages, problems } = rejected;
@@ -273,7 +319,7 @@ export function mcpRoutes(options: McpRouteOptions): Route[] {
     // A fresh SDK server and stateless transport per request. They hold no timers and no
     // resources once the JSON response is written, so they are left to the garbage collector
     // rather than closed (closing builds a "connection closed" error for nothing).
-    const server = options.createServer(run.snapshot, run.version);
+    const server = options.createServer(run.snapshot, run.info);
     const transport = new ResultCapturingTransport({ enableJsonResponse: true });
     await server.connect(transport);
     const response =
@@ -306,7 +352,8 @@ export function mcpRoutes(options: McpRouteOptions): Route[] {
     const { body, messages } = await readMessages(req, reply);
     const problems = messages.map((m) => checkParams(m, ANSWERED_REQUESTS));
     const init = messages.find((m) => m.method === 'initialize');
-    const version = await versionOf(req, init);
+    const info = await versionOf(req, init);
+    const version = info.protocolVersion;
     let extra: Record<string, string> = corsHeaders(origin);
     if (Array.isArray(body) && version >= NO_BATCH_FROM) {
       throw new RpcFailure(
@@ -319,7 +366,10 @@ export function mcpRoutes(options: McpRouteOptions): Route[] {
       const problem = problems[0];
       if (problem)
         throw new RpcFailure(200, -32602, problem.message, {}, { issues: problem.issues });
-      if (init) extra = { ...extra, 'Mcp-Session-Id': sessions.issue(version).id };
+      if (init) {
+        await limitInitialize(req);
+        extra = { ...extra, 'Mcp-Session-Id': sessions.issue(version).id };
+      }
     }
     // One snapshot for the whole request: the result is computed from it and cached under it.
     const snapshot = options.published.current();
@@ -343,7 +393,7 @@ export function mcpRoutes(options: McpRouteOptions): Route[] {
     const transport = await runSdk(
       req,
       res,
-      { snapshot, version, body, extra },
+      { snapshot, info, body, extra },
       { messages, problems },
     );
     if (cached && res.statusCode === 200 && transport.result !== undefined) {
@@ -356,17 +406,31 @@ export function mcpRoutes(options: McpRouteOptions): Route[] {
     res: ServerResponse,
     origin: string | undefined,
   ): Promise<void> => {
-    checkProtocolHeader(req);
-    const check = await sessions.check(req.headers['mcp-session-id'] as string | undefined);
-    if (!check.ok)
-      throw new RpcFailure(check.status, check.status === 404 ? -32001 : -32000, check.message);
-    await sessions.end(check.claims);
+    const claims = await sessionOf(req);
+    await sessions.end(claims);
+    options.streams.end(claims.key);
     res.writeHead(200, {
       ...corsHeaders(origin),
       'Cache-Control': 'no-store',
       'Content-Length': 0,
     });
     res.end();
+  };
+
+  /**
+   * `GET /mcp`: the session's event stream (server-sent events), over which it hears of changes
+   * to the resources it subscribed to.
+   */
+  const stream = async (
+    req: IncomingMessage,
+    res: ServerResponse,
+    origin: string | undefined,
+  ): Promise<void> => {
+    if (!(req.headers.accept ?? '').includes('text/event-stream')) {
+      throw new RpcFailure(406, -32000, 'Not Acceptable: Client must accept text/event-stream');
+    }
+    const claims = await sessionOf(req);
+    options.streams.open(res, claims, corsHeaders(origin));
   };
 
   const handle =
@@ -406,11 +470,11 @@ export function mcpRoutes(options: McpRouteOptions): Route[] {
   ): void => {
     res.writeHead(204, {
       ...corsHeaders(origin),
-      'Access-Control-Allow-Methods': 'POST, DELETE, OPTIONS',
+      'Access-Control-Allow-Methods': 'GET, POST, DELETE, OPTIONS',
       'Access-Control-Allow-Headers':
         'Content-Type, Accept, Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-ID, Authorization',
       'Access-Control-Max-Age': '86400',
-      Allow: 'POST, DELETE, OPTIONS',
+      Allow: 'GET, POST, DELETE, OPTIONS',
     });
     res.end();
   };
@@ -433,6 +497,7 @@ export function mcpRoutes(options: McpRouteOptions): Route[] {
     {
       path: '/mcp',
       methods: {
+        GET: handle(stream),
         POST: handle(post),
         DELETE: handle(remove),
         OPTIONS: handle(preflight),

@@ -13,34 +13,43 @@ import {
   PingRequestSchema,
   ReadResourceRequestSchema,
   SetLevelRequestSchema,
+  SubscribeRequestSchema,
+  UnsubscribeRequestSchema,
   type CallToolResult,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { ServiceUrls } from '../catalogue.js';
 import type { Snapshot } from '../snapshot/types.js';
-import { invalidParams, RpcError } from './internal/errors.js';
+import type { SessionStore } from '../store/index.js';
+import { invalidParams, resourceNotFound, RpcError } from './internal/errors.js';
 import { requestSchemas } from './internal/messages.js';
 import { PROMPTS } from './prompts.js';
 import { documentResources, readResource, REVIEW_TEMPLATE } from './resources.js';
 import { renderText } from './agent.js';
+import type { RequestInfo } from './route.js';
+import type { SessionClaims } from './sessions.js';
 import { parseToolArguments, TOOLS, type ToolDefinition } from './tools.js';
 
 export interface McpDeps {
   urls: ServiceUrls;
   version: string;
+  /** Where a session's subscriptions are kept (shared by every instance). */
+  sessions: SessionStore;
 }
 
 /**
  * Every request method the server answers, with the SDK's schema of its params (the
  * specification's): the route checks params against them before the SDK runs, so that invalid
  * params are -32602 with a short message; other methods are left to the SDK (-32601).
- * `initialize`, `ping` and `logging/setLevel` are the SDK's own handlers.
+ * `initialize` and `ping` are the SDK's own handlers.
  */
 export const ANSWERED_REQUESTS = requestSchemas([
   InitializeRequestSchema,
   PingRequestSchema,
   SetLevelRequestSchema,
+  SubscribeRequestSchema,
+  UnsubscribeRequestSchema,
   ListToolsRequestSchema,
   CallToolRequestSchema,
   ListResourcesRequestSchema,
@@ -111,7 +120,7 @@ function writeInstructions(snapshot: Snapshot): string {
  */
 export function createMcpServerFactory(
   deps: McpDeps,
-): (snapshot: Snapshot, protocolVersion: string) => Server {
+): (snapshot: Snapshot, request: RequestInfo) => Server {
   const tools = TOOLS;
   const byName = new Map(tools.map((t) => [t.name, t]));
   const listed = { tools: describeTools(tools) };
@@ -126,16 +135,18 @@ export function createMcpServerFactory(
     })),
   };
 
-  return (snapshot, protocolVersion) => {
+  return (snapshot, { protocolVersion, session }) => {
     const inputErrorsAsResults = protocolVersion >= INPUT_ERRORS_AS_RESULTS_FROM;
     const server = new Server(
       { name: 'dealer-reviews', title: 'Customer reviews', version: deps.version },
       {
         capabilities: {
           tools: { listChanged: false },
-          resources: { listChanged: false, subscribe: false },
+          // Changes are sent over the session's event stream (GET /mcp).
+          resources: { listChanged: true, subscribe: true },
           prompts: { listChanged: false },
           completions: {},
+          // Log messages (new data versions) go over the session's event stream.
           logging: {},
         },
         instructions: instructions(snapshot),
@@ -167,6 +178,30 @@ export function createMcpServerFactory(
         content: [{ type: 'text', text: outcome.text ?? renderText(outcome.structured) }],
         structuredContent: outcome.structured,
       };
+    });
+    /** A subscription names a document of the catalogue and lives as long as its session. */
+    const subscription = (uri: string): SessionClaims => {
+      if (!documentResources(deps.urls, snapshot).some((r) => r.uri === uri)) {
+        throw resourceNotFound(uri);
+      }
+      if (!session) throw invalidParams('Subscriptions need a session');
+      return session;
+    };
+    // The level is kept with the session (in the store), for whichever instance holds its stream.
+    server.setRequestHandler(SetLevelRequestSchema, async (request) => {
+      if (session)
+        await deps.sessions.setLogLevel(session.key, request.params.level, session.expiresAtMs);
+      return {};
+    });
+    server.setRequestHandler(SubscribeRequestSchema, async (request) => {
+      const claims = subscription(request.params.uri);
+      await deps.sessions.subscribe(claims.key, request.params.uri, claims.expiresAtMs);
+      return {};
+    });
+    server.setRequestHandler(UnsubscribeRequestSchema, async (request) => {
+      const claims = subscription(request.params.uri);
+      await deps.sessions.unsubscribe(claims.key, request.params.uri);
+      return {};
     });
     server.setRequestHandler(ListResourcesRequestSchema, () => ({
       resources: documentResources(deps.urls, snapshot).map(({ path: _path, ...r }) => r),

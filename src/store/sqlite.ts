@@ -158,8 +158,55 @@ export function openSqliteStore(path: string): Store {
         return serialize(
           async () =>
             writer.prepare('DELETE FROM mcp_ended_sessions WHERE expires_at < ?').run(nowMs)
-              .changes,
+              .changes +
+            writer.prepare('DELETE FROM mcp_subscriptions WHERE expires_at < ?').run(nowMs)
+              .changes +
+            writer.prepare('DELETE FROM mcp_log_levels WHERE expires_at < ?').run(nowMs).changes,
         );
+      },
+      subscribe(sessionKey, uri, expiresAtMs) {
+        return serialize(async () => {
+          writer
+            .prepare(
+              'INSERT OR REPLACE INTO mcp_subscriptions (session_key, uri, expires_at) VALUES (?, ?, ?)',
+            )
+            .run(sessionKey, uri, expiresAtMs);
+        });
+      },
+      unsubscribe(sessionKey, uri) {
+        return serialize(async () => {
+          writer
+            .prepare('DELETE FROM mcp_subscriptions WHERE session_key = ? AND uri = ?')
+            .run(sessionKey, uri);
+        });
+      },
+      setLogLevel(sessionKey, level, expiresAtMs) {
+        return serialize(async () => {
+          writer
+            .prepare(
+              'INSERT OR REPLACE INTO mcp_log_levels (session_key, level, expires_at) VALUES (?, ?, ?)',
+            )
+            .run(sessionKey, level, expiresAtMs);
+        });
+      },
+      async logLevel(sessionKey, nowMs) {
+        const level = reader
+          .prepare(
+            `SELECT level FROM mcp_log_levels WHERE session_key = ? AND expires_at >= ?
+             AND session_key NOT IN (SELECT session_key FROM mcp_ended_sessions)`,
+          )
+          .pluck()
+          .get(sessionKey, nowMs) as string | undefined;
+        return level ?? null;
+      },
+      async subscriptions(sessionKey, nowMs) {
+        return reader
+          .prepare(
+            `SELECT uri FROM mcp_subscriptions WHERE session_key = ? AND expires_at >= ?
+             AND session_key NOT IN (SELECT session_key FROM mcp_ended_sessions) ORDER BY uri`,
+          )
+          .pluck()
+          .all(sessionKey, nowMs) as string[];
       },
     },
     async state() {

@@ -351,6 +351,38 @@ export function describeStoreContract(name: string, open: () => Promise<StoreFix
     });
 
     describe('sessions', () => {
+      it('keeps the resources a session subscribed to, until it ends or expires', async () => {
+        const other = await fixture.openAnother();
+        await store.sessions.subscribe('s1', 'https://r.example/feed.xml', 10_000);
+        await store.sessions.subscribe('s1', 'https://r.example/reviews.json', 10_000);
+        await store.sessions.subscribe('s2', 'https://r.example/feed.xml', 20_000);
+        // Shared: another instance sees them.
+        expect(await other.sessions.subscriptions('s1', 5_000)).toEqual([
+          'https://r.example/feed.xml',
+          'https://r.example/reviews.json',
+        ]);
+        await other.sessions.unsubscribe('s1', 'https://r.example/reviews.json');
+        expect(await store.sessions.subscriptions('s1', 5_000)).toEqual([
+          'https://r.example/feed.xml',
+        ]);
+        // Expired, or ended: none.
+        expect(await store.sessions.subscriptions('s1', 10_001)).toEqual([]);
+        await store.sessions.end('s2', 20_000);
+        expect(await store.sessions.subscriptions('s2', 5_000)).toEqual([]);
+        expect(await store.sessions.purgeEnded(25_000)).toBeGreaterThanOrEqual(2);
+      });
+
+      it('keeps the log level a session asked for, until it ends or expires', async () => {
+        const other = await fixture.openAnother();
+        expect(await store.sessions.logLevel('s3', 0)).toBeNull();
+        await store.sessions.setLogLevel('s3', 'warning', 10_000);
+        await other.sessions.setLogLevel('s3', 'debug', 10_000);
+        expect(await store.sessions.logLevel('s3', 5_000)).toBe('debug');
+        expect(await store.sessions.logLevel('s3', 10_001)).toBeNull();
+        await store.sessions.end('s3', 10_000);
+        expect(await other.sessions.logLevel('s3', 5_000)).toBeNull();
+      });
+
       it('creates a secret once and then returns it to every caller', async () => {
         const first = await store.sessions.secret('mcp', 'first-secret-value');
         expect(first).toBe('first-secret-value');

@@ -10,7 +10,7 @@ import type { Published, Snapshot } from '../snapshot/types.js';
 import type { RateStore, WebSubStore } from '../store/index.js';
 import { createAddressPolicy } from './internal/address-policy.js';
 import { createOutbound } from './internal/outbound.js';
-import { createRateLimiter } from './internal/rate-limit.js';
+import { createRateLimiter } from '../http/rate-limit.js';
 import { createHostVetter, systemResolver, type Resolver } from './internal/target.js';
 import { createWorker, type Clock } from './internal/worker.js';
 import { hubRoute } from './routes.js';

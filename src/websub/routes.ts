@@ -6,7 +6,7 @@ import type { Route } from '../http/router.js';
 import type { WebSubStore } from '../store/index.js';
 import { grantLease, hubFormSchema, type HubRequest, type LeaseBounds } from './form.js';
 import { HubError, sendText } from './internal/hub-error.js';
-import { clientKey, type RateLimiter } from './internal/rate-limit.js';
+import { clientKey, type RateLimiter } from '../http/rate-limit.js';
 import { readHubForm } from './internal/read-form.js';
 import { RefusedTargetError, type HostVetter } from './internal/target.js';
 import type { Clock } from './internal/worker.js';

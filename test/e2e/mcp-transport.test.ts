@@ -133,13 +133,28 @@ describe('initialize and sessions', () => {
     await client.close().catch(() => undefined);
   });
 
-  it('answers GET with 405: there is no server-initiated event stream', async () => {
+  it('opens the session event stream on GET (server-sent events), and refuses one without a session', async () => {
     const id = await initSession(svc.url);
+    const controller = new AbortController();
     const res = await fetch(`${svc.url}/mcp`, {
       headers: { Accept: 'text/event-stream', 'Mcp-Session-Id': id },
+      signal: controller.signal,
     });
-    expect(res.status).toBe(405);
-    expect(res.headers.get('allow')).toContain('POST');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/event-stream');
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    controller.abort();
+    await res.body?.cancel().catch(() => undefined);
+
+    const anonymous = await fetch(`${svc.url}/mcp`, { headers: { Accept: 'text/event-stream' } });
+    expect(anonymous.status).toBe(400);
+    const notAccepted = await fetch(`${svc.url}/mcp`, {
+      headers: { Accept: 'application/json', 'Mcp-Session-Id': id },
+    });
+    expect(notAccepted.status).toBe(406);
+    const put = await fetch(`${svc.url}/mcp`, { method: 'PUT', body: '{}' });
+    expect(put.status).toBe(405);
+    expect(put.headers.get('allow')).toContain('GET');
   });
 });
 
@@ -285,7 +300,7 @@ describe('issue 15: CORS on /mcp errors follows the Origin allow-list', () => {
     const origin = { Origin: TEST_BASE_URL };
     const session = await initSession(svc.url);
     const answers: [number, Promise<Response>][] = [
-      [405, fetch(`${svc.url}/mcp`, { headers: { ...origin, Accept: 'text/event-stream' } })],
+      [405, fetch(`${svc.url}/mcp`, { method: 'PUT', headers: origin, body: '{}' })],
       [
         406,
         fetch(`${svc.url}/mcp`, {

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openStore, type Store } from '../../store/index.js';
+import { openStore, type Store } from '../store/index.js';
 import { clientKey, createRateLimiter } from './rate-limit.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'rate-limit-'));

@@ -1,6 +1,6 @@
 import { isIPv6 } from 'node:net';
 
-import type { RateStore } from '../../store/index.js';
+import type { RateStore } from '../store/index.js';
 
 /** The outcome of counting one request against its client's budget. */
 export type RateDecision = { ok: true } | { ok: false; retryAfterSeconds: number };
