@@ -19,8 +19,7 @@ export type {
   StoreTransaction,
   StoredReview,
 } from './types.js';
-export { reviewKey } from './types.js';
-export { ConcurrentChangeError } from './internal/sqlite-staged.js';
+export { ConcurrentChangeError, reviewKey } from './types.js';
 export type {
   ClaimOptions,
   ClaimedDelivery,

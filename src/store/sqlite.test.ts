@@ -3,8 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { storedRow } from '../../test/helpers/records.js';
-import { openStore } from './index.js';
-import { ConcurrentChangeError } from './internal/sqlite-staged.js';
+import { ConcurrentChangeError, openStore } from './index.js';
 import { describeStoreContract } from './store-contract.js';
 import type { Store } from './types.js';
 

@@ -195,6 +195,20 @@ export interface Store extends ServiceStore {
   readonly moderation: ModerationStore;
 }
 
+/**
+ * Another writer committed a change to the reviews while a transaction was running: nothing of
+ * the transaction was written; running it again sees the other change.
+ */
+export class ConcurrentChangeError extends Error {
+  override name = 'ConcurrentChangeError';
+  constructor(options?: ErrorOptions) {
+    super(
+      'another change to the reviews was committed meanwhile; nothing was written, try again',
+      options,
+    );
+  }
+}
+
 /** The key used in `getReviews` maps. */
 export function reviewKey(source: string, sourceReviewId: string): string {
   return `${source}\u0000${sourceReviewId}`;

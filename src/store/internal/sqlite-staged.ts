@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import type { Business } from '../../domain/business.js';
 import type { ReviewSource } from '../../domain/review.js';
 import {
+  ConcurrentChangeError,
   reviewKey,
   type DataState,
   type ReviewKey,
@@ -10,14 +11,6 @@ import {
 } from '../types.js';
 
 type Db = Database.Database;
-
-/** Another writer committed a change while a transaction was staged: nothing was written. */
-export class ConcurrentChangeError extends Error {
-  override name = 'ConcurrentChangeError';
-  constructor() {
-    super('another change to the reviews was committed meanwhile; nothing was written, try again');
-  }
-}
 
 export interface ReviewRow {
   id: string;
