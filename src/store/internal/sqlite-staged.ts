@@ -1,6 +1,5 @@
 import type Database from 'better-sqlite3';
 import type { Business } from '../../domain/business.js';
-import type { ReviewSource } from '../../domain/review.js';
 import {
   ConcurrentChangeError,
   reviewKey,
@@ -10,31 +9,9 @@ import {
   type StoredReview,
 } from '../types.js';
 
+import { toStored, type ReviewRow } from './review-row.js';
+
 type Db = Database.Database;
-
-export interface ReviewRow {
-  id: string;
-  source: string;
-  source_review_id: string;
-  source_hash: string;
-  source_record: string;
-  public_json: string;
-  ingested_at: string;
-  derived_version: number;
-}
-
-export function toStored(row: ReviewRow): StoredReview {
-  return {
-    id: row.id,
-    source: row.source,
-    sourceReviewId: row.source_review_id,
-    sourceHash: row.source_hash,
-    sourceRecord: JSON.parse(row.source_record) as ReviewSource,
-    publicJson: row.public_json,
-    ingestedAt: row.ingested_at,
-    derivedVersion: row.derived_version,
-  };
-}
 
 export function readState(db: Db): DataState {
   const row = db.prepare('SELECT version, changed_at FROM data_state WHERE id = 1').get() as {
