@@ -7,23 +7,27 @@ import { ConcurrentChangeError, openStore } from './index.js';
 import { describeStoreContract } from './store-contract.js';
 import type { Store } from './types.js';
 
-describeStoreContract('SQLite', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'store-contract-'));
-  const url = `sqlite:${join(dir, 'reviews.db')}`;
-  const opened: Store[] = [openStore(url)];
-  return {
-    store: opened[0]!,
-    async openAnother() {
-      const other = openStore(url);
-      opened.push(other);
-      return other;
-    },
-    async cleanup() {
-      for (const s of opened) await s.close();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-});
+describeStoreContract(
+  'SQLite',
+  async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'store-contract-'));
+    const url = `sqlite:${join(dir, 'reviews.db')}`;
+    const opened: Store[] = [openStore(url)];
+    return {
+      store: opened[0]!,
+      async openAnother() {
+        const other = openStore(url);
+        opened.push(other);
+        return other;
+      },
+      async cleanup() {
+        for (const s of opened) await s.close();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  },
+  { watches: false },
+);
 
 describe('SQLite staged transactions', () => {
   let dir: string;
