@@ -217,6 +217,36 @@ describe('the PostgreSQL store', () => {
     unwatch();
   });
 
+  it('fails only the transaction whose connection is lost, and goes on with new connections', async () => {
+    const store = db.open();
+    let inside!: () => void;
+    const started = new Promise<void>((resolve) => (inside = resolve));
+    let resume!: () => void;
+    const terminated = new Promise<void>((resolve) => (resume = resolve));
+    const tx = store.transaction(async (t) => {
+      await t.upsertReviews([storedRow('lost')]);
+      inside();
+      await terminated;
+      await t.bumpVersion('2030-01-01T00:00:00.000Z');
+    });
+    await started;
+    const ended = await admin.query<{ ended: boolean }>(
+      `SELECT pg_terminate_backend(pid) AS ended FROM pg_stat_activity
+       WHERE datname = $1 AND state = 'idle in transaction'`,
+      [new URL(db.url).pathname.slice(1)],
+    );
+    expect(ended.rows).toEqual([{ ended: true }]);
+    resume();
+    await expect(tx).rejects.toThrow();
+    await expect(tx).rejects.not.toBeInstanceOf(ConcurrentChangeError);
+    expect(await store.countReviews()).toBe(0);
+    const state = await store.transaction(async (t) => {
+      await t.upsertReviews([storedRow('kept')]);
+      return t.bumpVersion('2030-01-02T00:00:00.000Z');
+    });
+    expect(await store.state()).toEqual(state);
+  });
+
   it('reads BIGINT and TIMESTAMPTZ columns as numbers and RFC 3339 strings', async () => {
     const store = db.open();
     const far = 4_102_444_800_000; // 2100-01-01, past 32 bits of seconds

@@ -39,7 +39,7 @@ export function createPgDb(pool: pg.Pool, ready: Promise<void>): PgDb {
   };
 }
 
-/** See `PgDb.transaction`; a connection whose rollback failed is discarded, not reused. */
+/** See `PgDb.transaction`; a connection that failed is discarded, not reused. */
 export async function inTransaction<T>(
   pool: pg.Pool,
   fn: (query: Query) => Promise<T>,
@@ -48,6 +48,10 @@ export async function inTransaction<T>(
 ): Promise<T> {
   const client = await pool.connect();
   let broken: Error | undefined;
+  // A connection lost while checked out emits an error (and fails the query in flight): noted
+  // here, so that it neither goes unhandled nor returns to the pool.
+  const lost = (err: Error): void => void (broken = err);
+  client.on('error', lost);
   try {
     await client.query(`BEGIN ISOLATION LEVEL ${isolation}${readOnly ? ' READ ONLY' : ''}`);
     const result = await fn((text, values) => client.query(text, values));
@@ -57,6 +61,7 @@ export async function inTransaction<T>(
     await client.query('ROLLBACK').catch((e: Error) => (broken = e));
     throw err;
   } finally {
+    client.off('error', lost);
     client.release(broken);
   }
 }

@@ -19,6 +19,8 @@ const MIN_SERVER_VERSION = 120_000;
 export async function migratePostgres(pool: pg.Pool): Promise<void> {
   const client = await pool.connect();
   let broken: Error | undefined;
+  const lost = (err: Error): void => void (broken = err);
+  client.on('error', lost);
   try {
     const { rows } = await client.query<{ server_version_num: string }>('SHOW server_version_num');
     const serverVersion = Number(rows[0]!.server_version_num);
@@ -64,6 +66,7 @@ export async function migratePostgres(pool: pg.Pool): Promise<void> {
       },
     });
   } finally {
+    client.off('error', lost);
     client.release(broken);
   }
 }
