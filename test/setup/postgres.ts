@@ -15,6 +15,13 @@ declare module 'vitest' {
 const BIN_ROOT = '/usr/lib/postgresql';
 const INSTALL = 'apt-get install -y postgresql';
 
+/** An error that Vitest reports as its one line (no stack: it is a missing tool, not a bug). */
+function oneLine(message: string): Error {
+  const err = new Error(message);
+  err.stack = `Error: ${message}`;
+  return err;
+}
+
 /** The `bin` folder of the newest PostgreSQL server installed the Debian way. */
 function serverBinaries(): string {
   const versions = existsSync(BIN_ROOT)
@@ -23,7 +30,7 @@ function serverBinaries(): string {
         .sort((a, b) => Number(b) - Number(a))
     : [];
   if (versions.length === 0) {
-    throw new Error(
+    throw oneLine(
       `npm run test:postgres needs the PostgreSQL server binaries (${BIN_ROOT}/*/bin/initdb): ${INSTALL}`,
     );
   }
@@ -54,7 +61,7 @@ function runner(): {
     ids = execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim().split(/\s+/);
     ids.push(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim());
   } catch {
-    throw new Error(`npm run test:postgres as root needs the postgres system user: ${INSTALL}`);
+    throw oneLine(`npm run test:postgres as root needs the postgres system user: ${INSTALL}`);
   }
   return {
     run: (cmd, args) => void execFileSync('runuser', ['-u', 'postgres', '--', cmd, ...args]),
