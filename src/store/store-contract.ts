@@ -7,14 +7,10 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { testBusiness } from '../../test/helpers/fixtures.js';
 import { storedRow } from '../../test/helpers/records.js';
 import { Business } from '../domain/business.js';
-import {
-  ConcurrentChangeError,
-  reviewKey,
-  type Store,
-  type StoreTransaction,
-  type StoredReview,
-} from './types.js';
+import { reviewKey, type Store, type StoredReview } from './types.js';
+import { describeConcurrencyContract, gate } from './concurrency-contract.js';
 import { describeModerationContract } from './moderation-contract.js';
+import { describeWatchContract } from './watch-contract.js';
 import { describeWebSubContract } from './websub-contract.js';
 
 export interface StoreFixture {
@@ -29,13 +25,6 @@ export interface StoreFixture {
 const BUSINESS = Business.parse(testBusiness());
 const RENAMED = Business.parse({ ...testBusiness(), name: 'Renamed Motors' });
 
-/** A deferred promise: lets a test hold a transaction open while it looks from outside. */
-function gate(): { wait: Promise<void>; open(): void } {
-  let open!: () => void;
-  const wait = new Promise<void>((resolve) => (open = resolve));
-  return { wait, open };
-}
-
 const sortById = (rows: StoredReview[]): StoredReview[] =>
   [...rows].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 
@@ -45,30 +34,6 @@ export interface ContractOptions {
    * without it fails; otherwise the store must not offer `watch` (its readers poll).
    */
   watches: boolean;
-}
-
-/** Calls of a `watch` listener, counted, with a way to wait for the n-th. */
-function listenerCalls() {
-  let count = 0;
-  const waiting: { n: number; resolve(): void }[] = [];
-  return {
-    listener(...args: unknown[]) {
-      expect(args).toEqual([]);
-      count++;
-      for (const w of waiting.filter((w) => count >= w.n)) {
-        waiting.splice(waiting.indexOf(w), 1);
-        w.resolve();
-      }
-    },
-    get count() {
-      return count;
-    },
-    /** Resolves once the listener has been called `n` times in all. */
-    reached(n: number): Promise<void> {
-      if (count >= n) return Promise.resolve();
-      return new Promise((resolve) => waiting.push({ n, resolve }));
-    },
-  };
 }
 
 export function describeStoreContract(
@@ -190,99 +155,10 @@ export function describeStoreContract(
       });
     });
 
-    describe('concurrent writers', () => {
-      it('lets readers, sessions, analyses, rates and the hub work while a transaction is open', async () => {
-        const other = await fixture.openAnother();
-        const before = await store.readDataset();
-        const held = gate();
-        const inside = gate();
-        const tx = store.transaction(async (t) => {
-          await t.putBusiness(BUSINESS);
-          await t.upsertReviews([storedRow('a')]);
-          await t.bumpVersion('2025-03-01T00:00:00.000Z');
-          inside.open();
-          await held.wait;
-        });
-        await inside.wait;
-        // Each of these would wait for the transaction (which waits for them) if it were blocked.
-        for (const s of [store, other]) {
-          expect(await s.readDataset()).toEqual(before);
-          expect(await s.state()).toEqual(before.state);
-          expect(await s.countReviews()).toBe(0);
-          await s.sessions.end(`session-${s === store ? 1 : 2}`, 10_000);
-          await s.analyses.put([['k', '{}']]);
-          expect((await s.rates.take('k', 0, 60_000, 10)).ok).toBe(true);
-          await s.websub.putSubscription(
-            {
-              topic: 'https://reviews.example.com/feed.xml',
-              callback: 'https://a.example/cb',
-              callbackHost: 'a.example',
-              secret: null,
-              leaseSeconds: 3600,
-              expiresAt: 5_000_000,
-            },
-            1_000,
-          );
-          await s.websub.announce('https://reviews.example.com/feed.xml', 1, '"a"', 1_000);
-          await s.websub.claimDeliveries({
-            owner: 'w',
-            now: 1_000,
-            leaseMs: 1_000,
-            limit: 10,
-            perHost: 10,
-            hostRemaining: {},
-            maxVersion: 1,
-          });
-        }
-        held.open();
-        await tx;
-        expect((await other.readDataset()).business).toEqual(BUSINESS);
-        expect(await other.sessions.isEnded('session-1')).toBe(true);
-      });
-
-      it('end two transactions of two instances consistently: each commits whole or fails with ConcurrentChangeError and writes nothing', async () => {
-        const other = await fixture.openAnother();
-        const base = await commit([storedRow('shared')], '2025-01-01T00:00:00.000Z');
-        const secondStarted = gate();
-        const write = async (tx: StoreTransaction, i: number, key: string) => {
-          await tx.upsertReviews([
-            storedRow('shared', { reviewBody: `Written by ${key}.` }),
-            storedRow(key),
-          ]);
-          return tx.bumpVersion(`2025-02-0${i + 1}T00:00:00.000Z`);
-        };
-        // The second starts while the first is open, and writes the same row (an engine may
-        // make it wait for the first's commit, or let it commit first).
-        const first = store.transaction(async (tx) => {
-          await tx.upsertReviews([storedRow('first')]);
-          await secondStarted.wait;
-          return write(tx, 0, 'first');
-        });
-        const second = other.transaction(async (tx) => {
-          secondStarted.open();
-          return write(tx, 1, 'second');
-        });
-        const outcomes = await Promise.allSettled([first, second]);
-        const committed = outcomes.flatMap((o, i) => (o.status === 'fulfilled' ? [i] : []));
-        for (const o of outcomes) {
-          if (o.status === 'rejected') expect(o.reason).toBeInstanceOf(ConcurrentChangeError);
-        }
-        expect(committed.length).toBeGreaterThan(0);
-        const state = await store.state();
-        expect(state.version).toBe(base.version + committed.length);
-        const keys = (await allStored()).map((r) => r.sourceReviewId).sort();
-        const expected = ['shared', ...committed.map((i) => (i === 0 ? 'first' : 'second'))];
-        expect(keys).toEqual(expected.sort());
-        const last = committed.length === 1 ? committed[0]! : null;
-        if (last !== null) {
-          const shared = (await allStored()).find((r) => r.sourceReviewId === 'shared');
-          expect(shared?.sourceRecord.reviewBody).toBe(
-            `Written by ${last === 0 ? 'first' : 'second'}.`,
-          );
-          expect(state.changedAt).toBe(`2025-02-0${last + 1}T00:00:00.000Z`);
-        }
-      });
-    });
+    describeConcurrencyContract(
+      () => store,
+      () => fixture.openAnother(),
+    );
 
     describe('rollback', () => {
       it('rolls back reviews, business and version when the transaction throws, and rethrows', async () => {
@@ -578,51 +454,11 @@ export function describeStoreContract(
       () => fixture.openAnother(),
     );
 
-    describe('change notifications (watch)', () => {
-      if (!options.watches) {
-        it('offers no watch: readers of this engine poll the data version', () => {
-          expect(store.watch).toBeUndefined();
-        });
-        return;
-      }
-
-      it('calls the listeners of another instance, without arguments, when a change commits', async () => {
-        const other = await fixture.openAnother();
-        expect(typeof other.watch).toBe('function');
-        const calls = listenerCalls();
-        const unwatch = other.watch!(calls.listener);
-        // Called once when it starts listening: changes committed before may have been missed.
-        await calls.reached(1);
-        const state = await commit([storedRow('a')], '2025-05-01T00:00:00.000Z');
-        await calls.reached(2);
-        expect(await other.state()).toEqual(state);
-        await store.moderation.apply({
-          reviewId: storedRow('a').id,
-          action: 'hide',
-          reason: null,
-          actor: 'ops',
-          at: '2025-05-02T00:00:00.000Z',
-        });
-        await calls.reached(3);
-        expect((await other.state()).changedAt).toBe('2025-05-02T00:00:00.000Z');
-        unwatch();
-      });
-
-      it('stops calling a listener once unwatched, and keeps calling the others', async () => {
-        const other = await fixture.openAnother();
-        const kept = listenerCalls();
-        const dropped = listenerCalls();
-        const unwatchKept = other.watch!(kept.listener);
-        const unwatchDropped = other.watch!(dropped.listener);
-        await Promise.all([kept.reached(1), dropped.reached(1)]);
-        unwatchDropped();
-        await commit([storedRow('a')]);
-        // One notification calls every listener still watching, at once.
-        await kept.reached(2);
-        expect(dropped.count).toBe(1);
-        unwatchKept();
-      });
-    });
+    describeWatchContract(
+      () => store,
+      () => fixture.openAnother(),
+      options.watches,
+    );
 
     describe('several instances on one database', () => {
       it('share committed data, versions, secrets and ended sessions', async () => {
