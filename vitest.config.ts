@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 /**
  * The model checks that run for minutes, longest first, so that they start before the short ones
@@ -24,8 +24,11 @@ class LongRunningFirst extends BaseSequencer {
   }
 }
 
+/** The tests that need a PostgreSQL server: the `postgres` project's, never `unit`'s. */
+const POSTGRES_TESTS = ['src/store/postgres.test.ts'];
+
 /**
- * Three projects:
+ * Four projects:
  * - `unit`: in-process tests beside the code (`src/**`, `tools/**`); they import the sources,
  *   and the worker threads they start run the compiled modules, which the setup builds first.
  * - `e2e`: the service on a real port, the CLIs as processes; they run the compiled code, which
@@ -34,6 +37,10 @@ class LongRunningFirst extends BaseSequencer {
  *   `nginx` and `postgresql` (`npm run test:system`, which CI runs).
  * - `models`: the model checks (recorded scores, training determinism, mention evaluation); they
  *   need `../shared/data` and take minutes, so `npm test` leaves them to `npm run test:models`.
+ * - `postgres`: the store contract (and the engine's own tests) against a real PostgreSQL server,
+ *   a throwaway cluster that the project's global setup starts for the run (Debian's `postgresql`
+ *   server binaries); `npm test` needs nothing outside the repository, so it leaves them to
+ *   `npm run test:postgres`.
  */
 export default defineConfig({
   test: {
@@ -49,6 +56,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['src/**/*.test.ts', 'tools/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, ...POSTGRES_TESTS],
           // Worker threads (the store's, the build worker) run the compiled modules.
           globalSetup: ['test/setup/build.ts'],
         },
@@ -77,6 +85,14 @@ export default defineConfig({
           globalSetup: ['test/setup/shared-data.ts', 'test/setup/build.ts'],
           // Each recorded-scores check reruns a fold of a cross-validation: minutes of CPU.
           testTimeout: 1_800_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'postgres',
+          include: POSTGRES_TESTS,
+          globalSetup: ['test/setup/postgres.ts'],
         },
       },
     ],

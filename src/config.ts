@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
+import { databaseUrlProblem, maskDatabaseUrl } from './store/index.js';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -23,12 +24,11 @@ const baseUrl = z
   }, 'must be an absolute http(s) URL without query or fragment')
   .transform((s) => s.replace(/\/+$/, ''));
 
-const databaseUrl = z
-  .string()
-  .refine(
-    (s) => /^sqlite:.+/.test(s),
-    'must be sqlite:<path> (postgres:// is not supported by this version)',
-  );
+/** `sqlite:<path>`, or a PostgreSQL URL (the store's rules: `databaseUrlProblem`). */
+const databaseUrl = z.string().superRefine((s, ctx) => {
+  const problem = databaseUrlProblem(s);
+  if (problem !== null) ctx.addIssue({ code: 'custom', message: problem });
+});
 
 const positiveInt = (max: number) =>
   z
@@ -190,9 +190,10 @@ function parseEnv<S extends z.ZodObject>(schema: S, env: NodeJS.ProcessEnv): z.o
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const key = String(issue.path[0]);
-    throw new ConfigError(
-      `invalid ${key}=${JSON.stringify(relevant[key] ?? '')}: ${issue.message}`,
-    );
+    const value = relevant[key] ?? '';
+    // A database URL may hold a password: never in a message.
+    const shown = key === 'DATABASE_URL' ? maskDatabaseUrl(value) : value;
+    throw new ConfigError(`invalid ${key}=${JSON.stringify(shown)}: ${issue.message}`);
   }
   return parsed.data;
 }

@@ -1,4 +1,10 @@
 import { DeadlineError, withDeadline } from './internal/deadline.js';
+import {
+  isPostgresUrl,
+  maskPostgresUrl,
+  parsePostgresUrl,
+} from './internal/postgres-connection.js';
+import { openPostgresStore } from './postgres.js';
 import { openSqliteStore } from './sqlite.js';
 import { openThreadedSqliteStore } from './threaded.js';
 import type { ServiceStore, Store } from './types.js';
@@ -19,8 +25,7 @@ export type {
   StoreTransaction,
   StoredReview,
 } from './types.js';
-export { reviewKey } from './types.js';
-export { ConcurrentChangeError } from './internal/sqlite-staged.js';
+export { ConcurrentChangeError, reviewKey } from './types.js';
 export type {
   ClaimOptions,
   ClaimedDelivery,
@@ -37,12 +42,37 @@ export type {
 } from './websub-types.js';
 
 /**
+ * What is wrong with a `DATABASE_URL`, in a few words, or null when a store can be opened from it:
+ * `sqlite:<path>`, or `postgres://` / `postgresql://` in libpq's URL form with an optional
+ * `pool_size` (1 to 100).
+ */
+export function databaseUrlProblem(databaseUrl: string): string | null {
+  if (/^sqlite:.+/.test(databaseUrl)) return null;
+  if (!isPostgresUrl(databaseUrl)) {
+    return 'must be sqlite:<path>, postgres://… or postgresql://…';
+  }
+  try {
+    parsePostgresUrl(databaseUrl);
+    return null;
+  } catch (err) {
+    return (err as Error).message;
+  }
+}
+
+/** A `DATABASE_URL` as logs and messages may show it: a PostgreSQL password is masked. */
+export function maskDatabaseUrl(databaseUrl: string): string {
+  return isPostgresUrl(databaseUrl) ? maskPostgresUrl(databaseUrl) : databaseUrl;
+}
+
+/**
  * Opens the store named by a `DATABASE_URL` (already validated by the config): `sqlite:<path>`
- * for the embedded store.
+ * for the embedded store, `postgres://…` or `postgresql://…` for PostgreSQL (whose schema is
+ * migrated at the first call: `openStoreWithin` waits for it).
  */
 export function openStore(databaseUrl: string): Store {
   if (databaseUrl.startsWith('sqlite:'))
     return openSqliteStore(databaseUrl.slice('sqlite:'.length));
+  if (isPostgresUrl(databaseUrl)) return openPostgresStore(databaseUrl);
   throw new Error(`unsupported DATABASE_URL scheme: ${databaseUrl.split(':')[0]}`);
 }
 
@@ -54,19 +84,23 @@ export class StoreOpenError extends Error {
   override name = 'StoreOpenError';
 }
 
-/** The first line of what went wrong, with SQLite's code (its messages do not name it). */
+/**
+ * The first line of what went wrong, with SQLite's code or PostgreSQL's SQLSTATE (their messages
+ * do not name them).
+ */
 function describeOpenFailure(err: unknown): string {
   const e = err as { message?: unknown; code?: unknown } | null;
   const message = typeof e?.message === 'string' ? e.message : String(err);
   const first = message.split('\n')[0]!.trim();
-  return typeof e?.code === 'string' && e.code.startsWith('SQLITE')
-    ? `${first} (${e.code})`
-    : first;
+  if (typeof e?.code !== 'string') return first;
+  if (e.code.startsWith('SQLITE')) return `${first} (${e.code})`;
+  return /^[0-9A-Z]{5}$/.test(e.code) ? `${first} (SQLSTATE ${e.code})` : first;
 }
 
 /**
- * How long opening the store may take: longer than SQLite's busy timeout (10 s), so that a
- * database another process keeps locked reports itself as such.
+ * How long opening the store may take: longer than SQLite's busy timeout (10 s) and than
+ * PostgreSQL's connection timeout (10 s), so that a database another process keeps locked, or a
+ * server that does not answer, reports itself as such.
  */
 export const STORE_OPEN_DEADLINE_MS = 15_000;
 
@@ -85,7 +119,8 @@ export function openStoreWithin(
 
 /**
  * Opens the store for the service's request-serving thread (for SQLite, on a thread of its own:
- * see `openThreadedSqliteStore`), with the deadline and the one-line errors of `openStoreWithin`.
+ * see `openThreadedSqliteStore`; PostgreSQL's pool is asynchronous already, and used as it is),
+ * with the deadline and the one-line errors of `openStoreWithin`.
  */
 export function openServiceStore(
   databaseUrl: string,
@@ -96,6 +131,7 @@ export function openServiceStore(
     async () => {
       if (databaseUrl.startsWith('sqlite:'))
         return openThreadedSqliteStore(databaseUrl.slice('sqlite:'.length));
+      if (isPostgresUrl(databaseUrl)) return openPostgresStore(databaseUrl);
       throw new Error(`unsupported DATABASE_URL scheme: ${databaseUrl.split(':')[0]}`);
     },
     deadlineMs,
@@ -125,6 +161,8 @@ async function openWithin<S extends ServiceStore>(
     );
   } catch (err) {
     const why = err instanceof DeadlineError ? err.message : describeOpenFailure(err);
-    throw new StoreOpenError(`cannot open the store DATABASE_URL=${databaseUrl}: ${why}`);
+    throw new StoreOpenError(
+      `cannot open the store DATABASE_URL=${maskDatabaseUrl(databaseUrl)}: ${why}`,
+    );
   }
 }

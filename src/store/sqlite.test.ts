@@ -3,28 +3,31 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { storedRow } from '../../test/helpers/records.js';
-import { openStore } from './index.js';
-import { ConcurrentChangeError } from './internal/sqlite-staged.js';
+import { ConcurrentChangeError, openStore } from './index.js';
 import { describeStoreContract } from './store-contract.js';
 import type { Store } from './types.js';
 
-describeStoreContract('SQLite', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'store-contract-'));
-  const url = `sqlite:${join(dir, 'reviews.db')}`;
-  const opened: Store[] = [openStore(url)];
-  return {
-    store: opened[0]!,
-    async openAnother() {
-      const other = openStore(url);
-      opened.push(other);
-      return other;
-    },
-    async cleanup() {
-      for (const s of opened) await s.close();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-});
+describeStoreContract(
+  'SQLite',
+  async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'store-contract-'));
+    const url = `sqlite:${join(dir, 'reviews.db')}`;
+    const opened: Store[] = [openStore(url)];
+    return {
+      store: opened[0]!,
+      async openAnother() {
+        const other = openStore(url);
+        opened.push(other);
+        return other;
+      },
+      async cleanup() {
+        for (const s of opened) await s.close();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  },
+  { watches: false },
+);
 
 describe('SQLite staged transactions', () => {
   let dir: string;

@@ -1,7 +1,7 @@
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { checkDatabaseFile, ensureDirectory } from './internal/files.js';
-import { SQLITE_MIGRATIONS } from './internal/migrations.js';
+import { runMigrations } from './internal/migrations.js';
 import { createSqliteModerationStore } from './moderation-sqlite.js';
 import { createSqliteRateStore } from './rates-sqlite.js';
 import {
@@ -30,34 +30,33 @@ function connect(path: string): Db {
   return db;
 }
 
+/** Migrates under SQLite's write lock (`BEGIN IMMEDIATE`), which another process waits for. */
 function migrate(db: Db): void {
-  db.exec(
-    'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)',
-  );
-  const applied = new Set(
-    (db.prepare('SELECT version FROM schema_migrations').all() as { version: number }[]).map(
-      (r) => r.version,
-    ),
-  );
-  SQLITE_MIGRATIONS.forEach((sql, i) => {
-    const version = i + 1;
-    if (applied.has(version)) return;
-    db.exec('BEGIN IMMEDIATE');
-    try {
-      // Another process may have applied it while we waited for the write lock.
-      const done = db.prepare('SELECT 1 FROM schema_migrations WHERE version = ?').get(version);
-      if (!done) {
-        db.exec(sql);
-        db.prepare('INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)').run(
-          version,
-          new Date().toISOString(),
-        );
+  runMigrations({
+    prepare() {
+      db.exec(
+        'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)',
+      );
+    },
+    applied: () =>
+      new Set(db.prepare('SELECT version FROM schema_migrations').pluck().all() as number[]),
+    locked(fn) {
+      db.exec('BEGIN IMMEDIATE');
+      try {
+        fn();
+        db.exec('COMMIT');
+      } catch (err) {
+        db.exec('ROLLBACK');
+        throw err;
       }
-      db.exec('COMMIT');
-    } catch (err) {
-      db.exec('ROLLBACK');
-      throw err;
-    }
+    },
+    apply(migration) {
+      db.exec(migration.sqlite);
+      db.prepare('INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)').run(
+        migration.version,
+        new Date().toISOString(),
+      );
+    },
   });
 }
 

@@ -8,7 +8,9 @@ import { testBusiness } from '../../test/helpers/fixtures.js';
 import { storedRow } from '../../test/helpers/records.js';
 import { Business } from '../domain/business.js';
 import { reviewKey, type Store, type StoredReview } from './types.js';
+import { describeConcurrencyContract, gate } from './concurrency-contract.js';
 import { describeModerationContract } from './moderation-contract.js';
+import { describeWatchContract } from './watch-contract.js';
 import { describeWebSubContract } from './websub-contract.js';
 
 export interface StoreFixture {
@@ -23,17 +25,22 @@ export interface StoreFixture {
 const BUSINESS = Business.parse(testBusiness());
 const RENAMED = Business.parse({ ...testBusiness(), name: 'Renamed Motors' });
 
-/** A deferred promise: lets a test hold a transaction open while it looks from outside. */
-function gate(): { wait: Promise<void>; open(): void } {
-  let open!: () => void;
-  const wait = new Promise<void>((resolve) => (open = resolve));
-  return { wait, open };
-}
-
 const sortById = (rows: StoredReview[]): StoredReview[] =>
   [...rows].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 
-export function describeStoreContract(name: string, open: () => Promise<StoreFixture>): void {
+export interface ContractOptions {
+  /**
+   * Whether the engine tells of committed changes (`watch`): its tests then run, and a store
+   * without it fails; otherwise the store must not offer `watch` (its readers poll).
+   */
+  watches: boolean;
+}
+
+export function describeStoreContract(
+  name: string,
+  open: () => Promise<StoreFixture>,
+  options: ContractOptions,
+): void {
   describe(`the ${name} store (Store contract)`, () => {
     let fixture: StoreFixture;
     let store: Store;
@@ -147,6 +154,11 @@ export function describeStoreContract(name: string, open: () => Promise<StoreFix
         expect(await store.transaction(async () => 42)).toBe(42);
       });
     });
+
+    describeConcurrencyContract(
+      () => store,
+      () => fixture.openAnother(),
+    );
 
     describe('rollback', () => {
       it('rolls back reviews, business and version when the transaction throws, and rethrows', async () => {
@@ -340,6 +352,20 @@ export function describeStoreContract(name: string, open: () => Promise<StoreFix
         expect(await store.rates.take('k', 61_000, 60_000, 2)).toEqual({ ok: true });
       });
 
+      it('counts each of many concurrent requests of one key once, across instances', async () => {
+        const other = await fixture.openAnother();
+        const decisions = await Promise.all(
+          Array.from({ length: 24 }, (_, i) =>
+            (i % 2 ? other : store).rates.take('burst', 1_000, 60_000, 10),
+          ),
+        );
+        expect(decisions.filter((d) => d.ok)).toHaveLength(10);
+        expect(await store.rates.take('burst', 2_000, 60_000, 10)).toEqual({
+          ok: false,
+          retryAfterMs: 59_000,
+        });
+      });
+
       it('shares the counts between instances on one database', async () => {
         const other = await fixture.openAnother();
         expect(await store.rates.take('shared', 0, 60_000, 1)).toEqual({ ok: true });
@@ -458,6 +484,12 @@ export function describeStoreContract(name: string, open: () => Promise<StoreFix
     describeModerationContract(
       () => store,
       () => fixture.openAnother(),
+    );
+
+    describeWatchContract(
+      () => store,
+      () => fixture.openAnother(),
+      options.watches,
     );
 
     describe('several instances on one database', () => {

@@ -170,9 +170,12 @@ export interface ServiceStore {
   readonly rates: RateStore;
   state(): Promise<DataState>;
   /**
-   * Calls `listener` when a change to the published data is committed by any process, for stores
-   * that can tell (PostgreSQL's LISTEN/NOTIFY): the publisher then rebuilds at once instead of at
-   * its next poll. Absent for stores that cannot (SQLite: polling only). Returns the unsubscribe.
+   * Calls `listener` (with no arguments) when a change to the published data is committed by any
+   * process, for stores that can tell (PostgreSQL's LISTEN/NOTIFY): the publisher then rebuilds at
+   * once instead of at its next poll. Also called once as soon as the store listens for the
+   * listener, and again whenever it listens anew after losing its connection: a change may have
+   * been committed while nobody listened, so the listener looks at `state()` then. Absent for
+   * stores that cannot tell (SQLite: polling only). Returns the unsubscribe.
    */
   watch?(listener: () => void): () => void;
   close(): Promise<void>;
@@ -181,9 +184,9 @@ export interface ServiceStore {
 /**
  * The narrow storage interface every feature uses: the service's part, plus reading the published
  * data, writing it in one transaction and the insights' stored analyses (used by the build worker,
- * the import and the other commands). Implementations: SQLite (embedded default); PostgreSQL
- * later, for several instances on one database. Nothing outside `src/store` may depend on the
- * engine behind it.
+ * the import and the other commands). Implementations: SQLite (embedded default) and PostgreSQL
+ * (several instances on one database), proven by one contract suite (`store-contract.ts`).
+ * Nothing outside `src/store` may depend on the engine behind it.
  */
 export interface Store extends ServiceStore {
   /** Everything published: hidden reviews (see `moderation`) are left out. */
@@ -207,6 +210,20 @@ export interface Store extends ServiceStore {
    * online backup). Absent for engines with their own tools (PostgreSQL: pg_dump).
    */
   backup?(path: string): Promise<void>;
+}
+
+/**
+ * Another writer committed a change to the reviews while a transaction was running: nothing of
+ * the transaction was written; running it again sees the other change.
+ */
+export class ConcurrentChangeError extends Error {
+  override name = 'ConcurrentChangeError';
+  constructor(options?: ErrorOptions) {
+    super(
+      'another change to the reviews was committed meanwhile; nothing was written, try again',
+      options,
+    );
+  }
 }
 
 /** The key used in `getReviews` maps. */

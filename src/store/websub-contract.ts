@@ -200,6 +200,85 @@ export function describeWebSubContract(
       ]);
     });
 
+    it('gives back the rows an owner holds, for any worker to claim at once', async () => {
+      for (let i = 0; i < 3; i++) await store.websub.putSubscription(sub(i), 1_000);
+      await store.websub.addIntent(intent('subscribe', 7), 1_000, 10);
+      await store.websub.announce(TOPIC, 1, '"a"', 1_100);
+      await store.websub.announce(TOPIC, 2, '"b"', 1_100);
+      expect(await store.websub.claimDeliveries(claim())).toHaveLength(3);
+      expect(await store.websub.claimIntents(claim())).toHaveLength(1);
+      await store.websub.claimDeliveries(claim({ owner: 'w2', limit: 1 }));
+      await store.websub.releaseClaims('w1');
+      expect((await store.websub.listPendingDeliveries()).map((p) => p.claimedBy)).toEqual([
+        null,
+        null,
+        null,
+      ]);
+      expect(await store.websub.claimDeliveries(claim({ owner: 'w2' }))).toHaveLength(3);
+      expect(await store.websub.claimIntents(claim({ owner: 'w2' }))).toHaveLength(1);
+    });
+
+    it("hands the work of an instance whose lease ran out to another, and ignores the first one's late answers", async () => {
+      const other = await openAnother();
+      await store.websub.putSubscription(sub(1), 1_000);
+      await store.websub.addIntent(intent('subscribe', 2), 1_000, 10);
+      await store.websub.announce(TOPIC, 1, '"a"', 1_100);
+      await store.websub.announce(TOPIC, 2, '"b"', 1_100);
+      const [lost] = await store.websub.claimDeliveries(claim({ leaseMs: 1_000 }));
+      const [lostIntent] = await store.websub.claimIntents(claim({ leaseMs: 1_000 }));
+      // Within the lease, nobody else gets them; past it, the other instance does.
+      expect(await other.websub.claimDeliveries(claim({ owner: 'w2', now: 2_999 }))).toEqual([]);
+      expect(await other.websub.claimIntents(claim({ owner: 'w2', now: 2_999 }))).toEqual([]);
+      const [taken] = await other.websub.claimDeliveries(claim({ owner: 'w2', now: 3_000 }));
+      const [takenIntent] = await other.websub.claimIntents(claim({ owner: 'w2', now: 3_000 }));
+      expect(taken?.id).toBe(lost!.id);
+      expect(takenIntent?.id).toBe(lostIntent!.id);
+      // The first owner answers late: its results no longer hold the rows.
+      await store.websub.deliveryRetry(lost!, 'w1', 9_000);
+      expect(await store.websub.deliveryFailed(lost!, 'w1', 1, 'late', 3_100)).toEqual({
+        removed: false,
+        failures: 0,
+      });
+      await store.websub.deliveriesSucceeded([{ delivery: lost!, sentVersion: 2 }], 'w1', 3_100);
+      expect(await other.websub.listPendingDeliveries()).toEqual([
+        expect.objectContaining({ claimedBy: 'w2', attempts: 0, dueAt: 1_100 }),
+      ]);
+      await other.websub.deliveriesSucceeded([{ delivery: taken!, sentVersion: 2 }], 'w2', 3_200);
+      expect(await store.websub.listPendingDeliveries()).toEqual([]);
+      expect((await store.websub.getSubscription(TOPIC, sub(1).callback))?.failures).toBe(0);
+    });
+
+    it('claims each intent and each delivery exactly once while two instances claim concurrently, round after round', async () => {
+      const other = await openAnother();
+      for (let i = 0; i < 60; i++) {
+        await store.websub.putSubscription(sub(i, `h${i % 3}.example`), 1_000);
+        await store.websub.addIntent(intent('subscribe', 100 + i, `h${i % 3}.example`), 1_000, 100);
+      }
+      await store.websub.announce(TOPIC, 1, '"a"', 1_100);
+      await store.websub.announce(TOPIC, 2, '"b"', 1_100);
+      const deliveries: number[] = [];
+      const intents: number[] = [];
+      const workers = [store, store, other, other].map((s, w) => async () => {
+        for (;;) {
+          const options = claim({ owner: `w${w}`, limit: 7, perHost: 3 });
+          const [d, i] = await Promise.all([
+            s.websub.claimDeliveries(options),
+            s.websub.claimIntents(options),
+          ]);
+          if (d.length === 0 && i.length === 0) return;
+          deliveries.push(...d.map((x) => x.id));
+          intents.push(...i.map((x) => x.id));
+        }
+      });
+      await Promise.all(workers.map((work) => work()));
+      expect(deliveries).toHaveLength(60);
+      expect(new Set(deliveries).size).toBe(60);
+      expect(intents).toHaveLength(60);
+      expect(new Set(intents).size).toBe(60);
+      const pending = await store.websub.listPendingDeliveries();
+      expect(pending.every((p) => p.claimedBy !== null)).toBe(true);
+    });
+
     it('lets two processes on one database claim disjoint rows', async () => {
       const other = await openAnother();
       for (let i = 0; i < 50; i++) await store.websub.putSubscription(sub(i), 1_000);

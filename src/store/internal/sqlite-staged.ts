@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { Business } from '../../domain/business.js';
-import type { ReviewSource } from '../../domain/review.js';
 import {
+  ConcurrentChangeError,
   reviewKey,
   type DataState,
   type ReviewKey,
@@ -9,39 +9,9 @@ import {
   type StoredReview,
 } from '../types.js';
 
+import { toStored, type ReviewRow } from './review-row.js';
+
 type Db = Database.Database;
-
-/** Another writer committed a change while a transaction was staged: nothing was written. */
-export class ConcurrentChangeError extends Error {
-  override name = 'ConcurrentChangeError';
-  constructor() {
-    super('another change to the reviews was committed meanwhile; nothing was written, try again');
-  }
-}
-
-export interface ReviewRow {
-  id: string;
-  source: string;
-  source_review_id: string;
-  source_hash: string;
-  source_record: string;
-  public_json: string;
-  ingested_at: string;
-  derived_version: number;
-}
-
-export function toStored(row: ReviewRow): StoredReview {
-  return {
-    id: row.id,
-    source: row.source,
-    sourceReviewId: row.source_review_id,
-    sourceHash: row.source_hash,
-    sourceRecord: JSON.parse(row.source_record) as ReviewSource,
-    publicJson: row.public_json,
-    ingestedAt: row.ingested_at,
-    derivedVersion: row.derived_version,
-  };
-}
 
 export function readState(db: Db): DataState {
   const row = db.prepare('SELECT version, changed_at FROM data_state WHERE id = 1').get() as {

@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig, loadEnv } from './config.js';
+
+describe('DATABASE_URL', () => {
+  it.each([
+    'sqlite:./data/reviews.db',
+    'sqlite::memory:',
+    'postgres://reviews:secret@db.example:5432/reviews',
+    'postgresql://db.example/reviews?sslmode=require&pool_size=20',
+    'postgres:///reviews?host=/var/run/postgresql',
+    'postgres://reviews@/reviews?host=/var/run/postgresql&pool_size=1',
+  ])('accepts %s', (url) => {
+    expect(loadConfig({ DATABASE_URL: url }).databaseUrl).toBe(url);
+    expect(loadEnv(['DATABASE_URL'], { DATABASE_URL: url }).DATABASE_URL).toBe(url);
+  });
+
+  it.each([
+    ['mysql://db.example/reviews', 'must be sqlite:<path>, postgres://… or postgresql://…'],
+    ['sqlite:', 'must be sqlite:<path>, postgres://… or postgresql://…'],
+    ['postgres:db.example', 'must be sqlite:<path>, postgres://… or postgresql://…'],
+    ['postgres://db.example/reviews?pool_size=0', 'pool_size must be an integer from 1 to 100'],
+    ['postgres://db.example/reviews?pool_size=ten', 'pool_size must be an integer from 1 to 100'],
+    ['postgres://db.example/reviews?pool_size=101', 'pool_size must be an integer from 1 to 100'],
+  ])('rejects %s in one line', (url, reason) => {
+    const load = () => loadConfig({ DATABASE_URL: url });
+    expect(load).toThrow(ConfigError);
+    expect(load).toThrow(`invalid DATABASE_URL="${url}": ${reason}`);
+  });
+
+  it('shows only the scheme of a URL it cannot parse (where a password would be is unknown)', () => {
+    expect(() => loadConfig({ DATABASE_URL: 'postgres://u:p@db.example:99999/reviews' })).toThrow(
+      'invalid DATABASE_URL="postgres://***": must be a URL like postgres://user:password@host:5432/database',
+    );
+  });
+
+  it('never shows the password of a rejected URL', () => {
+    expect(() =>
+      loadConfig({ DATABASE_URL: 'postgres://reviews:hunter2@db.example/reviews?pool_size=0' }),
+    ).toThrow(
+      'invalid DATABASE_URL="postgres://reviews:***@db.example/reviews?pool_size=0": pool_size must be an integer from 1 to 100',
+    );
+  });
+});

@@ -1,0 +1,126 @@
+import pg from 'pg';
+
+/** Connections each PostgreSQL store keeps at most, unless the URL says `?pool_size=N`. */
+export const DEFAULT_POOL_SIZE = 10;
+export const MAX_POOL_SIZE = 100;
+
+const SCHEME = /^postgres(ql)?:\/\//i;
+/** Node's URL parser wants a host; libpq's URLs may leave it out (`user@/db?host=/socket`). */
+const NO_HOST = '@___no_host___/';
+
+/** True for a `postgres://` or `postgresql://` URL (any other is not PostgreSQL's). */
+export function isPostgresUrl(url: string): boolean {
+  return SCHEME.test(url);
+}
+
+function parseUrl(url: string): URL | null {
+  try {
+    return new URL(url.replace('@/', NO_HOST));
+  } catch {
+    return null;
+  }
+}
+
+function unparse(u: URL): string {
+  return u.toString().replace(NO_HOST, '@/');
+}
+
+/**
+ * The URL for logs and messages: the password (in the user info, or a `password` or
+ * `sslpassword` parameter) is replaced by `***`; a URL that cannot be parsed shows its scheme only.
+ */
+export function maskPostgresUrl(url: string): string {
+  const u = parseUrl(url);
+  if (!u) return `${url.split(':')[0]}://***`;
+  if (u.password) u.password = '***';
+  for (const key of [...u.searchParams.keys()]) {
+    if (/password/i.test(key)) u.searchParams.set(key, '***');
+  }
+  return unparse(u).replaceAll('%2A%2A%2A', '***');
+}
+
+export interface PostgresTarget {
+  /** The URL the driver gets (the store's own `pool_size` parameter taken out). */
+  connectionString: string;
+  poolSize: number;
+  /** The URL with its password masked. */
+  location: string;
+}
+
+/**
+ * Reads a PostgreSQL `DATABASE_URL`: libpq's URL form (`postgres://user:password@host:port/db`,
+ * with its parameters such as `sslmode`), plus `pool_size` (1 to 100, default 10). Throws an
+ * `Error` with a one-line reason, never showing the password.
+ */
+export function parsePostgresUrl(url: string): PostgresTarget {
+  const u = SCHEME.test(url) ? parseUrl(url) : null;
+  if (!u) throw new Error('must be a URL like postgres://user:password@host:5432/database');
+  const size = u.searchParams.get('pool_size');
+  if (size !== null && !(/^\d{1,3}$/.test(size) && +size >= 1 && +size <= MAX_POOL_SIZE)) {
+    throw new Error(`pool_size must be an integer from 1 to ${MAX_POOL_SIZE}`);
+  }
+  return {
+    // Cut out of the text as written: the rest reaches the driver byte for byte.
+    connectionString: url.replace(/([?&])pool_size=[^&#]*&?/, '$1').replace(/[?&](#|$)/, '$1'),
+    poolSize: size === null ? DEFAULT_POOL_SIZE : Number(size),
+    location: maskPostgresUrl(url),
+  };
+}
+
+const INT8 = 20;
+const TIMESTAMPTZ = 1184;
+const parseTimestamp = pg.types.getTypeParser(TIMESTAMPTZ) as (text: string) => Date;
+
+/**
+ * How this store's connections read values (their own, not the driver's global table): BIGINT as
+ * a JavaScript number (every BIGINT here, milliseconds, versions and ids, fits in 2^53, and a
+ * value that would not fails the query instead of losing digits), and TIMESTAMPTZ as an RFC 3339
+ * string in UTC with milliseconds, the form the store's interface uses. The driver reads
+ * timestamps in PostgreSQL's default ISO `DateStyle`.
+ */
+const TYPES: pg.CustomTypesConfig = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
+    if (oid === INT8) {
+      return (text: string) => {
+        const n = Number(text);
+        if (!Number.isSafeInteger(n)) throw new RangeError(`BIGINT ${text} exceeds 2^53`);
+        return n;
+      };
+    }
+    if (oid === TIMESTAMPTZ) return (text: string) => parseTimestamp(text).toISOString();
+    return pg.types.getTypeParser(oid, format);
+  }) as typeof pg.types.getTypeParser,
+};
+
+const APPLICATION = 'dealer-reviews';
+
+/** The settings of every connection a store opens, pooled or not. */
+export function clientConfig(target: PostgresTarget): pg.ClientConfig {
+  return {
+    connectionString: target.connectionString,
+    types: TYPES,
+    // A parameter of the URL takes precedence.
+    application_name: APPLICATION,
+    keepAlive: true,
+    // Also how long a query waits for a free pooled connection.
+    connectionTimeoutMillis: 10_000,
+  };
+}
+
+/**
+ * The store's pool. A pooled connection that breaks while idle (a server restart) is dropped by
+ * the pool, which opens a new one for the next query: the error needs no other handling.
+ */
+export function createPool(target: PostgresTarget): pg.Pool {
+  const pool = new pg.Pool({ ...clientConfig(target), max: target.poolSize });
+  pool.on('error', () => undefined);
+  return pool;
+}
+
+/** SQLSTATEs of a transaction that lost to a concurrent one: serialization failure, deadlock. */
+const CONFLICTS = new Set(['40001', '40P01']);
+
+/** True when `err` is PostgreSQL's answer to a conflict with a concurrent transaction. */
+export function isConflict(err: unknown): boolean {
+  return CONFLICTS.has((err as { code?: unknown } | null)?.code as string);
+}

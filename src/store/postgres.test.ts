@@ -1,0 +1,259 @@
+/**
+ * The PostgreSQL store against a real server: the run's throwaway cluster (the `postgres`
+ * project's global setup, `npm run test:postgres`). Every fixture creates a database of its own
+ * and drops it at cleanup, which fails if the store left a connection open.
+ */
+import pg from 'pg';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { storedRow } from '../../test/helpers/records.js';
+import {
+  ConcurrentChangeError,
+  openServiceStore,
+  openStore,
+  openStoreWithin,
+  StoreOpenError,
+  type ServiceStore,
+  type Store,
+} from './index.js';
+import { MIGRATIONS } from './internal/migrations.js';
+import { describeStoreContract } from './store-contract.js';
+
+const adminUrl = inject('pgAdminUrl');
+let admin: pg.Client;
+let databases = 0;
+
+beforeAll(async () => {
+  admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+});
+afterAll(async () => {
+  await admin.end();
+});
+
+/** The URL of a new, empty database on the test server. */
+async function createDatabase(): Promise<{ name: string; url: string }> {
+  const name = `store_${process.pid}_${++databases}`;
+  await admin.query(`CREATE DATABASE ${name}`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return { name, url: url.toString() };
+}
+
+async function dropDatabase(name: string): Promise<void> {
+  await admin.query(`DROP DATABASE ${name}`);
+}
+
+/** One query on a connection of its own to the database at `url`. */
+async function query(url: string, sql: string): Promise<pg.QueryResult> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+/** One database, the stores opened on it, and their cleanup. */
+function database() {
+  let name = '';
+  let url = '';
+  const opened: ServiceStore[] = [];
+  return {
+    get url() {
+      return url;
+    },
+    async create() {
+      ({ name, url } = await createDatabase());
+    },
+    open(): Store {
+      const store = openStore(url);
+      opened.push(store);
+      return store;
+    },
+    track<S extends ServiceStore>(store: S): S {
+      opened.push(store);
+      return store;
+    },
+    async cleanup() {
+      for (const store of opened.splice(0)) await store.close();
+      await dropDatabase(name);
+    },
+  };
+}
+
+describeStoreContract(
+  'PostgreSQL',
+  async () => {
+    const db = database();
+    await db.create();
+    return {
+      store: db.open(),
+      openAnother: async () => db.open(),
+      cleanup: () => db.cleanup(),
+    };
+  },
+  { watches: true },
+);
+
+describe('the PostgreSQL store', () => {
+  const db = database();
+  beforeEach(() => db.create());
+  afterEach(() => db.cleanup());
+
+  it("is the service's store as it is (the pool, no thread), with watch", async () => {
+    const store = db.track(await openServiceStore(db.url));
+    expect(store.engine).toBe('postgres');
+    expect(typeof store.watch).toBe('function');
+    expect(await store.state()).toEqual({ version: 0, changedAt: '1970-01-01T00:00:00.000Z' });
+  });
+
+  it('migrates once when several instances start together', async () => {
+    const stores = Array.from({ length: 4 }, () => db.open());
+    const states = await Promise.all(stores.map((s) => s.state()));
+    expect(new Set(states.map((s) => s.version))).toEqual(new Set([0]));
+    const { rows: applied } = await query(
+      db.url,
+      'SELECT version, name FROM schema_migrations ORDER BY version',
+    );
+    expect(applied).toEqual(MIGRATIONS.map((m) => ({ version: m.version, name: m.name })));
+  });
+
+  it('keeps the password out of its location and of the errors of opening', async () => {
+    const url = new URL(db.url);
+    url.password = 'hunter2-secret';
+    const store = db.track(openStore(url.toString()));
+    expect(store.location).toBe(url.toString().replace('hunter2-secret', '***'));
+    url.pathname = '/no_such_database';
+    const failure = await openStoreWithin(url.toString()).catch((err: unknown) => err);
+    expect(failure).toBeInstanceOf(StoreOpenError);
+    const message = (failure as Error).message;
+    expect(message).toContain('no_such_database');
+    expect(message).toContain('(SQLSTATE 3D000)');
+    expect(message).toContain(':***@');
+    expect(message).not.toContain('hunter2');
+  });
+
+  it('fails a transaction whose write conflicts with a change committed meanwhile, writing nothing', async () => {
+    const first = db.open();
+    const second = db.open();
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const slow = first.transaction(async (tx) => {
+      await tx.upsertReviews([storedRow('slow')]);
+      await held;
+      await tx.bumpVersion('2030-01-01T00:00:00.000Z');
+    });
+    const quick = await second.transaction(async (tx) => {
+      await tx.upsertReviews([storedRow('quick')]);
+      return tx.bumpVersion('2030-01-02T00:00:00.000Z');
+    });
+    release();
+    await expect(slow).rejects.toBeInstanceOf(ConcurrentChangeError);
+    expect(await first.state()).toEqual(quick);
+    expect(await first.countReviews()).toBe(1);
+  });
+
+  it('fails a transaction that wrote without a new version when the version moved meanwhile', async () => {
+    const first = db.open();
+    const second = db.open();
+    await first.transaction(async (tx) => {
+      await tx.upsertReviews([storedRow('a'), storedRow('b')]);
+      await tx.bumpVersion('2030-01-01T00:00:00.000Z');
+    });
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const pruning = first.transaction(async (tx) => {
+      const removed = await tx.pruneReviews(['google'], new Set());
+      await held;
+      return removed;
+    });
+    await second.moderation.apply({
+      reviewId: storedRow('b').id,
+      action: 'hide',
+      reason: null,
+      actor: 'ops',
+      at: '2030-01-02T00:00:00.000Z',
+    });
+    release();
+    await expect(pruning).rejects.toBeInstanceOf(ConcurrentChangeError);
+    expect(await first.countReviews()).toBe(2);
+  });
+
+  it('listens again by itself after losing its connection, and then calls the listeners once', async () => {
+    const watching = db.open();
+    const writer = db.open();
+    let calls = 0;
+    const waiting = new Set<() => void>();
+    const called = (n: number) =>
+      new Promise<void>((resolve) => {
+        const check = () => {
+          if (calls < n) return;
+          waiting.delete(check);
+          resolve();
+        };
+        waiting.add(check);
+        check();
+      });
+    const unwatch = watching.watch!(() => {
+      calls++;
+      for (const check of [...waiting]) check();
+    });
+    await called(1);
+    const ended = await admin.query<{ ended: boolean }>(
+      `SELECT pg_terminate_backend(pid) AS ended FROM pg_stat_activity
+       WHERE datname = $1 AND query = 'LISTEN dealer_reviews_changed'`,
+      [new URL(db.url).pathname.slice(1)],
+    );
+    expect(ended.rows).toEqual([{ ended: true }]);
+    // Called once when listening again: a change may have been committed while it was not.
+    await called(2);
+    await writer.transaction(async (tx) => {
+      await tx.upsertReviews([storedRow('a')]);
+      await tx.bumpVersion('2030-01-01T00:00:00.000Z');
+    });
+    await called(3);
+    expect(calls).toBe(3);
+    unwatch();
+  });
+
+  it('fails only the transaction whose connection is lost, and goes on with new connections', async () => {
+    const store = db.open();
+    let inside!: () => void;
+    const started = new Promise<void>((resolve) => (inside = resolve));
+    let resume!: () => void;
+    const terminated = new Promise<void>((resolve) => (resume = resolve));
+    const tx = store.transaction(async (t) => {
+      await t.upsertReviews([storedRow('lost')]);
+      inside();
+      await terminated;
+      await t.bumpVersion('2030-01-01T00:00:00.000Z');
+    });
+    await started;
+    const ended = await admin.query<{ ended: boolean }>(
+      `SELECT pg_terminate_backend(pid) AS ended FROM pg_stat_activity
+       WHERE datname = $1 AND state = 'idle in transaction'`,
+      [new URL(db.url).pathname.slice(1)],
+    );
+    expect(ended.rows).toEqual([{ ended: true }]);
+    resume();
+    await expect(tx).rejects.toThrow();
+    await expect(tx).rejects.not.toBeInstanceOf(ConcurrentChangeError);
+    expect(await store.countReviews()).toBe(0);
+    const state = await store.transaction(async (t) => {
+      await t.upsertReviews([storedRow('kept')]);
+      return t.bumpVersion('2030-01-02T00:00:00.000Z');
+    });
+    expect(await store.state()).toEqual(state);
+  });
+
+  it('reads BIGINT and TIMESTAMPTZ columns as numbers and RFC 3339 strings', async () => {
+    const store = db.open();
+    const far = 4_102_444_800_000; // 2100-01-01, past 32 bits of seconds
+    await store.sessions.end('far', far);
+    expect(await store.sessions.purgeEnded(far)).toBe(0);
+    expect(await store.sessions.purgeEnded(far + 1)).toBe(1);
+    const state = await store.transaction((tx) => tx.bumpVersion('2099-12-31T23:59:59.999Z'));
+    expect(state).toEqual({ version: 1, changedAt: '2099-12-31T23:59:59.999Z' });
+  });
+});
