@@ -33,8 +33,9 @@ const POSTGRES_TESTS = ['src/store/postgres.test.ts'];
  *   and the worker threads they start run the compiled modules, which the setup builds first.
  * - `e2e`: the service on a real port, the CLIs as processes; they run the compiled code, which
  *   the project's global setup builds first (never stale).
- * - `system`: several instances on one database behind nginx, as deployed; they need Debian's
- *   `nginx` and `postgresql` (`npm run test:system`, which CI runs).
+ * - `system`: several service processes on one PostgreSQL database (a throwaway cluster, as for
+ *   `postgres`), alone and behind nginx, as deployed; they need Debian's `nginx` and `postgresql`
+ *   (`npm run test:system`, which CI runs).
  * - `models`: the model checks (recorded scores, training determinism, mention evaluation); they
  *   need `../shared/data` and take minutes, so `npm test` leaves them to `npm run test:models`.
  * - `postgres`: the store contract (and the engine's own tests) against a real PostgreSQL server,
@@ -74,7 +75,7 @@ export default defineConfig({
         test: {
           name: 'system',
           include: ['test/system/**/*.test.ts'],
-          globalSetup: ['test/setup/build.ts'],
+          globalSetup: ['test/setup/postgres.ts', 'test/setup/build.ts'],
         },
       },
       {

@@ -43,11 +43,17 @@ export interface WebSubWorld {
   close(): Promise<void>;
 }
 
-/** Builds a WebSub world: fresh CA, seeded store, HTTPS subscriber, service as a child process. */
-export async function startWebSubWorld(env: Record<string, string> = {}): Promise<WebSubWorld> {
+/**
+ * Builds a WebSub world: fresh CA, seeded store (a SQLite file in its folder, or the empty
+ * database at `options.databaseUrl`), HTTPS subscriber, service as a child process.
+ */
+export async function startWebSubWorld(
+  env: Record<string, string> = {},
+  options: { databaseUrl?: string } = {},
+): Promise<WebSubWorld> {
   const dir = mkdtempSync(join(tmpdir(), 'websub-e2e-'));
   const ca = createTestCa(dir);
-  const databaseUrl = `sqlite:${join(dir, 'reviews.db')}`;
+  const databaseUrl = options.databaseUrl ?? `sqlite:${join(dir, 'reviews.db')}`;
   await seedStore(databaseUrl, testBusiness(), testReviews(30));
   const store = openStore(databaseUrl);
   const sub = await startSubscriber(ca);

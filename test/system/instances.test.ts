@@ -1,0 +1,235 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  postHub,
+  startChildService,
+  waitUntil,
+  type ChildService,
+} from '../helpers/child-service.js';
+import { http } from '../helpers/http.js';
+import { initSession, rpc } from '../helpers/mcp.js';
+import { startWebSubWorld, TOPICS, type WebSubWorld } from '../helpers/websub.js';
+import { systemDatabaseUrl } from './database.js';
+
+/**
+ * Two service processes on one PostgreSQL database, as docs/deployment.md deploys them: what one
+ * instance does (an import it learns of, a delivery it claims, a session it starts, a request it
+ * counts) the other sees.
+ */
+
+// A 1 s request timeout keeps a delivery's claim short (2 x timeout + 5 s), so that the surviving
+// instance takes over a crashed one's claims within seconds.
+const ENV = { WEBSUB_TIMEOUT_MS: '1000', WEBSUB_RATE_LIMIT_PER_MIN: '10' };
+
+let w: WebSubWorld;
+let cleanupDatabase: () => Promise<void>;
+/** The second instance (the world's own service is the first). */
+let b: ChildService;
+
+const a = (): ChildService => w.svc;
+const startSecond = (): Promise<ChildService> =>
+  startChildService({ databaseUrl: w.databaseUrl, caPath: w.ca.caPath, env: ENV });
+const deliveriesTo = (path: string) => w.sub.deliveries.filter((d) => d.path === path);
+const noPendingWork = async () =>
+  (await w.store.websub.countPendingIntents()) === 0 &&
+  (await w.store.websub.listPendingDeliveries()).length === 0;
+
+beforeAll(async () => {
+  let databaseUrl: string;
+  ({ url: databaseUrl, cleanup: cleanupDatabase } = await systemDatabaseUrl(''));
+  w = await startWebSubWorld(ENV, { databaseUrl });
+  b = await startSecond();
+});
+
+afterAll(async () => {
+  await b?.stop();
+  await w?.close();
+  await cleanupDatabase?.();
+});
+
+describe('two instances on one PostgreSQL database', () => {
+  it('runs on PostgreSQL', () => {
+    expect(w.databaseUrl).toMatch(/^postgres:\/\//);
+  });
+
+  it('both serve an import committed by another process', async () => {
+    const etags = async () =>
+      Promise.all([a(), b].map(async (i) => (await http(`${i.url}/reviews.json`)).headers.etag));
+    const before = await etags();
+    expect(before[0]).toBe(before[1]);
+    const version = await w.change();
+    const after = await waitUntil(async () => {
+      const now = await etags();
+      return now.every((e) => e !== before[0]) && now[0] === now[1] && now;
+    }, 'both instances to serve the new version');
+    expect(after[0]).not.toBe(before[0]);
+    for (const i of [a(), b]) {
+      const res = await http(`${i.url}/healthz`);
+      expect(JSON.parse(res.body.toString())).toMatchObject({ dataVersion: version });
+    }
+  });
+
+  it('verifies each subscription once, whichever instance took the request', async () => {
+    const paths = Array.from({ length: 6 }, (_, i) => `/verify-once/${i}`);
+    for (const [n, path] of paths.entries()) {
+      const res = await postHub((n % 2 === 0 ? a() : b).url, {
+        'hub.mode': 'subscribe',
+        'hub.topic': TOPICS.reviews,
+        'hub.callback': w.sub.url(path),
+      });
+      expect(res.status).toBe(202);
+    }
+    for (const path of paths)
+      await waitUntil(
+        () => w.store.websub.getSubscription(TOPICS.reviews, w.sub.url(path)),
+        'the activation',
+      );
+    await waitUntil(noPendingWork, 'the hub to be idle');
+    for (const path of paths)
+      expect(w.sub.verifications.filter((v) => v.path === path)).toHaveLength(1);
+  });
+
+  it('delivers each change to each subscriber exactly once, the two sharing the work', async () => {
+    const paths = Array.from({ length: 30 }, (_, i) => `/once/${i}`);
+    const now = Date.now();
+    for (const path of paths) {
+      await w.store.websub.putSubscription(
+        {
+          topic: TOPICS.atom,
+          callback: w.sub.url(path),
+          callbackHost: 'localhost',
+          secret: null,
+          leaseSeconds: 3600,
+          expiresAt: now + 3_600_000,
+        },
+        now,
+      );
+    }
+    const version = await w.change();
+    await waitUntil(noPendingWork, 'the deliveries');
+    // Both instances publish the version (the same bytes from each); every delivery carries it.
+    const feeds = await Promise.all(
+      [a(), b].map(async (i) => {
+        await waitUntil(
+          async () =>
+            (
+              JSON.parse((await http(`${i.url}/healthz`)).body.toString()) as {
+                dataVersion: number;
+              }
+            ).dataVersion >= version,
+          'the instance to publish the change',
+        );
+        return (await http(`${i.url}/feed.xml`, { headers: { 'accept-encoding': 'identity' } }))
+          .body;
+      }),
+    );
+    expect(feeds[0]!.equals(feeds[1]!)).toBe(true);
+    for (const path of paths) {
+      const got = deliveriesTo(path);
+      expect(got).toHaveLength(1);
+      expect(got[0]!.body.equals(feeds[0]!)).toBe(true);
+    }
+  });
+
+  it('delivers what a killed instance had claimed, from the other', async () => {
+    const path = '/taken-over';
+    await w.subscribeActive(path, TOPICS.jsonFeed);
+    // Only the first instance runs while the change is claimed, so the claim is its own.
+    await b.stop();
+    w.sub.behave(path, { deliver: 'hold' });
+    await w.change();
+    await waitUntil(() => deliveriesTo(path).length === 1, 'the first instance to deliver');
+    b = await startSecond();
+    await a().crash();
+    // The held request dies with its connection's peer; the subscriber now accepts.
+    w.sub.dropHeld();
+    w.sub.behave(path, { deliver: 204 });
+    await waitUntil(noPendingWork, 'the second instance to take the delivery over', 40_000);
+    const got = deliveriesTo(path);
+    expect(got.length).toBeGreaterThanOrEqual(2);
+    const fromB = await http(`${b.url}/api/feed.json`, {
+      headers: { 'accept-encoding': 'identity' },
+    });
+    expect(got.at(-1)!.body.equals(fromB.body)).toBe(true);
+    expect(await w.store.websub.getSubscription(TOPICS.jsonFeed, w.sub.url(path))).toMatchObject({
+      failures: 0,
+    });
+    await w.restart(ENV);
+  });
+
+  it('keeps an MCP session on either instance, and a DELETE on one ends it on both', async () => {
+    const session = await initSession(a().url);
+    const headers = { 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' };
+    const call = (url: string, id: number) =>
+      rpc(url, { jsonrpc: '2.0', id, method: 'tools/list' }, headers);
+    expect((await call(b.url, 2)).status).toBe(200);
+    expect((await call(a().url, 3)).status).toBe(200);
+    const del = await fetch(`${b.url}/mcp`, { method: 'DELETE', headers });
+    expect(del.status).toBe(200);
+    expect((await call(a().url, 4)).status).toBe(404);
+    expect((await call(b.url, 5)).status).toBe(404);
+  });
+
+  it("counts a client's hub requests on both instances against one limit", async () => {
+    const form = {
+      'hub.mode': 'subscribe',
+      'hub.topic': TOPICS.atom,
+      'hub.callback': 'https://subscriber.invalid/limited',
+    };
+    // Alternating instances: with a count per instance, 20 requests would pass; with one shared
+    // count, at most 10 in the window (the earlier tests' hub requests count too). A window that
+    // ends midway resets the count: then the loop runs once more, in the next window.
+    for (let attempt = 0; ; attempt++) {
+      const accepted: number[] = [];
+      let refused: { status: number; headers: Headers } | undefined;
+      for (let i = 0; i < 22 && !refused; i++) {
+        const res = await postHub((i % 2 ? a() : b).url, form);
+        if (res.status === 429) refused = res;
+        else accepted.push(res.status);
+      }
+      expect(refused).toBeDefined();
+      if (accepted.length > 10 && attempt === 0) continue;
+      expect(accepted.length).toBeLessThanOrEqual(10);
+      const retryAfter = Number(refused!.headers.get('retry-after'));
+      if (retryAfter < 3 && attempt === 0) {
+        await new Promise((r) => setTimeout(r, retryAfter * 1000 + 200));
+        continue;
+      }
+      // Once one instance refused, so does the other: one shared count.
+      for (const i of [a(), b]) expect((await postHub(i.url, form)).status).toBe(429);
+      break;
+    }
+  });
+});
+
+describe('MCP news across instances on PostgreSQL', () => {
+  it('tells a session, over its event stream on one instance, of an import it subscribed to on the other', async () => {
+    const session = await initSession(b.url);
+    const headers = { 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' };
+    // The stream is registered once its headers arrive.
+    const stream = await fetch(`${a().url}/mcp`, {
+      headers: { ...headers, accept: 'text/event-stream' },
+    });
+    expect(stream.status).toBe(200);
+    const res = await rpc(
+      b.url,
+      { jsonrpc: '2.0', id: 9, method: 'resources/subscribe', params: { uri: TOPICS.reviews } },
+      headers,
+    );
+    expect(res.status).toBe(200);
+    await w.change();
+    const reader = stream.body!.getReader();
+    let text = '';
+    while (!text.includes('notifications/resources/updated')) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      text += Buffer.from(value).toString('utf8');
+    }
+    await reader.cancel();
+    const updated = text
+      .split('\n')
+      .filter((l) => l.startsWith('data: '))
+      .map((l) => JSON.parse(l.slice(6)) as { method: string; params?: { uri?: string } })
+      .find((m) => m.method === 'notifications/resources/updated');
+    expect(updated?.params?.uri).toBe(TOPICS.reviews);
+  });
+});
