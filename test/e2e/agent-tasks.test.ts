@@ -59,3 +59,39 @@ describe('agent tasks over MCP (issue 17)', () => {
     },
   );
 });
+
+describe('names and resources an agent finds over the sample (issue 17)', () => {
+  it('completes the id of any review, the oldest of 1,800 included', async () => {
+    const since = (await (await fetch(`${svc.url}/api/reviews/since/2000-01-01`)).json()) as {
+      reviews: { id: string }[];
+    };
+    expect(since.reviews.length).toBeGreaterThan(1_000);
+    const oldest = since.reviews[0]!.id;
+    const ref = { type: 'ref/resource' as const, uri: 'review://{id}' };
+    const all = await client.complete({ ref, argument: { name: 'id', value: '' } });
+    expect(all.completion).toMatchObject({ total: since.reviews.length, hasMore: true });
+    expect(all.completion.values).toHaveLength(100);
+    const one = await client.complete({
+      ref,
+      argument: { name: 'id', value: oldest.slice(0, 12) },
+    });
+    expect(one.completion.values).toContain(oldest);
+    const read = await client.readResource({ uri: `review://${oldest}` });
+    expect(JSON.parse((read.contents[0] as { text: string }).text)).toMatchObject({ id: oldest });
+  });
+
+  it('says how large each document is before it is read: the dataset is the largest and the least useful to read whole', async () => {
+    const { resources } = await client.listResources();
+    const dataset = resources.find((r) => r.uri.endsWith('/reviews.json'))!;
+    const res = await fetch(`${svc.url}/reviews.json`, {
+      headers: { 'Accept-Encoding': 'identity' },
+    });
+    expect(dataset.size).toBe((await res.arrayBuffer()).byteLength);
+    expect(dataset.description).toMatch(/\d\.\d MB\.$/);
+    for (const r of resources) {
+      expect(r.mimeType).toBeTruthy();
+      expect(r.size!).toBeLessThanOrEqual(dataset.size!);
+      expect(r.annotations!.priority!).toBeGreaterThanOrEqual(dataset.annotations!.priority!);
+    }
+  });
+});
