@@ -24,6 +24,15 @@ export function jsonBytes(value: unknown): number {
   return Buffer.byteLength(JSON.stringify(value) ?? '');
 }
 
+/**
+ * The tokens an agent pays for one result: the bytes of the whole JSON-RPC result (structured
+ * content, its text copy and the rest) divided by `BYTES_PER_TOKEN`. The budget test and the agent
+ * task suite count with it.
+ */
+export function resultTokens(result: unknown): number {
+  return jsonBytes(result) / BYTES_PER_TOKEN;
+}
+
 /** Review texts in the compact shape are cut at this many characters (detail: full has all). */
 const TEXT_CAP = 1_500;
 

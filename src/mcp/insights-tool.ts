@@ -25,7 +25,8 @@ type Section = (typeof SECTIONS)[number];
 
 const parsed = new WeakMap<Snapshot, Insights>();
 
-function insightsOf(snapshot: Snapshot): Insights | null {
+/** The insights document of a snapshot (parsed once), or `null` while it is being computed. */
+export function insightsOf(snapshot: Snapshot): Insights | null {
   let doc = parsed.get(snapshot);
   if (!doc) {
     const rep = snapshot.representations.get(DOCUMENTS.insights.path);

@@ -130,6 +130,14 @@ export function createStreams(o: {
         },
       };
       for (const [key, set] of open) {
+        // A session deleted on another instance: its streams here end instead of hearing more.
+        if (await o.sessions.isEnded(key).catch(() => false)) {
+          for (const s of set) {
+            s.res.end();
+            remove(s);
+          }
+          continue;
+        }
         if (listChanged) {
           for (const s of set)
             send(s, { jsonrpc: '2.0', method: 'notifications/resources/list_changed' });

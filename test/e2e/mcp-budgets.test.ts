@@ -4,6 +4,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BusinessInput } from '../../src/domain/business.js';
 import type { ReviewSourceInput } from '../../src/domain/review.js';
+import { resultTokens } from '../../src/mcp/agent.js';
 import { testBusiness } from '../helpers/fixtures.js';
 import { connectClient } from '../helpers/mcp.js';
 import { startTestService, type TestService } from '../helpers/service.js';
@@ -111,7 +112,7 @@ describe.each([
     const withId = 'id' in args ? { ...args, id: anyId } : args;
     const result = await client.callTool({ name, arguments: withId });
     expect(result.isError ?? false, `${name} ${JSON.stringify(args)}`).toBe(false);
-    return Buffer.byteLength(JSON.stringify(result)) / 3.5;
+    return resultTokens(result);
   };
 
   it('has a budget row for every tool the server lists', async () => {

@@ -108,11 +108,13 @@ describe('resource subscriptions (issue 17)', () => {
     const { client, transport } = await connectClient(svc.url);
     await waitUntil(() => svc.mcpStreams() >= 1 || undefined, 'the event stream');
     const before = svc.mcpStreams();
-    const del = await fetch(`${svc.url}/mcp`, {
+    const del = await fetch(`${second.url}/mcp`, {
       method: 'DELETE',
       headers: { 'Mcp-Session-Id': transport.sessionId! },
     });
     expect(del.status).toBe(200);
+    // The instance holding the stream learns of the end at the next change.
+    expect(await ingestInAnotherProcess(svc.databaseUrl, [freshReview()])).toBe(0);
     await waitUntil(() => svc.mcpStreams() < before || undefined, 'the stream to end');
     const unknown = await fetch(`${svc.url}/mcp`, {
       headers: { Accept: 'text/event-stream', 'Mcp-Session-Id': 'nope.nope' },
