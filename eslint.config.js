@@ -108,6 +108,7 @@ export default tseslint.config(
       '.bench/',
       '.conformance/',
       'results/',
+      'test-results/',
     ],
   },
   js.configs.recommended,
