@@ -32,6 +32,8 @@ class LongRunningFirst extends BaseSequencer {
  *   the project's global setup builds first (never stale).
  * - `system`: several instances on one database behind nginx, as deployed; they need Debian's
  *   `nginx` and `postgresql` (`npm run test:system`, which CI runs).
+ * - `browser`: the pages in Debian's Chromium, driven by playwright-core, with axe-core
+ *   (`npm run test:browser`, which CI runs after installing `chromium`).
  * - `models`: the model checks (recorded scores, training determinism, mention evaluation); they
  *   need `../shared/data` and take minutes, so `npm test` leaves them to `npm run test:models`.
  */
@@ -67,6 +69,16 @@ export default defineConfig({
           name: 'system',
           include: ['test/system/**/*.test.ts'],
           globalSetup: ['test/setup/build.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'browser',
+          include: ['test/browser/**/*.test.ts'],
+          globalSetup: ['test/setup/build.ts'],
+          // A real Chromium drives the pages: starting it and loading pages takes seconds.
+          testTimeout: 120_000,
         },
       },
       {
