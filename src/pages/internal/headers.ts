@@ -1,10 +1,11 @@
 /**
  * The security headers of the pages. Content-Security-Policy allows nothing but the service's
- * own stylesheet and icon, and no script at all (the pages have none; JSON-LD is data, which CSP
+ * own stylesheet, icon and fetches, and no script at all (the pages have none; JSON-LD is data, which CSP
  * does not run); `frame-ancestors` refuses every framing but the widget's.
  */
+// `connect-src 'self'`: tools that fetch from the page may (Lighthouse reads robots.txt so).
 const CSP =
-  "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; base-uri 'none'";
+  "default-src 'none'; style-src 'self'; img-src 'self'; connect-src 'self'; form-action 'self'; base-uri 'none'";
 
 const COMMON: Readonly<Record<string, string>> = {
   'Referrer-Policy': 'strict-origin-when-cross-origin',
