@@ -60,7 +60,7 @@ input,select,button{font:inherit;color:inherit}
 input,select{width:100%;min-height:2.75rem;padding:.5rem .65rem;border:1px solid #8a94a3;border-radius:8px;background:#fff}
 .actions{display:flex;gap:1rem;align-items:center;flex-wrap:wrap}
 button{min-height:2.75rem;padding:.5rem 1.25rem;border:0;border-radius:8px;background:var(--accent);color:var(--accent-ink);font-weight:600;cursor:pointer}
-.chips{display:flex;flex-wrap:wrap;gap:.5rem;list-style:none;margin:.25rem 0 0;padding:0}
+.chips{display:flex;flex-wrap:wrap;gap:.5rem;list-style:none;margin:0 0 1rem;padding:0}
 .chips a{display:inline-flex;align-items:center;gap:.35rem;padding:.35rem .75rem;border-radius:99px;background:#e8eefc;color:#1e3a8a;text-decoration:none;font-size:.875rem;font-weight:600}
 .result-head{display:flex;justify-content:space-between;align-items:baseline;flex-wrap:wrap;gap:.5rem;margin:1.5rem 0 .75rem}
 .result-head h2{margin:0}
