@@ -25,6 +25,9 @@ import { hasFilters, parsePageQuery, type PageQuery } from './query.js';
 
 const HTML = 'text/html; charset=utf-8';
 
+/** Pages rendered once per snapshot above this size get fast codings on demand, not the best. */
+const LAZY_CODINGS_BYTES = 256 * 1024;
+
 /** The id of `/reviews/{id}`: a review id (anything else is a page that does not exist). */
 export const ReviewIdParam = z.uuid().describe('The review id.');
 
@@ -84,6 +87,13 @@ export function pageRoutes(options: PagesOptions): Route[] {
       };
       // Once compressed, later requests are answered synchronously; should compressing fail,
       // the page is served with codings made on demand instead.
+      // Large bodies (sitemap files) are compressed on demand with fast settings instead: the
+      // best settings would keep both cores of a small machine busy for a second.
+      if (r.body.length > LAZY_CODINGS_BYTES) {
+        const lazy = prepareRepresentation(r.body, options);
+        slots.set(key, lazy);
+        return lazy;
+      }
       const settled = precompressRepresentation(r.body, options).then(
         (done) => (slots.set(key, done), done),
         () => {
