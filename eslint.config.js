@@ -35,6 +35,7 @@ const LAYERS = {
   admin: ['domain', 'store', 'cli', 'config', 'platform'],
   api: ['domain', 'representation', 'reviews', 'catalogue', 'snapshot', 'http'],
   openapi: ['domain', 'reviews', 'catalogue'],
+  pages: ['domain', 'representation', 'reviews', 'insights', 'catalogue', 'snapshot', 'http'],
   mcp: [
     'domain',
     'representation',
@@ -107,6 +108,7 @@ export default tseslint.config(
       '.bench/',
       '.conformance/',
       'results/',
+      'test-results/',
     ],
   },
   js.configs.recommended,

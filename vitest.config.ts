@@ -36,6 +36,8 @@ const POSTGRES_TESTS = ['src/store/postgres.test.ts'];
  * - `system`: several service processes on one PostgreSQL database (a throwaway cluster, as for
  *   `postgres`), alone and behind nginx, as deployed; they need Debian's `nginx` and `postgresql`
  *   (`npm run test:system`, which CI runs).
+ * - `browser`: the pages in Debian's Chromium, driven by playwright-core, with axe-core
+ *   (`npm run test:browser`, which CI runs after installing `chromium`).
  * - `models`: the model checks (recorded scores, training determinism, mention evaluation); they
  *   need `../shared/data` and take minutes, so `npm test` leaves them to `npm run test:models`.
  * - `postgres`: the store contract (and the engine's own tests) against a real PostgreSQL server,
@@ -76,6 +78,16 @@ export default defineConfig({
           name: 'system',
           include: ['test/system/**/*.test.ts'],
           globalSetup: ['test/setup/postgres.ts', 'test/setup/build.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'browser',
+          include: ['test/browser/**/*.test.ts'],
+          globalSetup: ['test/setup/build.ts'],
+          // A real Chromium drives the pages: starting it and loading pages takes seconds.
+          testTimeout: 120_000,
         },
       },
       {

@@ -100,6 +100,22 @@ export const EnvSchema = z.object({
       'must be a comma-separated list of origins like https://app.example.com (or *)',
     )
     .optional(),
+  EMBED_ALLOWED_ORIGINS: z
+    .string()
+    .transform((s) =>
+      s
+        .split(',')
+        .map((o) => o.trim())
+        .filter(Boolean),
+    )
+    .refine(
+      (list) =>
+        list.length > 0 &&
+        (list.join() === '*' ||
+          list.every((o) => /^https?:\/\/(\*\.)?[A-Za-z0-9.-]+(:\d{1,5})?$/.test(o))),
+      'must be * or a comma-separated list of origins like https://www.example.com (https://*.example.com for its subdomains)',
+    )
+    .optional(),
   MCP_MAX_BODY_BYTES: positiveInt(16 * 1024 * 1024).default(65_536),
   MCP_INITIALIZE_PER_MIN: positiveInt(1_000_000).default(60),
   MCP_SESSION_TTL_SECONDS: positiveInt(30 * 86_400).default(86_400),
@@ -137,6 +153,8 @@ export interface Config {
   /** Origins allowed to call /mcp from a browser (requests without Origin are always allowed). */
   readonly mcpAllowedOrigins: readonly string[];
   readonly mcpMaxBodyBytes: number;
+  /** Origins whose pages may frame `/embed` (`['*']`: any); every other page refuses framing. */
+  readonly embedAllowedOrigins: readonly string[];
   /** MCP sessions a client address may open per minute (across instances). */
   readonly mcpInitializePerMin: number;
   readonly mcpSessionTtlSeconds: number;
@@ -245,6 +263,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     responseCacheEntries: e.RESPONSE_CACHE_ENTRIES,
     mcpAllowedOrigins: e.MCP_ALLOWED_ORIGINS ?? [new URL(baseUrl).origin],
     mcpMaxBodyBytes: e.MCP_MAX_BODY_BYTES,
+    embedAllowedOrigins: Object.freeze(e.EMBED_ALLOWED_ORIGINS ?? ['*']),
     mcpInitializePerMin: e.MCP_INITIALIZE_PER_MIN,
     mcpSessionTtlSeconds: e.MCP_SESSION_TTL_SECONDS,
     mcpSessionSecret: e.MCP_SESSION_SECRET ?? null,

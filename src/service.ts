@@ -23,6 +23,7 @@ import {
   McpResultCache,
 } from './mcp/index.js';
 import { buildOpenApiDocument } from './openapi/document.js';
+import { pageRoutes } from './pages/index.js';
 import { startPublisher, type Builder, type Publisher } from './snapshot/index.js';
 import { openServiceStore, type ServiceStore } from './store/index.js';
 import { hubOpenApiPaths, startHub, topicPaths, type Hub } from './websub/index.js';
@@ -166,6 +167,11 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
       logger,
     }),
     ...hub.routes,
+    ...pageRoutes({
+      published: publisher,
+      urls,
+      embedAllowedOrigins: config.embedAllowedOrigins,
+    }),
   ];
   // The previous version's buffers (the whole dataset, its codings) are freed only when this
   // thread collects garbage, which a quiet heap seldom does: collect once, a few seconds after

@@ -6,7 +6,9 @@ import { startWebSubWorld, TOPICS, type WebSubWorld } from '../helpers/websub.js
 let w: WebSubWorld;
 
 beforeAll(async () => {
-  w = await startWebSubWorld({ WEBSUB_LEASE_MIN_SECONDS: '1' });
+  // A long request timeout: the delivery held while changes are made must not time out on a
+  // busy machine (a timed-out delivery is retried, one more delivery than the test expects).
+  w = await startWebSubWorld({ WEBSUB_LEASE_MIN_SECONDS: '1', WEBSUB_TIMEOUT_MS: '30000' });
 });
 afterAll(() => w.close());
 

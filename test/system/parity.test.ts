@@ -98,6 +98,10 @@ describe('the same operator steps on SQLite and PostgreSQL', () => {
       '/api/reviews/search?query=service&mentions_service=oil-change',
       '/api/reviews/search?rating=1&since=2025-07-01',
       '/api/reviews/since/2024-01-01',
+      '/',
+      '/?min_rating=4&page=2',
+      '/insights',
+      `/reviews/${list[0]!.id}`,
     ];
     const bodies = async (svc: ChildService) => {
       const out: Record<string, string> = {};
@@ -137,6 +141,9 @@ describe('the same operator steps on SQLite and PostgreSQL', () => {
         return !reviews.includes(victim) && insights.reviewCount === list.length - 1;
       }, 'the removal to be published');
     const [a, b] = await Promise.all(engines.map((e) => bodies(e.svc!)));
+    // The hidden review's page is gone on both.
+    for (const e of engines)
+      expect((await http(`${e.svc!.url}/reviews/${victim}`)).status).toBe(404);
     for (const key of Object.keys(a!)) {
       expect(a![key]!.startsWith('200 ') || key.startsWith('mcp'), key).toBe(true);
       expect(difference(normalise(a![key]!), normalise(b![key]!)), key).toBeNull();

@@ -3,11 +3,12 @@ import { table } from './harness.js';
 import { benchHttp } from './http.js';
 import { benchInsights } from './insights.js';
 import { benchMcp } from './mcp.js';
+import { benchPages } from './pages.js';
 import { benchStalls } from './stalls.js';
 import { benchWebSub } from './websub.js';
 
 /**
- * `npm run bench [-- http|insights|mcp|agent-tasks|stalls|websub]`: runs the benchmarks and prints Markdown tables. Sizes come from
+ * `npm run bench [-- http|insights|mcp|agent-tasks|pages|stalls|websub]`: runs the benchmarks and prints Markdown tables. Sizes come from
  * BENCH_SIZES (default "1000,100000"); each load runs BENCH_DURATION seconds (default 10). The
  * WebSub subscriber counts come from BENCH_WEBSUB_SUBSCRIBERS (default "1000,10000").
  */
@@ -30,6 +31,10 @@ async function main(): Promise<void> {
   if (all || which.has('agent-tasks')) {
     console.log('## MCP agent tasks\n');
     console.log(await benchAgentTasks());
+  }
+  if (all || which.has('pages')) {
+    console.log('## Pages\n');
+    for (const size of sizes) console.log(await benchPages(size));
   }
   if (all || which.has('stalls')) {
     console.log('## Stalls\n');

@@ -16,8 +16,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, memoryOf, ROOT, table, waitFor } from './harness.js';
 
-/** Loaded into the service process: its event-loop delay, reported (and reset) on SIGUSR2. */
-const DELAY_HOOK = `data:text/javascript,${encodeURIComponent(`
+/** Loaded into the service process: its event-loop delay, reported (and reset) on SIGUSR2 (also used by the pages benchmark). */
+export const DELAY_HOOK = `data:text/javascript,${encodeURIComponent(`
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 const h = monitorEventLoopDelay({ resolution: 10 });
 h.enable();

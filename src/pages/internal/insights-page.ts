@@ -1,0 +1,291 @@
+import type { Business } from '../../domain/business.js';
+import type { Insights } from '../../insights/index.js';
+import { LEGEND, sentimentBar, sharesText, sparkline } from './charts.js';
+import { formatCount, formatDate, formatRating, percent, plural, words } from './format.js';
+import { html, raw, type Html } from './html.js';
+import { businessName, sitePage, type Site } from './layout.js';
+import { reviewPath, servicePath, staffPath } from './links.js';
+import type { AggregateRating } from '../../domain/aggregate.js';
+
+type Evidence = Insights['faq'][number]['evidence'][number];
+type Polarity = 'positive' | 'negative' | 'neutral' | '';
+
+/** A verbatim quote, linking to its review's page. */
+function quote(e: Evidence, polarity: Polarity = ''): Html {
+  return html`<blockquote${polarity ? html` class="${polarity}"` : ''}><p>“${e.quote}”</p><a href="${reviewPath(e.reviewId)}">Read the review</a></blockquote>`;
+}
+
+function quotes(list: readonly Evidence[], polarity: Polarity, max: number): Html[] {
+  return list.slice(0, max).map((e) => quote(e, polarity));
+}
+
+function facts(doc: Insights, aggregate: AggregateRating): Html {
+  const o = doc.ownerResponses;
+  const items: [string, string][] = [
+    ['Reviews analysed', formatCount(doc.reviewCount)],
+    [
+      'Average rating',
+      aggregate.ratingValue === null ? '–' : `${formatRating(aggregate.ratingValue)} / 5`,
+    ],
+    ['Owner replied to', o.rate === null ? '–' : `${Math.round(o.rate * 100)}%`],
+    [
+      'Typical reply time',
+      o.medianResponseHours === null ? '–' : `${Math.round(o.medianResponseHours)} h`,
+    ],
+  ];
+  return html`<dl class="facts">
+    ${items.map(
+      ([k, v]) =>
+        html`<div>
+          <dt>${k}</dt>
+          <dd>${v}</dd>
+        </div>`,
+    )}
+  </dl>`;
+}
+
+function summary(doc: Insights): Html {
+  const s = doc.summary;
+  const points = (
+    title: string,
+    list: { statement: string; evidence: Evidence[] }[],
+    polarity: Polarity,
+  ): Html =>
+    list.length === 0
+      ? raw('')
+      : html`<div class="card">
+          <h3>${title}</h3>
+          ${list.map(
+            (p) =>
+              html`<div class="point"><p>${p.statement}</p>${quotes(p.evidence, polarity, 1)}</div>`,
+          )}
+        </div>`;
+  return html`<section aria-labelledby="summary-title">
+    <h2 id="summary-title">Summary</h2>
+    <div class="card"><p>${s.text}</p></div>
+    <div class="grid two">
+      ${points('Strengths', s.strengths, 'positive')}${points('Weaknesses', s.weaknesses, 'negative')}
+    </div>
+    ${
+      s.recent.length
+        ? html`<div class="card">
+            <h3>Lately</h3>
+            <ul>
+              ${s.recent.map((r) => html`<li>${r.statement}</li>`)}
+            </ul>
+          </div>`
+        : ''
+    }
+  </section>`;
+}
+
+function changes(doc: Insights): Html {
+  const body =
+    doc.changes.length === 0
+      ? html`<div class="card"><p>No aspect changed significantly in the last 90 days.</p></div>`
+      : doc.changes.map(
+          (c) =>
+            html`<div class="card change">
+              <span class="tag ${c.direction}"
+                >${c.direction === 'better' ? 'Better' : 'Worse'}</span
+              >
+              <p>
+                <strong>${c.name}</strong>: complaints went from
+                ${Math.round(c.before.negativeShare * 100)}% of
+                ${plural(c.before.mentions, 'mention')} (${formatDate(c.before.from)} to
+                ${formatDate(c.before.to)}) to ${Math.round(c.recent.negativeShare * 100)}% of
+                ${plural(c.recent.mentions, 'mention')} (${formatDate(c.recent.from)} to
+                ${formatDate(c.recent.to)}); ${c.test.name}, p = ${c.test.pValue}.
+              </p>
+            </div>`,
+        );
+  return html`<section aria-labelledby="changes-title">
+    <h2 id="changes-title">Significant changes</h2>
+    ${body}
+  </section>`;
+}
+
+function aspects(doc: Insights): Html {
+  const cards = doc.aspects.map(
+    (a) =>
+      html`<article class="card">
+        <h3>${a.name}</h3>
+        <p class="muted">${plural(a.mentions, 'review')} mention it</p>
+        ${sentimentBar(a)}
+        <p class="shares">${sharesText(a)}</p>
+        ${sparkline(a.trend)}${quotes(a.evidence.positive, 'positive', 1)}${quotes(a.evidence.negative, 'negative', 1)}
+      </article>`,
+  );
+  return html`<section aria-labelledby="aspects-title">
+    <h2 id="aspects-title">What customers talk about</h2>
+    <p class="muted">
+      Each aspect with the share of positive, mixed, neutral and negative mentions, and the share of
+      positive mentions month by month.
+    </p>
+    ${LEGEND}
+    <div class="grid">${cards}</div>
+  </section>`;
+}
+
+interface EntityRow {
+  name: string;
+  href: string | null;
+  extra: string | null;
+  mentions: number;
+  averageRating: number | null;
+  positive: number;
+  mixed: number;
+  neutral: number;
+  negative: number;
+}
+
+function entityTable(
+  id: string,
+  title: string,
+  first: string,
+  extra: string | null,
+  rows: EntityRow[],
+): Html {
+  if (rows.length === 0) return raw('');
+  const body = rows.map(
+    (r) =>
+      html`<tr>
+        <th scope="row">${r.href ? html`<a href="${r.href}">${r.name}</a>` : r.name}</th>
+        ${extra ? html`<td>${r.extra ?? ''}</td>` : ''}
+        <td class="num">${formatCount(r.mentions)}</td>
+        <td class="num">${r.averageRating === null ? '–' : formatRating(r.averageRating)}</td>
+        <td class="bar-cell">${sentimentBar(r)}</td>
+      </tr>`,
+  );
+  return html`<section aria-labelledby="${id}">
+    <h2 id="${id}">${title}</h2>
+    <div class="table-wrap">
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">${first}</th>
+            ${extra ? html`<th scope="col">${extra}</th>` : ''}
+            <th scope="col" class="num">Reviews</th>
+            <th scope="col" class="num">Avg. stars</th>
+            <th scope="col">Sentiment</th>
+          </tr>
+        </thead>
+        <tbody>
+          ${body}
+        </tbody>
+      </table>
+    </div>
+  </section>`;
+}
+
+function topics(doc: Insights): Html {
+  if (doc.topics.length === 0) return raw('');
+  const cards = doc.topics.map(
+    (t) =>
+      html`<article class="card">
+        <h3>${t.name}</h3>
+        <p class="muted">
+          ${plural(t.mentions, 'review')}, ${formatCount(t.recentMentions)} lately
+        </p>
+        ${sentimentBar(t)}
+        <p class="shares">${sharesText(t)}</p>
+        ${quotes(t.evidence.positive, 'positive', 1)}${quotes(t.evidence.negative, 'negative', 1)}
+      </article>`,
+  );
+  return html`<section aria-labelledby="topics-title">
+    <h2 id="topics-title">Recurring topics</h2>
+    <div class="grid">${cards}</div>
+  </section>`;
+}
+
+function faq(doc: Insights): Html {
+  if (doc.faq.length === 0) return raw('');
+  const items = doc.faq.map(
+    (f) =>
+      html`<details>
+        <summary>${f.question}</summary>
+        <p>${f.answer}</p>
+        ${quotes(f.evidence, '', 3)}
+      </details>`,
+  );
+  return html`<section aria-labelledby="faq-title">
+    <h2 id="faq-title">Questions customers ask</h2>
+    ${items}
+  </section>`;
+}
+
+/**
+ * Renders `/insights`: the facts, the summary, the significant changes, each aspect with its
+ * shares as a bar and its monthly trend as a sparkline, staff, services, service areas, topics
+ * and the FAQ; every quote links to its review's page.
+ */
+export function renderInsightsPage(
+  site: Site,
+  business: Business | null,
+  aggregate: AggregateRating,
+  doc: Insights,
+): string {
+  const name = businessName(business);
+  const { technicians, services, serviceAreas } = doc.entities;
+  const period =
+    doc.period.from && doc.period.to
+      ? `from ${formatDate(doc.period.from)} to ${formatDate(doc.period.to)}`
+      : '';
+  const main = html`<h1>Insights at a glance</h1>
+    <p class="muted">
+      What ${plural(doc.reviewCount, 'review')} of ${name} ${period} say, topic by topic. Every
+      quote links to its review.
+    </p>
+    ${facts(doc, aggregate)} ${summary(doc)} ${changes(doc)} ${aspects(doc)}
+    ${entityTable(
+      'staff-title',
+      'Staff',
+      'Name',
+      'Role',
+      technicians.map((t) => ({
+        ...t,
+        href: staffPath(t.name),
+        extra: t.role ? words(t.role) : null,
+      })),
+    )}
+    ${entityTable(
+      'services-title',
+      'Services',
+      'Service',
+      null,
+      services.map((s) => ({ ...s, href: servicePath(s.id), extra: null })),
+    )}
+    ${entityTable(
+      'areas-title',
+      'Areas of the dealership',
+      'Area',
+      null,
+      serviceAreas.map((s) => ({ ...s, href: null, extra: null })),
+    )}
+    ${topics(doc)} ${faq(doc)}
+    <section aria-labelledby="method-title">
+      <h2 id="method-title">How this is computed</h2>
+      <div class="card">
+        <p>${doc.method.description}</p>
+        <p class="muted">
+          Model ${doc.method.model} ${doc.method.version}. Also as JSON:
+          <a href="${site.urls.insights}">insights.json</a>.
+        </p>
+      </div>
+    </section>`;
+  const score = percent(
+    doc.aspects.reduce((n, a) => n + a.positive, 0),
+    doc.aspects.reduce((n, a) => n + a.mentions, 0),
+  );
+  return sitePage(
+    site,
+    business,
+    {
+      title: `Insights at a glance · ${name}`,
+      description: `What ${plural(doc.reviewCount, 'customer review')} say about ${name}: ${score}% of aspect mentions are positive. Strengths, weaknesses, staff, services and trends.`,
+      path: '/insights',
+      nav: 'insights',
+    },
+    main,
+  );
+}

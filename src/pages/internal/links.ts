@@ -1,0 +1,37 @@
+import { FILTER_NAMES, type PageQuery } from '../query.js';
+
+/** The path of a review's page (the `link` of the MCP tools' reviews: `${BASE_URL}/reviews/{id}`). */
+export function reviewPath(id: string): string {
+  return `/reviews/${encodeURIComponent(id)}`;
+}
+
+type Values = Partial<Record<(typeof FILTER_NAMES)[number] | 'page', string | number>>;
+
+/** The path of a view of `/` with these filters (in a fixed order, so one view has one URL). */
+export function viewPath(values: Values): string {
+  const params = new URLSearchParams();
+  for (const name of [...FILTER_NAMES, 'page'] as const) {
+    const value = values[name];
+    if (value !== undefined && !(name === 'page' && value === 1)) params.set(name, String(value));
+  }
+  const qs = params.toString();
+  return qs ? `/?${qs}` : '/';
+}
+
+/** The values of a parsed page query, for `viewPath`. */
+export function queryValues(q: PageQuery): Values {
+  const out: Values = {};
+  for (const name of FILTER_NAMES) if (q[name] !== undefined) out[name] = q[name];
+  if (q.page !== undefined) out.page = q.page;
+  return out;
+}
+
+/** The view of the reviews that mention a staff member. */
+export function staffPath(name: string): string {
+  return viewPath({ mentions_technician: name });
+}
+
+/** The view of the reviews that mention a service. */
+export function servicePath(id: string): string {
+  return viewPath({ mentions_service: id });
+}

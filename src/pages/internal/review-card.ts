@@ -1,0 +1,102 @@
+import type { Review } from '../../domain/review.js';
+import { formatDate, sourceLabel, words } from './format.js';
+import { html, raw, type Html } from './html.js';
+import { reviewPath, servicePath, staffPath } from './links.js';
+import { reviewStars } from './stars.js';
+
+/** Lookups the review cards need: service ids to names. */
+export interface CardContext {
+  readonly serviceNames: ReadonlyMap<string, string>;
+}
+
+/** The heading of a review: its title, or who wrote it. */
+export function reviewHeading(r: Review): string {
+  return r.name ?? `Review by ${r.author.name}`;
+}
+
+function lang(r: Review): Html {
+  return r.inLanguage && !/^en\b/i.test(r.inLanguage) ? html` lang="${r.inLanguage}"` : raw('');
+}
+
+/**
+ * Text as paragraphs: blank lines separate paragraphs, single line breaks become `<br>`. Each
+ * piece is escaped.
+ */
+export function paragraphs(text: string, attrs: Html = raw('')): Html {
+  const paras = text
+    .split(/\r?\n\s*\n/)
+    .map((p) => p.trim())
+    .filter((p) => p !== '')
+    .map(
+      (p) =>
+        html`<p>${p.split(/\r?\n/).map((line, i) => (i === 0 ? line : [raw('<br>'), line]))}</p>`,
+    );
+  return html`<div class="text"${attrs}>${paras}</div>`;
+}
+
+function body(r: Review): Html {
+  if (r.reviewBody === null) {
+    return html`<p class="muted">Rated ${r.reviewRating.ratingValue} out of 5, without a written review.</p>`;
+  }
+  const translation = r.reviewBodyTranslated
+    ? html`<div class="translation"><p class="label">English translation</p>${paragraphs(r.reviewBodyTranslated, raw(' lang="en"'))}</div>`
+    : '';
+  return html`${paragraphs(r.reviewBody, lang(r))}${translation}`;
+}
+
+function mentions(r: Review, ctx: CardContext): Html {
+  const { technicians, services } = r.mentions;
+  if (technicians.length === 0 && services.length === 0) return raw('');
+  const staff = technicians.map((t) => html`<a href="${staffPath(t.name)}">${t.name}</a>`);
+  const svc = services.map(
+    (id) => html`<a href="${servicePath(id)}">${ctx.serviceNames.get(id) ?? words(id)}</a>`,
+  );
+  return html`<p class="mentions">
+    ${
+      staff.length ? html`<span>Staff: ${join(staff)}</span>` : ''
+    }${svc.length ? html`<span>Services: ${join(svc)}</span>` : ''}
+  </p>`;
+}
+
+function join(parts: Html[]): Html[] {
+  return parts.flatMap((p, i) => (i === 0 ? [p] : [raw(', '), p]));
+}
+
+function reply(r: Review): Html {
+  if (!r.ownerResponse) return raw('');
+  return html`<div class="reply">
+    <p class="label">Response from the owner</p>
+    ${paragraphs(r.ownerResponse.text)}
+  </div>`;
+}
+
+/**
+ * One review as an `article`: author (the heading; the review's own page has its title), stars,
+ * local date (linking to the review's page), source, title, text, the staff and services it mentions (linking to the filtered views)
+ * and the owner's reply. `level` is the heading's level on the page.
+ */
+export function reviewCard(r: Review, ctx: CardContext, level: 1 | 3 = 3): Html {
+  const verified = r.verification.level !== 'unverified';
+  const date = html`<time datetime="${r.date}">${formatDate(r.date)}</time>`;
+  const heading =
+    level === 1 ? html`<h1>${reviewHeading(r)}</h1>` : html`<h3>${r.author.name}</h3>`;
+  const title = level === 3 && r.name ? html`<p class="title">${r.name}</p>` : '';
+  return html`<article class="card review" id="review-${r.id}" data-review-id="${r.id}">
+    <header>
+      ${heading}
+      <p class="meta top">
+        ${reviewStars(r.reviewRating.ratingValue, level === 1 ? 'md' : 'sm')}
+        ${
+          level === 1
+            ? html`${r.author.name} · ${date}`
+            : html`<a href="${reviewPath(r.id)}">${date}</a>`
+        }
+        · on
+        ${sourceLabel(r.source)}${r.department ? html` · ${words(r.department)}` : ''}${
+          verified ? html` <span class="badge">Verified</span>` : ''
+        }
+      </p>
+    </header>
+    ${title}${body(r)}${mentions(r, ctx)}${reply(r)}
+  </article>`;
+}

@@ -1,0 +1,301 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { z } from 'zod';
+import { DOCUMENTS, type ServiceUrls } from '../catalogue.js';
+import type { Issue } from '../domain/issues.js';
+import { stableJson } from '../domain/stable-json.js';
+import { COMMON_HEADERS, sendRepresentation } from '../http/respond.js';
+import type { Route } from '../http/router.js';
+import type { Insights } from '../insights/index.js';
+import {
+  precompressRepresentation,
+  prepareRepresentation,
+  type Representation,
+} from '../representation/index.js';
+import type { Published, Snapshot } from '../snapshot/types.js';
+import { prepareAssets } from './internal/assets.js';
+import { renderEmbed } from './internal/embed.js';
+import { renderErrorPage } from './internal/error-page.js';
+import { pageHeaders } from './internal/headers.js';
+import { renderHome } from './internal/home.js';
+import { renderInsightsPage } from './internal/insights-page.js';
+import type { Site } from './internal/layout.js';
+import { renderReviewPage } from './internal/review-page.js';
+import { renderRobots, renderSitemap, renderSitemapIndex } from './internal/sitemap.js';
+import { hasFilters, parsePageQuery, type PageQuery } from './query.js';
+
+const HTML = 'text/html; charset=utf-8';
+
+/** Pages rendered once per snapshot above this size get fast codings on demand, not the best. */
+const LAZY_CODINGS_BYTES = 256 * 1024;
+
+/** The id of `/reviews/{id}`: a review id (anything else is a page that does not exist). */
+export const ReviewIdParam = z.uuid().describe('The review id.');
+
+/** The sitemap file number of `/sitemaps/{n}.xml`. */
+const SitemapParam = z
+  .string()
+  .regex(/^[1-9]\d{0,5}\.xml$/)
+  .transform((s) => Number(s.slice(0, -4)));
+
+export interface PagesOptions {
+  published: Published;
+  urls: ServiceUrls;
+  /** Origins that may frame `/embed` (`['*']`: any). */
+  embedAllowedOrigins: readonly string[];
+}
+
+type Rendered = Representation | Promise<Representation>;
+
+/** A page's bytes as rendered, before they become a representation. */
+interface Rendering {
+  body: string;
+  lastModifiedMs: number;
+  headers: Record<string, string>;
+  /** HTML unless said. */
+  contentType?: string;
+}
+
+/**
+ * The HTML pages, the widget, the sitemap and robots.txt, rendered from the snapshot of the
+ * moment. The pages of every visit (`/` unfiltered, `/insights`, `/embed`, the sitemap index) are
+ * rendered once per snapshot (when it goes live) and compressed in the thread pool; filtered
+ * views and review pages go to the snapshot's bounded response cache, like search results.
+ */
+export function pageRoutes(options: PagesOptions): Route[] {
+  const { published, urls } = options;
+  const assets = prepareAssets(Date.now());
+  const site: Site = { urls, assets };
+  const headers = pageHeaders(options.embedAllowedOrigins, urls.base.startsWith('https:'));
+  const fixed = new WeakMap<Snapshot, Map<string, Rendered>>();
+  const parsedInsights = new WeakMap<Representation, Insights>();
+
+  const prepare = (body: string, lastModifiedMs: number, extra = headers.page) =>
+    prepareRepresentation(body, { contentType: HTML, lastModifiedMs, headers: extra });
+  const changedMs = (snap: Snapshot) => Date.parse(snap.state.changedAt);
+
+  /** A page rendered once per snapshot; its codings are made off the event loop. */
+  const once = (snap: Snapshot, key: string, render: () => Rendering): Rendered => {
+    let slots = fixed.get(snap);
+    if (!slots) fixed.set(snap, (slots = new Map()));
+    let rep = slots.get(key);
+    if (!rep) {
+      const r = render();
+      const options = {
+        contentType: r.contentType ?? HTML,
+        lastModifiedMs: r.lastModifiedMs,
+        headers: r.headers,
+      };
+      // Once compressed, later requests are answered synchronously; should compressing fail,
+      // the page is served with codings made on demand instead.
+      // Large bodies (sitemap files) are compressed on demand with fast settings instead: the
+      // best settings would keep both cores of a small machine busy for a second.
+      if (r.body.length > LAZY_CODINGS_BYTES) {
+        const lazy = prepareRepresentation(r.body, options);
+        slots.set(key, lazy);
+        return lazy;
+      }
+      const settled = precompressRepresentation(r.body, options).then(
+        (done) => (slots.set(key, done), done),
+        () => {
+          const fallback = prepareRepresentation(r.body, options);
+          slots.set(key, fallback);
+          return fallback;
+        },
+      );
+      slots.set(key, settled);
+      rep = settled;
+    }
+    return rep;
+  };
+
+  /** A page kept in the snapshot's bounded response cache. */
+  const cached = (snap: Snapshot, key: string, render: () => Representation): Representation => {
+    let rep = snap.responses.get(key);
+    if (!rep) {
+      rep = render();
+      snap.responses.set(key, rep);
+    }
+    return rep;
+  };
+
+  const send = (req: IncomingMessage, res: ServerResponse, rep: Rendered): void | Promise<void> =>
+    rep instanceof Promise
+      ? rep.then((r) => sendRepresentation(req, res, r))
+      : sendRepresentation(req, res, rep);
+
+  const sendError = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    status: 400 | 404 | 503,
+    issues: readonly Issue[] = [],
+  ): void => {
+    const body = Buffer.from(renderErrorPage(site, published.current().business, status, issues));
+    res.writeHead(status, {
+      ...COMMON_HEADERS,
+      ...headers.page,
+      ...(status === 503 ? { 'Retry-After': '5' } : {}),
+      'Cache-Control': 'no-store',
+      'Content-Type': HTML,
+      'Content-Length': body.length,
+    });
+    res.end(req.method === 'HEAD' ? undefined : body);
+  };
+
+  const homePage = (snap: Snapshot, q: PageQuery) => {
+    const outcome = renderHome(site, snap, q);
+    return outcome.ok ? { ...outcome, lastModifiedMs: changedMs(snap) } : outcome;
+  };
+
+  /** The pages rendered once per snapshot: `/` (first page, no filter), `/insights`, `/embed`. */
+  const firstPage = (snap: Snapshot): Rendered =>
+    once(snap, 'home', () => {
+      const page = homePage(snap, {});
+      if (!page.ok) throw new Error('the first page always renders');
+      return { body: page.html, lastModifiedMs: page.lastModifiedMs, headers: headers.page };
+    });
+  const insightsPage = (snap: Snapshot): Rendered | null => {
+    const doc = snap.representations.get(DOCUMENTS.insights.path);
+    if (!doc) return null;
+    return once(snap, 'insights', () => {
+      let parsed = parsedInsights.get(doc);
+      if (!parsed) {
+        parsed = JSON.parse(doc.body.toString('utf8')) as Insights;
+        parsedInsights.set(doc, parsed);
+      }
+      return {
+        body: renderInsightsPage(site, snap.business, snap.aggregate, parsed),
+        lastModifiedMs: doc.lastModifiedMs,
+        headers: headers.page,
+      };
+    });
+  };
+  const embedPage = (snap: Snapshot): Rendered =>
+    once(snap, 'embed', () => ({
+      body: renderEmbed(site, snap),
+      lastModifiedMs: changedMs(snap),
+      headers: headers.embed,
+    }));
+
+  // Each new snapshot's pages are rendered as it goes live, one page per turn of the event loop
+  // (a few ms each at 100,000 reviews) and not in the publisher's announcement, so that no
+  // visitor waits for them and no request waits long behind them.
+  const warm = (snap: Snapshot) => {
+    const steps = [firstPage, insightsPage, embedPage];
+    const next = () => {
+      const step = steps.shift();
+      if (!step || published.current() !== snap) return;
+      step(snap);
+      setImmediate(next);
+    };
+    setImmediate(next);
+  };
+  warm(published.current());
+  published.onChange((event) => warm(event.snapshot));
+
+  const home = (req: IncomingMessage, res: ServerResponse, query: string) => {
+    const parsed = parsePageQuery(query);
+    if (!parsed.ok) return sendError(req, res, 400, parsed.issues);
+    const q = parsed.value;
+    const snap = published.current();
+    if (!hasFilters(q) && (q.page ?? 1) === 1) return send(req, res, firstPage(snap));
+    const key = `page:${stableJson(q)}`;
+    const hit = snap.responses.get(key);
+    if (hit) return sendRepresentation(req, res, hit);
+    const page = homePage(snap, q);
+    if (!page.ok) return sendError(req, res, page.status, page.status === 400 ? page.issues : []);
+    return sendRepresentation(
+      req,
+      res,
+      cached(snap, key, () => prepare(page.html, page.lastModifiedMs)),
+    );
+  };
+
+  const review = (req: IncomingMessage, res: ServerResponse, id: string) => {
+    const snap = published.current();
+    const valid = ReviewIdParam.safeParse(id);
+    const pos = valid.success ? snap.index.positionOf(valid.data) : -1;
+    if (pos < 0) return sendError(req, res, 404);
+    const rep = cached(snap, `page:review:${valid.data}`, () =>
+      prepare(renderReviewPage(site, snap, snap.review(pos)), changedMs(snap)),
+    );
+    return sendRepresentation(req, res, rep);
+  };
+
+  const insights = (req: IncomingMessage, res: ServerResponse) => {
+    const rep = insightsPage(published.current());
+    return rep ? send(req, res, rep) : sendError(req, res, 503);
+  };
+
+  const embed = (req: IncomingMessage, res: ServerResponse) =>
+    send(req, res, embedPage(published.current()));
+
+  const xml = (body: string, snap: Snapshot) => ({
+    body,
+    lastModifiedMs: changedMs(snap),
+    headers: {},
+    contentType: 'application/xml; charset=utf-8',
+  });
+
+  const sitemapIndex = (req: IncomingMessage, res: ServerResponse) => {
+    const snap = published.current();
+    return send(
+      req,
+      res,
+      once(snap, 'sitemap', () => xml(renderSitemapIndex(site, snap), snap)),
+    );
+  };
+
+  const sitemap = (req: IncomingMessage, res: ServerResponse, name: string) => {
+    const snap = published.current();
+    const n = SitemapParam.safeParse(name);
+    const body = n.success ? renderSitemap(site, snap, n.data) : null;
+    if (body === null) return sendError(req, res, 404);
+    return send(
+      req,
+      res,
+      once(snap, `sitemap:${n.data}`, () => xml(body, snap)),
+    );
+  };
+
+  const robots = precompressRepresentation(renderRobots(site), {
+    contentType: 'text/plain; charset=utf-8',
+    lastModifiedMs: Date.now(),
+  });
+
+  const asset = (req: IncomingMessage, res: ServerResponse, name: string) => {
+    const rep = assets.files.get(name);
+    if (!rep) return sendError(req, res, 404);
+    return sendRepresentation(req, res, rep);
+  };
+
+  const get = (handler: Route['methods']['GET']): Route['methods'] => ({ GET: handler });
+  return [
+    { path: '/', methods: get((req, res, ctx) => home(req, res, ctx.query)) },
+    {
+      path: '/reviews/',
+      param: 'id',
+      methods: get((req, res, ctx) => review(req, res, ctx.params.id ?? '')),
+    },
+    { path: '/insights', methods: get((req, res) => insights(req, res)) },
+    { path: '/embed', methods: get((req, res) => embed(req, res)) },
+    { path: '/sitemap.xml', methods: get((req, res) => sitemapIndex(req, res)) },
+    {
+      path: '/sitemaps/',
+      param: 'file',
+      methods: get((req, res, ctx) => sitemap(req, res, ctx.params.file ?? '')),
+    },
+    {
+      path: '/robots.txt',
+      methods: get((req, res) => robots.then((rep) => sendRepresentation(req, res, rep))),
+    },
+    {
+      path: '/assets/',
+      param: 'file',
+      methods: get((req, res, ctx) => asset(req, res, ctx.params.file ?? '')),
+    },
+    {
+      path: '/favicon.ico',
+      methods: get((req, res) => sendRepresentation(req, res, assets.iconRep)),
+    },
+  ];
+}

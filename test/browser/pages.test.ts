@@ -1,0 +1,210 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ReviewsDocument, SearchResponse } from '../../src/domain/public-schemas.js';
+import type { Review } from '../../src/domain/review.js';
+import { testBusiness, testReviews } from '../helpers/fixtures.js';
+import { hostileReviews } from '../helpers/hostile.js';
+import { http } from '../helpers/http.js';
+import { startTestService, type TestService } from '../helpers/service.js';
+import { axeViolations, launch, screenshots, type Browser } from './chromium.js';
+
+/** A site on another origin whose page frames `target()`. */
+async function framingSite(target: () => string): Promise<{ server: Server; origin: string }> {
+  const server = createServer((req, res) => {
+    const body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>A dealer's site</title></head><body><h1>Our reviews</h1><iframe id="widget" title="Customer reviews" src="${target()}" width="380" height="460"></iframe></body></html>`;
+    res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
+    res.end(body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+}
+
+let svc: TestService;
+let all: Review[];
+let browser: Browser;
+let allowed: { server: Server; origin: string };
+let stranger: { server: Server; origin: string };
+let framed = '/embed';
+let page: Page;
+let problems: string[];
+
+beforeAll(async () => {
+  allowed = await framingSite(() => `${svc.url}${framed}`);
+  stranger = await framingSite(() => `${svc.url}/embed`);
+  svc = await startTestService({
+    business: testBusiness(),
+    reviews: [...testReviews(150), ...hostileReviews()],
+    env: { EMBED_ALLOWED_ORIGINS: allowed.origin },
+  });
+  all = ReviewsDocument.parse((await http(`${svc.url}/reviews.json`)).json()).reviews;
+  browser = await launch();
+});
+afterAll(async () => {
+  await browser?.close();
+  await svc?.stop();
+  allowed?.server.close();
+  stranger?.server.close();
+});
+
+beforeEach(async () => {
+  page = await browser.context.newPage();
+  problems = [];
+  page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));
+  page.on('dialog', (d) => {
+    problems.push(`dialog: ${d.message()}`);
+    void d.dismiss();
+  });
+  page.on('console', (m) => {
+    if (m.type() === 'error' || m.type() === 'warning')
+      problems.push(`console ${m.type()}: ${m.text()}`);
+  });
+});
+afterEach(async () => {
+  await page.close();
+});
+
+async function searchIds(qs: string): Promise<string[]> {
+  const res = await http(`${svc.url}/api/reviews/search?${qs}`);
+  return SearchResponse.parse(res.json()).reviews.map((r) => r.id);
+}
+
+const shownIds = (p: Page) =>
+  p
+    .locator('article[data-review-id]')
+    .evaluateAll((els) => els.map((e) => e.getAttribute('data-review-id')));
+
+async function expectAccessible(p: Page): Promise<void> {
+  const violations = await axeViolations(p);
+  expect(violations, JSON.stringify(violations, null, 2)).toEqual([]);
+}
+
+describe('the pages in a browser', () => {
+  it('filters with the form, with the results of the search API', async () => {
+    await page.goto(`${svc.url}/`);
+    expect((await page.locator('h1').textContent())?.trim()).toBe('Test Motors');
+    await expectAccessible(page);
+    await screenshots(page, 'home');
+    await page.getByLabel('Stars', { exact: true }).selectOption('5');
+    await page.getByLabel('Words in the review').fill('brake');
+    await Promise.all([
+      page.waitForURL(/rating=5/),
+      page.getByRole('button', { name: 'Show reviews' }).click(),
+    ]);
+    const url = new URL(page.url());
+    expect(url.searchParams.get('rating')).toBe('5');
+    expect(url.searchParams.get('query')).toBe('brake');
+    expect(await shownIds(page)).toEqual(await searchIds('rating=5&query=brake'));
+    expect(await page.getByLabel('Words in the review').inputValue()).toBe('brake');
+    await expectAccessible(page);
+    await screenshots(page, 'home-filtered');
+    expect(problems).toEqual([]);
+  });
+
+  it('follows a technician link to the reviews that mention them, and opens a permalink', async () => {
+    await page.goto(`${svc.url}/`);
+    const link = page.locator('a[href^="/?mentions_technician="]').first();
+    const name = (await link.textContent())!;
+    await Promise.all([page.waitForURL(/mentions_technician=/), link.click()]);
+    expect(await page.locator('.chips').textContent()).toContain(`Staff: ${name}`);
+    expect(await shownIds(page)).toEqual(
+      await searchIds(`mentions_technician=${encodeURIComponent(name)}`),
+    );
+    const first = page.locator('article[data-review-id]').first();
+    const id = await first.getAttribute('data-review-id');
+    await Promise.all([page.waitForURL(/\/reviews\//), first.locator('.meta a').click()]);
+    expect(new URL(page.url()).pathname).toBe(`/reviews/${id}`);
+    expect(await page.locator('h1').isVisible()).toBe(true);
+    await expectAccessible(page);
+    await screenshots(page, 'review');
+    expect(problems).toEqual([]);
+  });
+
+  it('runs none of the markup and script that reviews hold', async () => {
+    const hostile = all.filter((r) => r.sourceReviewId.startsWith('hostile-'));
+    for (const path of ['/', '/embed', ...hostile.map((r) => `/reviews/${r.id}`)]) {
+      await page.goto(`${svc.url}${path}`);
+      const state = await page.evaluate(`({
+        xss: window.__xss,
+        scripts: [...document.querySelectorAll('script')].map((s) => s.type),
+        handlers: document.querySelectorAll('[onerror],[onload],[onmouseover]').length,
+        frames: document.querySelectorAll('iframe').length,
+        javascriptLinks: document.querySelectorAll('a[href^="javascript:"]').length,
+      })`);
+      expect(state, path).toEqual({
+        xss: undefined,
+        scripts: path === '/embed' ? [] : ['application/ld+json'],
+        handlers: 0,
+        frames: 0,
+        javascriptLinks: 0,
+      });
+    }
+    await page.goto(`${svc.url}/reviews/${hostile[0]!.id}`);
+    expect(await page.locator('h1').textContent()).toContain('<img src=x onerror=');
+    expect(await page.locator('.reply').textContent()).toContain('<iframe src="javascript:');
+    expect(problems).toEqual([]);
+  });
+
+  it('shows the insights at a glance', async () => {
+    await page.goto(`${svc.url}/insights`);
+    expect((await page.locator('h1').textContent())?.trim()).toBe('Insights at a glance');
+    expect(await page.locator('svg.bar').count()).toBeGreaterThan(0);
+    await expectAccessible(page);
+    await screenshots(page, 'insights');
+    const quote = page.locator('blockquote a').first();
+    await Promise.all([page.waitForURL(/\/reviews\//), quote.click()]);
+    expect(await page.locator('article[data-review-id]').count()).toBe(1);
+    expect(problems).toEqual([]);
+  });
+
+  it('shows friendly error pages', async () => {
+    const bad = await page.goto(`${svc.url}/?rating=9`);
+    expect(bad!.status()).toBe(400);
+    expect((await page.locator('h1').textContent())?.trim()).toBe('Some filters could not be used');
+    await expectAccessible(page);
+    await screenshots(page, 'error-400');
+    const missing = await page.goto(`${svc.url}/reviews/00000000-0000-4000-8000-000000000000`);
+    expect(missing!.status()).toBe(404);
+    await expectAccessible(page);
+    // The 400 and 404 responses themselves are what the browser reports.
+    expect(problems.filter((p) => !/status of 40[04]/.test(p))).toEqual([]);
+  });
+});
+
+describe('the widget', () => {
+  it('is accessible on its own', async () => {
+    await page.setViewportSize({ width: 380, height: 460 });
+    await page.goto(`${svc.url}/embed`);
+    await expectAccessible(page);
+    await page.screenshot({ path: `${(await import('./chromium.js')).SCREENSHOTS}/embed-380.png` });
+    expect(problems).toEqual([]);
+  });
+
+  it('shows in a frame on an allowed origin', async () => {
+    framed = '/embed';
+    await page.goto(allowed.origin);
+    const frame = page.frameLocator('#widget');
+    await frame.locator('.embed-card').waitFor();
+    expect(await frame.locator('.embed-card h1').textContent()).toContain('Test Motors');
+    expect(await frame.locator('.embed-card .score').isVisible()).toBe(true);
+    await screenshots(page, 'embed-framed');
+    expect(problems).toEqual([]);
+  });
+
+  it('is refused in a frame on another origin, and no other page may be framed', async () => {
+    for (const [site, path] of [
+      [stranger, '/embed'],
+      [allowed, '/'],
+      [allowed, '/insights'],
+    ] as const) {
+      framed = path;
+      await page.goto(site.origin);
+      const frame = page.frames().find((f) => f !== page.mainFrame())!;
+      await page.waitForLoadState('load');
+      expect(frame.url(), `${site.origin} framing ${path}`).not.toBe(`${svc.url}${path}`);
+      expect(await frame.locator('main').count(), `${site.origin} framing ${path}`).toBe(0);
+    }
+    expect(problems.some((p) => p.includes('frame-ancestors'))).toBe(true);
+  });
+});

@@ -1,0 +1,427 @@
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/config.js';
+import { ReviewsDocument, SearchResponse } from '../../src/domain/public-schemas.js';
+import type { Review } from '../../src/domain/review.js';
+import { testBusiness, testReviews } from '../helpers/fixtures.js';
+import { hostileReviews, jsonLdBlocks, pageReviewIds, PAYLOADS } from '../helpers/hostile.js';
+import { http } from '../helpers/http.js';
+import { connectClient } from '../helpers/mcp.js';
+import { startTestService, TEST_BASE_URL, type TestService } from '../helpers/service.js';
+
+let svc: TestService;
+let all: Review[];
+
+beforeAll(async () => {
+  svc = await startTestService({
+    business: testBusiness(),
+    reviews: [...testReviews(150), ...hostileReviews()],
+  });
+  all = ReviewsDocument.parse((await http(`${svc.url}/reviews.json`)).json()).reviews;
+});
+afterAll(() => svc.stop());
+
+const page = (path: string, headers: Record<string, string> = {}) =>
+  http(`${svc.url}${path}`, { headers });
+
+async function searchIds(qs: string): Promise<{ ids: string[]; total: number }> {
+  const res = await http(`${svc.url}/api/reviews/search?${qs}`);
+  expect(res.status, res.text).toBe(200);
+  const body = SearchResponse.parse(res.json());
+  return { ids: body.reviews.map((r) => r.id), total: body.total };
+}
+
+function expectPageHeaders(res: Awaited<ReturnType<typeof page>>): void {
+  expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+  const csp = String(res.headers['content-security-policy']);
+  expect(csp).toContain("default-src 'none'");
+  expect(csp).toContain("style-src 'self'");
+  expect(csp).toContain("frame-ancestors 'none'");
+  expect(csp).not.toContain('unsafe-inline');
+  expect(csp).not.toContain('script-src');
+  expect(res.headers['x-frame-options']).toBe('DENY');
+  expect(res.headers['x-content-type-options']).toBe('nosniff');
+  expect(res.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
+  // BASE_URL is https: browsers are told to keep to it.
+  expect(res.headers['strict-transport-security']).toMatch(/^max-age=\d+/);
+}
+
+describe('GET /', () => {
+  it('shows the business, its rating and distribution, and the 20 newest reviews with the security headers', async () => {
+    const res = await page('/');
+    expect(res.status).toBe(200);
+    expectPageHeaders(res);
+    expect(res.text).toMatch(/^<!doctype html>\n<html lang="en">/);
+    expect(res.text).toContain('<h1>Test Motors</h1>');
+    expect(res.text).toContain('1 Main St, Springfield, IL 62701');
+    expect(pageReviewIds(res.text)).toEqual(all.slice(0, 20).map((r) => r.id));
+    for (const star of [1, 2, 3, 4, 5]) expect(res.text).toContain(`href="/?rating=${star}"`);
+    // Local dates, in words, with the machine-readable date.
+    expect(res.text).toContain(`<time datetime="${all[2]!.date}">`);
+    // Feeds, the hub and the stylesheet, which is a hashed file on this origin.
+    expect(res.text).toContain(`<link rel="alternate" type="application/atom+xml"`);
+    expect(res.text).toContain(`href="${TEST_BASE_URL}/feed.xml"`);
+    expect(res.text).toContain(`<link rel="alternate" type="application/feed+json"`);
+    expect(res.text).toContain(`<link rel="hub" href="${TEST_BASE_URL}/api/websub/hub">`);
+    expect(res.text).toContain(`<link rel="canonical" href="${TEST_BASE_URL}/">`);
+    expect(res.text).toContain('<meta property="og:title"');
+    expect(res.text).toContain('<meta name="twitter:card" content="summary">');
+    expect(res.text).not.toMatch(/style="/);
+    const css = /<link rel="stylesheet" href="(\/assets\/site\.[0-9a-f]{12}\.css)">/.exec(res.text);
+    expect(css).not.toBeNull();
+    const sheet = await page(css![1]!);
+    expect(sheet.status).toBe(200);
+    expect(sheet.headers['content-type']).toBe('text/css; charset=utf-8');
+    expect(sheet.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+  });
+
+  it('links the staff and services a review mentions to their filtered views', async () => {
+    const res = await page('/');
+    expect(res.text).toContain('href="/?mentions_technician=Sarah+Lopez">Sarah Lopez</a>');
+    const withService = await page('/?mentions_service=brakes');
+    expect(withService.text).toContain('href="/?mentions_service=brakes">Brake service</a>');
+  });
+
+  it('answers conditional requests, HEAD and gzip and brotli like the JSON documents', async () => {
+    const first = await page('/');
+    const etag = String(first.headers.etag);
+    expect(etag).toMatch(/^"[^"]+"$/);
+    expect(first.headers['last-modified']).toBeDefined();
+    expect(first.headers.vary).toBe('Accept-Encoding');
+    const again = await page('/', { 'If-None-Match': etag });
+    expect(again.status).toBe(304);
+    expect(again.body.length).toBe(0);
+    expect(again.headers.etag).toBe(etag);
+    const br = await page('/', { 'Accept-Encoding': 'br' });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(br.body).toString('utf8')).toBe(first.text);
+    const gz = await page('/', { 'Accept-Encoding': 'gzip' });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gz.body).toString('utf8')).toBe(first.text);
+    expect(
+      (await page('/', { 'Accept-Encoding': 'br', 'If-None-Match': String(br.headers.etag) }))
+        .status,
+    ).toBe(304);
+    const head = await http(`${svc.url}/`, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.body.length).toBe(0);
+    expect(head.headers['content-length']).toBe(first.headers['content-length']);
+    expect(head.headers.etag).toBe(etag);
+    // A filtered view and a review's page are cached per version too.
+    const filtered = await page('/?rating=5');
+    expect(
+      (await page('/?rating=5', { 'If-None-Match': String(filtered.headers.etag) })).status,
+    ).toBe(304);
+  });
+
+  it.each([
+    'rating=5',
+    'min_rating=3.5',
+    'since=2024-01-01&until=2024-06-30',
+    'query=BRAKE',
+    'mentions_technician=sarah',
+    'mentions_technician=Mike%20Torres',
+    'mentions_service=BRAKES',
+    'min_rating=4&since=2023-06-01&query=brake',
+    'rating=3&min_rating=4',
+  ])('shows the same reviews as /api/reviews/search for %s, page by page', async (qs) => {
+    const first = await page(`/?${qs}`);
+    expect(first.status, first.text).toBe(200);
+    const search = await searchIds(`${qs}&limit=40`);
+    expect(pageReviewIds(first.text)).toEqual(search.ids.slice(0, 20));
+    if (search.total > 20) {
+      const second = await page(`/?${qs}&page=2`);
+      expect(second.status).toBe(200);
+      expect(pageReviewIds(second.text)).toEqual(search.ids.slice(20, 40));
+      expect(first.text).toContain('rel="next"');
+    }
+    if (search.total === 0) expect(first.text).toContain('No reviews match these filters.');
+    // Filtered views stay out of search engines' indexes.
+    expect(first.text).toContain('<meta name="robots" content="noindex, follow">');
+  });
+
+  it('treats blank form fields as absent and ignores campaign parameters', async () => {
+    const blank = await page(
+      '/?query=brake&rating=&min_rating=&since=&until=&mentions_technician=&mentions_service=&utm_source=newsletter',
+    );
+    expect(blank.status).toBe(200);
+    expect(pageReviewIds(blank.text)).toEqual((await searchIds('query=brake')).ids);
+    // The form shows the filters in force.
+    expect(blank.text).toContain('name="query" type="search" maxlength="200" value="brake"');
+  });
+
+  it.each([
+    ['rating=9', 'Stars'],
+    ['min_rating=1e0', 'At least'],
+    ['since=2024-02-30', 'From'],
+    ['since=2024-05-01&until=2024-01-01', 'From'],
+    ['page=0', 'Page'],
+    ['limit=5', 'A parameter'],
+    ['rating=5&rating=4', 'Stars'],
+    ['mentions_technician=Mike', 'Staff member'],
+  ])(
+    'answers bad filters (%s) with a friendly 400 page that does not echo them',
+    async (qs, label) => {
+      const res = await page(`/?${qs}&query=%3Cscript%3Ezzz`);
+      expect(res.status).toBe(400);
+      expectPageHeaders(res);
+      expect(res.headers['cache-control']).toBe('no-store');
+      expect(res.text).toContain('<h1>Some filters could not be used</h1>');
+      expect(res.text).toContain(`<strong>${label}</strong>`);
+      expect(res.text).not.toContain('zzz');
+      expect(res.text).toContain('<a href="/">Go to all reviews</a>');
+    },
+  );
+
+  it('names the full names to use when a first name is shared (the search rule)', async () => {
+    const res = await page('/?mentions_technician=mike');
+    expect(res.status).toBe(400);
+    expect(res.text).toContain('Mike Chen, Mike Torres');
+  });
+
+  it('answers a page past the last with a 404 page', async () => {
+    const res = await page('/?rating=2&page=50');
+    expect(res.status).toBe(404);
+    expect(res.text).toContain('<h1>Page not found</h1>');
+  });
+});
+
+describe('escaping', () => {
+  it('writes markup and script from reviews as text on every page', async () => {
+    const hostile = all.find((r) => r.sourceReviewId === 'hostile-1')!;
+    const other = all.find((r) => r.sourceReviewId === 'hostile-2')!;
+    for (const path of [
+      '/',
+      `/reviews/${hostile.id}`,
+      `/reviews/${other.id}`,
+      '/embed',
+      '/?query=brake',
+    ]) {
+      const res = await page(path);
+      expect(res.status, path).toBe(200);
+      for (const needle of [
+        '<script>window',
+        '<img src=x',
+        '<b onmouseover',
+        '<iframe',
+        '<svg onload',
+        'href="javascript:',
+      ]) {
+        expect(res.text, `${path}: ${needle}`).not.toContain(needle);
+      }
+      // Only the JSON-LD block is a script element.
+      expect(res.text.match(/<script/g)?.length ?? 0, path).toBe(path === '/embed' ? 0 : 1);
+    }
+    const own = (await page(`/reviews/${hostile.id}`)).text;
+    expect(own).toContain(
+      '&lt;img src=x onerror=&quot;window.__xss=1&quot;&gt;Great&lt;/title&gt;',
+    );
+    expect(own).toContain('&lt;b onmouseover=&quot;window.__xss=1&quot;&gt;Eve&lt;/b&gt;');
+    expect(own).toContain(
+      '&lt;iframe src=&quot;javascript:window.__xss=1&quot;&gt;&lt;/iframe&gt;',
+    );
+    expect(own).toContain('&amp; &quot;quoted&quot; &#39;single&#39;');
+    // The JSON-LD holds the text exactly, and nothing in it closes its element.
+    const [ld] = jsonLdBlocks(own);
+    expect(ld!.reviewBody).toBe(PAYLOADS.body);
+    expect((ld!.author as { name: string }).name).toBe(PAYLOADS.author);
+  });
+});
+
+describe('JSON-LD', () => {
+  it('describes the business as an AutoDealer with its aggregate rating and the reviews shown, with what review rich results need', async () => {
+    const res = await page('/');
+    const blocks = jsonLdBlocks(res.text);
+    expect(blocks).toHaveLength(1);
+    const ld = blocks[0] as {
+      '@context': string;
+      '@type': string;
+      name: string;
+      address: Record<string, string>;
+      aggregateRating: Record<string, unknown>;
+      review: Record<string, unknown>[];
+    };
+    const doc = ReviewsDocument.parse((await http(`${svc.url}/reviews.json`)).json());
+    expect(ld['@context']).toBe('https://schema.org');
+    expect(ld['@type']).toBe('AutoDealer');
+    expect(ld.name).toBe('Test Motors');
+    expect(ld.address).toMatchObject({ '@type': 'PostalAddress', addressLocality: 'Springfield' });
+    expect(ld.aggregateRating).toMatchObject({
+      '@type': 'AggregateRating',
+      ratingValue: doc.aggregateRating.ratingValue,
+      reviewCount: doc.aggregateRating.reviewCount,
+      ratingCount: doc.aggregateRating.ratingCount,
+      bestRating: 5,
+      worstRating: 1,
+    });
+    expect(ld.review.map((r) => r.url)).toEqual(
+      all.slice(0, 20).map((r) => `${TEST_BASE_URL}/reviews/${r.id}`),
+    );
+    ld.review.forEach((r, i) => {
+      const source = all[i]!;
+      expect(r['@type']).toBe('Review');
+      expect((r.itemReviewed as { name: string }).name).toBe('Test Motors');
+      expect(r.author as { '@type': string; name: string }).toEqual({
+        '@type': 'Person',
+        name: source.author.name,
+      });
+      expect(r.reviewRating).toEqual({
+        '@type': 'Rating',
+        ratingValue: source.reviewRating.ratingValue,
+        bestRating: 5,
+        worstRating: 1,
+      });
+      expect(r.datePublished).toBe(source.date);
+      expect(r.datePublished).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    });
+  });
+
+  it('describes a review page as a Review of the AutoDealer', async () => {
+    const r = all[5]!;
+    const [ld] = jsonLdBlocks((await page(`/reviews/${r.id}`)).text) as Record<string, unknown>[];
+    expect(ld).toMatchObject({
+      '@context': 'https://schema.org',
+      '@type': 'Review',
+      url: `${TEST_BASE_URL}/reviews/${r.id}`,
+      author: { '@type': 'Person', name: r.author.name },
+      datePublished: r.date,
+      reviewRating: { ratingValue: r.reviewRating.ratingValue, bestRating: 5 },
+      itemReviewed: { '@type': 'AutoDealer', name: 'Test Motors' },
+    });
+    expect(
+      (ld!.itemReviewed as { aggregateRating: { reviewCount: number } }).aggregateRating
+        .reviewCount,
+    ).toBeGreaterThan(0);
+  });
+});
+
+describe('GET /reviews/{id}', () => {
+  it('shows one review with its reply, at the address the MCP tools link to', async () => {
+    const { client } = await connectClient(svc.url);
+    try {
+      const result = (await client.callTool({
+        name: 'search_reviews',
+        arguments: { limit: 3 },
+      })) as unknown as {
+        structuredContent: { reviews: { id: string; link: string }[] };
+      };
+      for (const r of result.structuredContent.reviews) {
+        expect(r.link).toBe(`${TEST_BASE_URL}/reviews/${r.id}`);
+        const res = await page(new URL(r.link).pathname);
+        expect(res.status).toBe(200);
+        expectPageHeaders(res);
+        expect(res.text).toContain(`<link rel="canonical" href="${r.link}">`);
+        expect(pageReviewIds(res.text)).toEqual([r.id]);
+      }
+    } finally {
+      await client.close();
+    }
+    const replied = all.find((r) => r.ownerResponse?.text === 'Thank you for your feedback!')!;
+    const res = await page(`/reviews/${replied.id}`);
+    expect(res.text).toContain('Response from the owner');
+    expect(res.text).toContain('Thank you for your feedback!');
+  });
+
+  it.each(['00000000-0000-4000-8000-000000000000', 'not-an-id', '', '..%2F..%2Fetc'])(
+    'answers an unknown or malformed id (%s) with a friendly 404 page',
+    async (id) => {
+      const res = await page(`/reviews/${id}`);
+      expect(res.status).toBe(404);
+      expectPageHeaders(res);
+      expect(res.text).toContain('<h1>Page not found</h1>');
+      expect(res.headers['cache-control']).toBe('no-store');
+    },
+  );
+});
+
+describe('GET /insights', () => {
+  it('shows every aspect with a bar and a sparkline, and links every quote to an existing review page', async () => {
+    const res = await page('/insights');
+    expect(res.status).toBe(200);
+    expectPageHeaders(res);
+    const insights = (await http(`${svc.url}/insights.json`)).json<{
+      aspects: { name: string }[];
+    }>();
+    for (const a of insights.aspects) expect(res.text).toContain(`<h3>${a.name}</h3>`);
+    expect(res.text).toMatch(/<svg\s+class="bar"/);
+    expect(res.text).toMatch(/<svg\s+class="spark"/);
+    const links = [
+      ...res.text.matchAll(/<blockquote[^>]*><p>[\s\S]*?<\/p><a href="\/reviews\/([^"]+)">/g),
+    ].map((m) => m[1]!);
+    const quotes = res.text.match(/<blockquote/g)?.length ?? 0;
+    expect(quotes).toBeGreaterThan(0);
+    expect(links).toHaveLength(quotes);
+    const ids = new Set(all.map((r) => r.id));
+    for (const id of links) expect(ids.has(id), id).toBe(true);
+    expect((await page('/insights', { 'If-None-Match': String(res.headers.etag) })).status).toBe(
+      304,
+    );
+  });
+});
+
+describe('GET /embed', () => {
+  it('may be framed by any origin by default, and shows the rating and the newest written reviews', async () => {
+    const res = await page('/embed');
+    expect(res.status).toBe(200);
+    expect(res.headers['x-frame-options']).toBeUndefined();
+    expect(res.headers['content-security-policy']).toMatch(/frame-ancestors \*$/);
+    expect(res.text).toContain('<meta name="robots" content="noindex">');
+    expect(res.text).toContain('target="_blank" rel="noopener"');
+  });
+
+  it('may be framed only by EMBED_ALLOWED_ORIGINS when set', async () => {
+    const other = await startTestService({
+      business: testBusiness(),
+      reviews: testReviews(5),
+      env: { EMBED_ALLOWED_ORIGINS: 'https://www.example.com, https://*.example.org' },
+    });
+    try {
+      const res = await http(`${other.url}/embed`);
+      expect(res.headers['content-security-policy']).toMatch(
+        / frame-ancestors https:\/\/www\.example\.com https:\/\/\*\.example\.org$/,
+      );
+      expect((await http(`${other.url}/`)).headers['content-security-policy']).toContain(
+        "frame-ancestors 'none'",
+      );
+    } finally {
+      await other.stop();
+    }
+  });
+
+  it.each([
+    '',
+    'example.com',
+    'https://example.com/',
+    'https://a.com;script-src *',
+    '*,https://a.com',
+  ])('refuses EMBED_ALLOWED_ORIGINS=%j at start-up with a clear message', (value) => {
+    const load = () => loadConfig({ EMBED_ALLOWED_ORIGINS: value === '' ? ',' : value });
+    expect(load).toThrow(ConfigError);
+    expect(load).toThrow(
+      /^invalid EMBED_ALLOWED_ORIGINS=.*must be \* or a comma-separated list of origins/,
+    );
+  });
+});
+
+describe('sitemap and robots.txt', () => {
+  it('lists the home page, the insights and every review page; robots.txt points at it', async () => {
+    const robots = await page('/robots.txt');
+    expect(robots.status).toBe(200);
+    expect(robots.headers['content-type']).toBe('text/plain; charset=utf-8');
+    expect(robots.text).toContain(`Sitemap: ${TEST_BASE_URL}/sitemap.xml`);
+    const index = await page('/sitemap.xml');
+    expect(index.status).toBe(200);
+    expect(index.headers['content-type']).toBe('application/xml; charset=utf-8');
+    const files = [...index.text.matchAll(/<sitemap><loc>([^<]+)<\/loc>/g)].map((m) => m[1]!);
+    expect(files).toEqual([`${TEST_BASE_URL}/sitemaps/1.xml`]);
+    const urls = (await page('/sitemaps/1.xml')).text;
+    const locs = [...urls.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]!);
+    expect(locs).toEqual([
+      `${TEST_BASE_URL}/`,
+      `${TEST_BASE_URL}/insights`,
+      ...all.map((r) => `${TEST_BASE_URL}/reviews/${r.id}`),
+    ]);
+    expect((await page('/sitemaps/2.xml')).status).toBe(404);
+    expect((await page('/sitemaps/x.xml')).status).toBe(404);
+  });
+});
