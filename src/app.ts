@@ -7,6 +7,11 @@ import type { Logger } from './logger.js';
 export interface AppDeps {
   routes: readonly Route[];
   logger: Logger;
+  /**
+   * Given the first word on a path no route knows: answers it (the pages' HTML 404 for a
+   * browser) and returns true, or returns false for the JSON 404.
+   */
+  notFound?: (req: IncomingMessage, res: ServerResponse) => boolean;
 }
 
 const PREFLIGHT_HEADERS = {
@@ -73,8 +78,10 @@ export function createApp(deps: AppDeps): RequestListener {
       if (!match) throw err;
       return reject(req, res, match.route, err);
     }
-    if (!match)
+    if (!match) {
+      if (deps.notFound?.(req, res)) return;
       throw new HttpError(404, 'not_found', 'No such path. The API is described at /openapi.json.');
+    }
     const method = req.method ?? 'GET';
     const handler =
       match.route.methods[method as keyof Route['methods']] ??

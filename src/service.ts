@@ -23,7 +23,7 @@ import {
   McpResultCache,
 } from './mcp/index.js';
 import { buildOpenApiDocument } from './openapi/document.js';
-import { pageRoutes } from './pages/index.js';
+import { createPages } from './pages/index.js';
 import { startPublisher, type Builder, type Publisher } from './snapshot/index.js';
 import { openServiceStore, type ServiceStore } from './store/index.js';
 import { hubOpenApiPaths, startHub, topicPaths, type Hub } from './websub/index.js';
@@ -148,6 +148,11 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
       .notify(event, previous)
       .catch((err: unknown) => logger.warn({ err }, 'could not notify MCP event streams'));
   });
+  const pages = createPages({
+    published: publisher,
+    urls,
+    embedAllowedOrigins: config.embedAllowedOrigins,
+  });
   const routes: Route[] = [
     ...apiRoutes({ published: publisher, openapi, baseUrl: config.baseUrl }),
     ...mcpRoutes({
@@ -167,11 +172,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
       logger,
     }),
     ...hub.routes,
-    ...pageRoutes({
-      published: publisher,
-      urls,
-      embedAllowedOrigins: config.embedAllowedOrigins,
-    }),
+    ...pages.routes,
   ];
   // The previous version's buffers (the whole dataset, its codings) are freed only when this
   // thread collects garbage, which a quiet heap seldom does: collect once, a few seconds after
@@ -203,7 +204,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
       // The app answers a request without Host itself, as JSON (node's answer is an empty 400).
       requireHostHeader: false,
     },
-    createApp({ routes, logger }),
+    createApp({ routes, logger, notFound: pages.notFound }),
   );
   clientErrorHandler(server, logger);
   await new Promise<void>((resolve, reject) => {

@@ -61,7 +61,17 @@ interface Rendering {
  * rendered once per snapshot (when it goes live) and compressed in the thread pool; filtered
  * views and review pages go to the snapshot's bounded response cache, like search results.
  */
-export function pageRoutes(options: PagesOptions): Route[] {
+export interface Pages {
+  routes: Route[];
+  /**
+   * Answers a GET or HEAD of a path no route knows with the friendly HTML 404 page when the
+   * client asks for HTML (a browser: `Accept` names `text/html`) and returns true; otherwise
+   * returns false, and the caller answers its JSON 404.
+   */
+  notFound(req: IncomingMessage, res: ServerResponse): boolean;
+}
+
+export function createPages(options: PagesOptions): Pages {
   const { published, urls } = options;
   const assets = prepareAssets(Date.now());
   const site: Site = { urls, assets };
@@ -268,8 +278,19 @@ export function pageRoutes(options: PagesOptions): Route[] {
     return sendRepresentation(req, res, rep);
   };
 
+  const notFound = (req: IncomingMessage, res: ServerResponse): boolean => {
+    const method = req.method ?? 'GET';
+    if (
+      (method !== 'GET' && method !== 'HEAD') ||
+      !/\btext\/html\b/i.test(req.headers.accept ?? '')
+    )
+      return false;
+    sendError(req, res, 404);
+    return true;
+  };
+
   const get = (handler: Route['methods']['GET']): Route['methods'] => ({ GET: handler });
-  return [
+  const routes: Route[] = [
     { path: '/', methods: get((req, res, ctx) => home(req, res, ctx.query)) },
     {
       path: '/reviews/',
@@ -298,4 +319,5 @@ export function pageRoutes(options: PagesOptions): Route[] {
       methods: get((req, res) => sendRepresentation(req, res, assets.iconRep)),
     },
   ];
+  return { routes, notFound };
 }

@@ -179,6 +179,25 @@ describe('GET /', () => {
     expect(res.text).toContain('Mike Chen, Mike Torres');
   });
 
+  it('answers a browser asking for an unknown path with the HTML 404 page, and programs with JSON', async () => {
+    const browser = await page('/no/such/page', {
+      accept: 'text/html,application/xhtml+xml,*/*;q=0.8',
+    });
+    expect(browser.status).toBe(404);
+    expect(browser.headers['content-type']).toMatch(/^text\/html/);
+    expect(browser.text).toContain('<h1>Page not found</h1>');
+    expect(browser.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    const program = await http(`${svc.url}/no/such/page`);
+    expect(program.status).toBe(404);
+    expect(program.json()).toMatchObject({ error: 'not_found' });
+    const post = await http(`${svc.url}/no/such/page`, {
+      method: 'POST',
+      headers: { accept: 'text/html' },
+    });
+    expect(post.status).toBe(404);
+    expect(post.json()).toMatchObject({ error: 'not_found' });
+  });
+
   it('answers a page past the last with a 404 page', async () => {
     const res = await page('/?rating=2&page=50');
     expect(res.status).toBe(404);
