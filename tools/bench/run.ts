@@ -3,7 +3,7 @@ import { table } from './harness.js';
 import { benchHttp } from './http.js';
 import { benchInsights } from './insights.js';
 import { benchMcp } from './mcp.js';
-import { benchScale } from './scale.js';
+import { benchMigrate, benchScale } from './scale.js';
 import { benchStalls } from './stalls.js';
 import { benchWebSub } from './websub.js';
 
@@ -31,6 +31,10 @@ async function main(): Promise<void> {
     const rows = [];
     for (const engine of engines) rows.push(await benchScale(engine, count));
     console.log(table(rows));
+  }
+  if (which.has('migrate')) {
+    console.log('## migrate-store\n');
+    console.log(table([await benchMigrate(Number(process.env.BENCH_SCALE_COUNT ?? 100_000))]));
   }
   if (all || which.has('insights')) {
     console.log('## Insights\n');

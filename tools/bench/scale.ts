@@ -27,9 +27,17 @@ async function writeFile(path: string, chunks: Iterable<string>): Promise<void> 
 
 /** `dealer-reviews import <file> --json` as a process: wall time and peak RSS. */
 function importFile(file: string, databaseUrl: string): Promise<{ s: number; peakMB: number }> {
+  return runBin(['import', file, '--json'], databaseUrl);
+}
+
+/** `dealer-reviews <args>` as a process: wall time and peak RSS. */
+function runBin(
+  args: readonly string[],
+  databaseUrl: string,
+): Promise<{ s: number; peakMB: number }> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const child = spawn(process.execPath, ['--import', RSS_HOOK, BIN, 'import', file, '--json'], {
+    const child = spawn(process.execPath, ['--import', RSS_HOOK, BIN, ...args], {
       env: { ...process.env, DATABASE_URL: databaseUrl },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
@@ -37,7 +45,7 @@ function importFile(file: string, databaseUrl: string): Promise<{ s: number; pea
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     child.on('error', reject);
     child.on('close', (code) => {
-      if (code !== 0) return reject(new Error(`import exited ${code}: ${stderr.trim()}`));
+      if (code !== 0) return reject(new Error(`${args[0]} exited ${code}: ${stderr.trim()}`));
       const kb = Number(/maxrss_kb=(\d+)/.exec(stderr)?.[1] ?? Number.NaN);
       resolve({ s: (performance.now() - started) / 1000, peakMB: Math.round(kb / 1024) });
     });
@@ -116,5 +124,32 @@ export async function benchScale(
     for (const c of children) c.kill('SIGKILL');
     await new Promise((r) => setTimeout(r, 200));
     await db.drop();
+  }
+}
+
+/**
+ * `npm run bench -- migrate`: `count` generated reviews imported into a SQLite store, then
+ * `dealer-reviews migrate-store` into an empty PostgreSQL database: its wall time and peak RSS.
+ */
+export async function benchMigrate(count: number): Promise<Record<string, string | number>> {
+  const source = await benchDatabase('sqlite', 'migrate-source');
+  const target = await benchDatabase('postgres', 'migrate-target');
+  try {
+    const file = join(source.dir, `gbp-${count}.json`);
+    await writeFile(file, gbpChunks(count));
+    await importFile(BUSINESS, source.databaseUrl);
+    await importFile(file, source.databaseUrl);
+    const run = await runBin(
+      ['migrate-store', '--from', source.databaseUrl, '--to', target.databaseUrl, '--json'],
+      source.databaseUrl,
+    );
+    return {
+      reviews: count,
+      'migrate-store sqlite → postgres (s)': run.s.toFixed(1),
+      'peak RSS (MB)': run.peakMB,
+    };
+  } finally {
+    await source.drop();
+    await target.drop();
   }
 }
