@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { ReviewSource } from '../../src/domain/review.js';
@@ -109,6 +109,19 @@ async function measureLiveUpdate(
     }
     await new Promise((r) => setTimeout(r, 10));
   }
+}
+
+/** Sends SIGTERM (once) and waits for the exit, or kills after 10 s. */
+function stopped(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const kill = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    child.once('exit', () => {
+      clearTimeout(kill);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
 }
 
 /** Benchmarks the read API at one dataset size against nginx serving the same bytes. */
@@ -225,9 +238,8 @@ export async function benchHttp(count: number, engine: Engine = 'sqlite'): Promi
     ].join('\n');
     return out;
   } finally {
-    svc.child.kill('SIGTERM');
-    uncached.child.kill('SIGTERM');
-    await new Promise((r) => setTimeout(r, 500));
+    // Both services stopped before their store goes (a PostgreSQL database is dropped).
+    await Promise.all([stopped(svc.child), stopped(uncached.child)]);
     await drop();
   }
 }
