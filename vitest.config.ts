@@ -25,7 +25,7 @@ class LongRunningFirst extends BaseSequencer {
 }
 
 /** The tests that need a PostgreSQL server: the `postgres` project's, never `unit`'s. */
-const POSTGRES_TESTS = ['src/store/postgres.test.ts'];
+const POSTGRES_TESTS = ['src/store/postgres.test.ts', 'test/postgres/**/*.test.ts'];
 
 /**
  * Four projects:
@@ -105,7 +105,8 @@ export default defineConfig({
         test: {
           name: 'postgres',
           include: POSTGRES_TESTS,
-          globalSetup: ['test/setup/postgres.ts'],
+          // The commands and the service run as processes from dist/ (test/postgres).
+          globalSetup: ['test/setup/postgres.ts', 'test/setup/build.ts'],
         },
       },
     ],

@@ -23,6 +23,10 @@ const COMMANDS: Record<
     summary: 'copy the SQLite store to a file while the service runs',
     load: () => import('./admin/backup.js'),
   },
+  'migrate-store': {
+    summary: 'copy the whole store into an empty one (SQLite to PostgreSQL)',
+    load: () => import('./admin/migrate-store.js'),
+  },
   insights: {
     summary: 'print the insights of the stored reviews',
     load: () => import('./insights/cli.js'),
@@ -37,7 +41,7 @@ const USAGE = `Usage: dealer-reviews <command> [options]
 
 Commands:
 ${Object.entries(COMMANDS)
-  .map(([name, c]) => `  ${name.padEnd(10)}${c.summary}`)
+  .map(([name, c]) => `  ${name.padEnd(Math.max(10, name.length + 2))}${c.summary}`)
   .join('\n')}
 
 Run \`dealer-reviews <command> --help\` for the options of each. Configuration comes from

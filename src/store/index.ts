@@ -24,8 +24,11 @@ export type {
   Store,
   StoreTransaction,
   StoredReview,
+  StoreTransfer,
+  TableCounts,
+  TableRows,
 } from './types.js';
-export { ConcurrentChangeError, reviewKey } from './types.js';
+export { ConcurrentChangeError, reviewKey, StoreNotEmptyError } from './types.js';
 export type {
   ClaimOptions,
   ClaimedDelivery,

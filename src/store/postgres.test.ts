@@ -3,6 +3,9 @@
  * project's global setup, `npm run test:postgres`). Every fixture creates a database of its own
  * and drops it at cleanup, which fails if the store left a connection open.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import { storedRow } from '../../test/helpers/records.js';
@@ -17,6 +20,7 @@ import {
 } from './index.js';
 import { MIGRATIONS } from './internal/migrations.js';
 import { describeStoreContract } from './store-contract.js';
+import { describeTransferContract, type OpenedStore } from './transfer-contract.js';
 
 const adminUrl = inject('pgAdminUrl');
 let admin: pg.Client;
@@ -95,6 +99,30 @@ describeStoreContract(
   },
   { watches: true },
 );
+
+/** A new PostgreSQL store on a database of its own. */
+async function openTemporaryPostgres(): Promise<OpenedStore> {
+  const db = database();
+  await db.create();
+  return { store: db.open(), cleanup: () => db.cleanup() };
+}
+
+/** A new SQLite store in a folder of its own. */
+async function openTemporarySqlite(): Promise<OpenedStore> {
+  const dir = mkdtempSync(join(tmpdir(), 'store-transfer-'));
+  const store = openStore(`sqlite:${join(dir, 'reviews.db')}`);
+  return {
+    store,
+    async cleanup() {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+describeTransferContract('SQLite to PostgreSQL', openTemporarySqlite, openTemporaryPostgres);
+describeTransferContract('PostgreSQL to SQLite', openTemporaryPostgres, openTemporarySqlite);
+describeTransferContract('PostgreSQL to PostgreSQL', openTemporaryPostgres, openTemporaryPostgres);
 
 describe('the PostgreSQL store', () => {
   const db = database();

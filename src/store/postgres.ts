@@ -10,6 +10,7 @@ import { createChangeWatcher } from './internal/postgres-watch.js';
 import { createPostgresModerationStore } from './moderation-postgres.js';
 import { createPostgresRateStore } from './rates-postgres.js';
 import type { AnalysisStore, Dataset, SessionStore, Store } from './types.js';
+import { createPostgresTransfer } from './transfer-postgres.js';
 import { createPostgresWebSubStore } from './websub-postgres.js';
 
 /** Analyses per statement when writing. */
@@ -159,6 +160,7 @@ export function openPostgresStore(url: string): Store {
     rates: createPostgresRateStore(db),
     analyses: createAnalysisStore(db),
     moderation: createPostgresModerationStore(db),
+    transfer: createPostgresTransfer(db),
     state: () => readState(db.query),
     readDataset: () =>
       // One snapshot for the state, the business and the reviews.

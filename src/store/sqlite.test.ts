@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { storedRow } from '../../test/helpers/records.js';
 import { ConcurrentChangeError, openStore } from './index.js';
 import { describeStoreContract } from './store-contract.js';
+import { describeTransferContract } from './transfer-contract.js';
 import type { Store } from './types.js';
 
 describeStoreContract(
@@ -28,6 +29,21 @@ describeStoreContract(
   },
   { watches: false },
 );
+
+/** A new SQLite store in a folder of its own. */
+async function openTemporarySqlite() {
+  const dir = mkdtempSync(join(tmpdir(), 'store-transfer-'));
+  const store = openStore(`sqlite:${join(dir, 'reviews.db')}`);
+  return {
+    store,
+    async cleanup() {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+describeTransferContract('SQLite to SQLite', openTemporarySqlite, openTemporarySqlite);
 
 describe('SQLite staged transactions', () => {
   let dir: string;

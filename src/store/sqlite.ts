@@ -10,6 +10,7 @@ import {
   readState,
   runStaged,
 } from './internal/sqlite-staged.js';
+import { createSqliteTransfer } from './transfer-sqlite.js';
 import { createSqliteWebSubStore } from './websub-sqlite.js';
 import type { AnalysisStore, Dataset, Store, StoreTransaction } from './types.js';
 
@@ -243,6 +244,11 @@ export function openSqliteStore(path: string): Store {
     rates: createSqliteRateStore(writer, writeSync),
     analyses: createAnalysisStore(reader, writer, writeSync),
     moderation: createSqliteModerationStore(reader, writer, writeSync),
+    transfer: createSqliteTransfer(reader, writer, serialize, () => {
+      if (path === ':memory:') return { db: reader, close() {} };
+      const db = connect(path);
+      return { db, close: () => db.close() };
+    }),
     async backup(destination) {
       ensureDirectory(dirname(destination));
       // Pages are copied in steps; other connections keep reading and writing meanwhile.

@@ -137,30 +137,41 @@ async function enqueueDeliveries(query: Query, topic: string, version: number, n
   return rowCount ?? 0;
 }
 
-/** Records a 2xx answer: see `WebSubStore.deliveriesSucceeded`. */
+/**
+ * Records 2xx answers (see `WebSubStore.deliveriesSucceeded`) in a few set-based statements,
+ * whatever the batch's size. Without waiting for the commit to reach the disk
+ * (`synchronous_commit = off` for this transaction only): a server crash may forget the last
+ * successes, and those deliveries are sent again, which WebSub's at-least-once delivery allows;
+ * it spares every batch of answers a WAL flush.
+ */
 async function succeeded(
   query: Query,
-  d: ClaimedDelivery,
-  sent: number,
+  done: readonly { delivery: ClaimedDelivery; sentVersion: number }[],
   owner: string,
   now: number,
 ) {
-  const removed = await query(
-    'DELETE FROM websub_deliveries WHERE id = $1 AND claimed_by = $2 AND min_version <= $3',
-    [d.id, owner, sent],
+  await query("SELECT set_config('synchronous_commit', 'off', true)");
+  const removed = await query<{ id: number }>(
+    `DELETE FROM websub_deliveries w USING unnest($1::bigint[], $2::bigint[]) d(id, sent)
+     WHERE w.id = d.id AND w.claimed_by = $3 AND w.min_version <= d.sent
+     RETURNING w.id`,
+    [done.map((d) => d.delivery.id), done.map((d) => d.sentVersion), owner],
   );
-  if (removed.rowCount === 0) {
-    // Newer content was queued while this one was in flight: send it next.
+  const gone = new Set(removed.rows.map((r) => r.id));
+  const again = done.filter((d) => !gone.has(d.delivery.id)).map((d) => d.delivery.id);
+  if (again.length > 0) {
+    // Newer content was queued while these were in flight: send it next.
     await query(
       `UPDATE websub_deliveries SET claimed_by = NULL, claimed_until = NULL, attempts = 0,
-         due_at = $1 WHERE id = $2 AND claimed_by = $3`,
-      [now, d.id, owner],
+         due_at = $1 WHERE id = ANY($2::bigint[]) AND claimed_by = $3`,
+      [now, again, owner],
     );
   }
   await query(
-    `UPDATE websub_subscriptions SET failures = 0
-     WHERE topic = $1 AND callback = $2 AND failures <> 0`,
-    [d.topic, d.callback],
+    `UPDATE websub_subscriptions s SET failures = 0
+     FROM unnest($1::text[], $2::text[]) d(topic, callback)
+     WHERE s.topic = d.topic AND s.callback = d.callback AND s.failures <> 0`,
+    [done.map((d) => d.delivery.topic), done.map((d) => d.delivery.callback)],
   );
 }
 
@@ -282,11 +293,10 @@ export function createPostgresWebSubStore(db: PgDb): WebSubStore {
       }));
     },
 
-    deliveriesSucceeded: (done, owner, now) =>
-      db.transaction(async (query) => {
-        for (const { delivery, sentVersion } of done)
-          await succeeded(query, delivery, sentVersion, owner, now);
-      }),
+    async deliveriesSucceeded(done, owner, now) {
+      if (done.length === 0) return;
+      await db.transaction((query) => succeeded(query, done, owner, now));
+    },
 
     async deliveryRetry(d, owner, dueAt) {
       await db.query(

@@ -1,9 +1,5 @@
-import { execFileSync } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir, userInfo } from 'node:os';
-import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
+import { startPostgresCluster } from '../../tools/postgres-cluster.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -12,118 +8,14 @@ declare module 'vitest' {
   }
 }
 
-const BIN_ROOT = '/usr/lib/postgresql';
-const INSTALL = 'apt-get install -y postgresql';
-
-/** An error that Vitest reports as its one line (no stack: it is a missing tool, not a bug). */
-function oneLine(message: string): Error {
-  const err = new Error(message);
-  err.stack = `Error: ${message}`;
-  return err;
-}
-
-/** The `bin` folder of the newest PostgreSQL server installed the Debian way. */
-function serverBinaries(): string {
-  const versions = existsSync(BIN_ROOT)
-    ? readdirSync(BIN_ROOT)
-        .filter((v) => existsSync(join(BIN_ROOT, v, 'bin', 'initdb')))
-        .sort((a, b) => Number(b) - Number(a))
-    : [];
-  if (versions.length === 0) {
-    throw oneLine(
-      `npm run test:postgres needs the PostgreSQL server binaries (${BIN_ROOT}/*/bin/initdb): ${INSTALL}`,
-    );
-  }
-  return join(BIN_ROOT, versions[0]!, 'bin');
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-/** PostgreSQL refuses to run as root: as root, its commands run as the package's `postgres` user. */
-function runner(): {
-  run(cmd: string, args: string[]): void;
-  owner?: { uid: number; gid: number };
-} {
-  if (userInfo().uid !== 0) {
-    return { run: (cmd, args) => void execFileSync(cmd, args, { stdio: 'pipe' }) };
-  }
-  let ids: string[];
-  try {
-    ids = execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim().split(/\s+/);
-    ids.push(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim());
-  } catch {
-    throw oneLine(`npm run test:postgres as root needs the postgres system user: ${INSTALL}`);
-  }
-  return {
-    run: (cmd, args) => void execFileSync('runuser', ['-u', 'postgres', '--', cmd, ...args]),
-    owner: { uid: Number(ids[0]), gid: Number(ids[1]) },
-  };
-}
-
 /**
- * Global setup of the `postgres` project: a throwaway cluster in a temporary folder, for this run
- * only (initdb, then pg_ctl), listening on a free port of 127.0.0.1 with trust authentication, no
- * durability (fsync off) and its socket in the folder. The tests get its superuser URL through
- * `inject('pgAdminUrl')` and create and drop their own databases. Stopped and deleted at the end.
+ * Global setup of the `postgres` project: a throwaway cluster for this run only
+ * (`tools/postgres-cluster.ts`), with no durability (fsync off). The tests get its superuser URL
+ * through `inject('pgAdminUrl')` and create and drop their own databases. Stopped and deleted at
+ * the end.
  */
 export async function setup(project: TestProject): Promise<() => void> {
-  const bin = serverBinaries();
-  const { run, owner } = runner();
-  const dir = mkdtempSync(join(tmpdir(), 'dealer-reviews-pg-'));
-  if (owner) chownSync(dir, owner.uid, owner.gid);
-  const data = join(dir, 'data');
-  const log = join(dir, 'server.log');
-  let started = false;
-  const stop = (): void => {
-    try {
-      if (started) run(join(bin, 'pg_ctl'), ['-D', data, '-m', 'immediate', '-w', 'stop']);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  };
-  try {
-    run(join(bin, 'initdb'), [
-      '-D',
-      data,
-      '-U',
-      'postgres',
-      '--auth=trust',
-      '--encoding=UTF8',
-      '--locale=C',
-      '--no-sync',
-    ]);
-    const port = await freePort();
-    const settings = [
-      `-p ${port}`,
-      `-k ${dir}`,
-      "-c listen_addresses='127.0.0.1'",
-      '-c fsync=off',
-      '-c synchronous_commit=off',
-      '-c full_page_writes=off',
-      '-c max_connections=200',
-    ].join(' ');
-    try {
-      run(join(bin, 'pg_ctl'), ['-D', data, '-l', log, '-o', settings, '-w', 'start']);
-    } catch (err) {
-      const tail = existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n').slice(-3) : [];
-      throw new Error(`the test PostgreSQL server did not start: ${tail.join(' | ')}`, {
-        cause: err,
-      });
-    }
-    started = true;
-    project.provide('pgAdminUrl', `postgres://postgres@127.0.0.1:${port}/postgres`);
-    return stop;
-  } catch (err) {
-    stop();
-    throw err;
-  }
+  const cluster = await startPostgresCluster({ purpose: 'npm run test:postgres' });
+  project.provide('pgAdminUrl', cluster.adminUrl);
+  return cluster.stop;
 }

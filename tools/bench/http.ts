@@ -1,12 +1,11 @@
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { ReviewSource } from '../../src/domain/review.js';
 import { ingest } from '../../src/import/ingest.js';
 import { loadSampleFile } from '../../src/import/sample.js';
 import { openStore } from '../../src/store/index.js';
+import { benchDatabase, type Engine } from './engines.js';
 import {
   hasCommand,
   load,
@@ -37,21 +36,21 @@ export function generateDataset(count: number, out: string): void {
 }
 
 /**
- * A fresh temporary folder holding a SQLite store loaded with `count` generated reviews, for one
- * benchmark; the caller removes `dir` when done.
+ * A fresh temporary folder and a store of `engine` (SQLite in the folder by default) loaded with
+ * `count` generated reviews, for one benchmark; the caller calls `drop` when done.
  */
 export async function benchStore(
   name: string,
   count: number,
-): Promise<{ dir: string; databaseUrl: string }> {
-  const dir = mkdtempSync(join(tmpdir(), `bench-${name}-${count}-`));
-  const file = join(dir, 'data.json');
-  const databaseUrl = `sqlite:${join(dir, 'reviews.db')}`;
+  engine: Engine = 'sqlite',
+): Promise<{ dir: string; databaseUrl: string; drop(): Promise<void> }> {
+  const db = await benchDatabase(engine, `${name}-${count}`);
+  const file = join(db.dir, 'data.json');
   generateDataset(count, file);
-  const store = openStore(databaseUrl);
+  const store = openStore(db.databaseUrl);
   await loadSampleFile(store, file);
   await store.close();
-  return { dir, databaseUrl };
+  return db;
 }
 
 async function get(url: string, headers: Record<string, string> = {}) {
@@ -112,9 +111,22 @@ async function measureLiveUpdate(
   }
 }
 
+/** Sends SIGTERM (once) and waits for the exit, or kills after 10 s. */
+function stopped(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const kill = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    child.once('exit', () => {
+      clearTimeout(kill);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}
+
 /** Benchmarks the read API at one dataset size against nginx serving the same bytes. */
-export async function benchHttp(count: number): Promise<string> {
-  const { dir, databaseUrl } = await benchStore('http', count);
+export async function benchHttp(count: number, engine: Engine = 'sqlite'): Promise<string> {
+  const { dir, databaseUrl, drop } = await benchStore('http', count, engine);
 
   const started = performance.now();
   const svc = await startService({ DATABASE_URL: databaseUrl });
@@ -205,7 +217,7 @@ export async function benchHttp(count: number): Promise<string> {
     const { liveMs, slowestMs } = await measureLiveUpdate(svc.url, databaseUrl);
     const mem = memoryOf(svc.child.pid!);
     const out = [
-      `### ${count.toLocaleString('en-US')} reviews (/reviews.json ${(dataset.bytes.length / 1024 / 1024).toFixed(1)} MB)`,
+      `### ${count.toLocaleString('en-US')} reviews, ${engine} (/reviews.json ${(dataset.bytes.length / 1024 / 1024).toFixed(1)} MB)`,
       '',
       table(
         rows.map((r) => ({
@@ -226,8 +238,8 @@ export async function benchHttp(count: number): Promise<string> {
     ].join('\n');
     return out;
   } finally {
-    svc.child.kill('SIGTERM');
-    uncached.child.kill('SIGTERM');
-    rmSync(dir, { recursive: true, force: true });
+    // Both services stopped before their store goes (a PostgreSQL database is dropped).
+    await Promise.all([stopped(svc.child), stopped(uncached.child)]);
+    await drop();
   }
 }

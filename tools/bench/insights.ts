@@ -1,5 +1,4 @@
 import { spawnSync, type ChildProcess } from 'node:child_process';
-import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { ReviewSource } from '../../src/domain/review.js';
 import { ingest } from '../../src/import/ingest.js';
@@ -58,7 +57,7 @@ async function addOneReview(databaseUrl: string): Promise<void> {
  * running service, the time from that commit to the new /insights.json being served.
  */
 export async function benchInsights(count: number): Promise<string> {
-  const { dir, databaseUrl } = await benchStore('insights', count);
+  const { databaseUrl, drop } = await benchStore('insights', count);
   try {
     const engine = createInsightsEngine();
     let input = await insightsInput(databaseUrl);
@@ -148,6 +147,6 @@ export async function benchInsights(count: number): Promise<string> {
       '',
     ].join('\n');
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    await drop();
   }
 }

@@ -1,4 +1,3 @@
-import { rmSync } from 'node:fs';
 import { load, startService, table } from './harness.js';
 import { benchStore } from './http.js';
 
@@ -25,7 +24,7 @@ async function initSession(url: string): Promise<string> {
  * request, on the same service (response cache on and off).
  */
 export async function benchMcp(count: number): Promise<string> {
-  const { dir, databaseUrl } = await benchStore('mcp', count);
+  const { databaseUrl, drop } = await benchStore('mcp', count);
   const rows: Record<string, string | number>[] = [];
   try {
     for (const cache of ['2000', '0']) {
@@ -76,6 +75,6 @@ export async function benchMcp(count: number): Promise<string> {
       '',
     ].join('\n');
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    await drop();
   }
 }

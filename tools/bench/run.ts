@@ -1,24 +1,43 @@
 import { benchAgentTasks } from './agent-tasks.js';
+import { benchEngines, stopEngines } from './engines.js';
 import { table } from './harness.js';
 import { benchHttp } from './http.js';
 import { benchInsights } from './insights.js';
 import { benchMcp } from './mcp.js';
 import { benchPages } from './pages.js';
+import { benchMigrate, benchScale } from './scale.js';
 import { benchStalls } from './stalls.js';
 import { benchWebSub } from './websub.js';
 
 /**
- * `npm run bench [-- http|insights|mcp|agent-tasks|pages|stalls|websub]`: runs the benchmarks and prints Markdown tables. Sizes come from
+ * `npm run bench [-- http|import|startup|etag|migrate|insights|mcp|agent-tasks|pages|stalls|websub]`:
+ * runs the benchmarks and prints Markdown tables. Sizes come from
  * BENCH_SIZES (default "1000,100000"); each load runs BENCH_DURATION seconds (default 10). The
- * WebSub subscriber counts come from BENCH_WEBSUB_SUBSCRIBERS (default "1000,10000").
+ * WebSub subscriber counts come from BENCH_WEBSUB_SUBSCRIBERS (default "1000,10000"), the
+ * instances sharing the hub's work from BENCH_WEBSUB_INSTANCES (default 1). `http`, `websub` and
+ * `import`/`startup`/`etag` (one scenario: BENCH_SCALE_COUNT reviews, default 100,000) run on
+ * each engine of BENCH_ENGINES (default "sqlite"; see engines.ts).
  */
 async function main(): Promise<void> {
   const which = new Set(process.argv.slice(2));
   const all = which.size === 0;
   const sizes = (process.env.BENCH_SIZES ?? '1000,100000').split(',').map(Number);
+  const engines = benchEngines();
   if (all || which.has('http')) {
     console.log('## HTTP read API\n');
-    for (const size of sizes) console.log(await benchHttp(size));
+    for (const engine of engines)
+      for (const size of sizes) console.log(await benchHttp(size, engine));
+  }
+  if (all || which.has('import') || which.has('startup') || which.has('etag')) {
+    console.log('## Import, start-up and commit → ETag per engine\n');
+    const count = Number(process.env.BENCH_SCALE_COUNT ?? 100_000);
+    const rows = [];
+    for (const engine of engines) rows.push(await benchScale(engine, count));
+    console.log(table(rows));
+  }
+  if (which.has('migrate')) {
+    console.log('## migrate-store\n');
+    console.log(table([await benchMigrate(Number(process.env.BENCH_SCALE_COUNT ?? 100_000))]));
   }
   if (all || which.has('insights')) {
     console.log('## Insights\n');
@@ -43,13 +62,18 @@ async function main(): Promise<void> {
   if (all || which.has('websub')) {
     console.log('## WebSub distribution\n');
     const counts = (process.env.BENCH_WEBSUB_SUBSCRIBERS ?? '1000,10000').split(',').map(Number);
+    const instances = Number(process.env.BENCH_WEBSUB_INSTANCES ?? 1);
     const rows = [];
-    for (const n of counts) rows.push(await benchWebSub(n));
+    for (const engine of engines)
+      for (const n of counts) rows.push(await benchWebSub(n, engine, instances));
     console.log(table(rows));
   }
 }
 
-main().catch((err: unknown) => {
-  console.error(err);
-  process.exit(1);
-});
+main()
+  .then(() => stopEngines())
+  .catch(async (err: unknown) => {
+    console.error(err);
+    await stopEngines().catch(() => undefined);
+    process.exit(1);
+  });

@@ -1,11 +1,10 @@
 import { fork } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Business } from '../../src/domain/business.js';
 import { ReviewSource, type ReviewSourceInput } from '../../src/domain/review.js';
 import { ingest } from '../../src/import/ingest.js';
 import { openStore, type Store } from '../../src/store/index.js';
+import { benchDatabase, type Engine } from './engines.js';
 import { memoryOf, ROOT, startService } from './harness.js';
 import { createTestCa } from './test-ca.js';
 
@@ -71,10 +70,15 @@ async function seed(store: Store, subscribers: number, ports: Record<string, num
  * to the JSON Feed topic (half of them with a secret), spread over four HTTPS subscriber servers
  * on loopback in another process, with the hub's default concurrency; and the hub's memory.
  */
-export async function benchWebSub(subscribers: number): Promise<Record<string, string | number>> {
-  const dir = mkdtempSync(join(tmpdir(), 'bench-websub-'));
+export async function benchWebSub(
+  subscribers: number,
+  engine: Engine = 'sqlite',
+  instances = 1,
+): Promise<Record<string, string | number>> {
+  const db = await benchDatabase(engine, `websub-${subscribers}`);
+  const dir = db.dir;
   const ca = createTestCa(dir);
-  const databaseUrl = `sqlite:${join(dir, 'reviews.db')}`;
+  const databaseUrl = db.databaseUrl;
   const child = fork(
     join(ROOT, 'dist/tools/bench/websub-subscriber.js'),
     [join(dir, 'server.crt'), join(dir, 'server.key'), HOSTS.join(','), String(subscribers)],
@@ -89,13 +93,19 @@ export async function benchWebSub(subscribers: number): Promise<Record<string, s
   );
   const store = openStore(databaseUrl);
   await seed(store, subscribers, ports);
-  const svc = await startService({
-    DATABASE_URL: databaseUrl,
-    BASE_URL,
-    NODE_EXTRA_CA_CERTS: ca.caPath,
-    WEBSUB_CALLBACK_ALLOW_CIDRS: '127.0.0.0/8',
-    WEBSUB_MAX_SUBSCRIPTIONS_PER_HOST: String(subscribers),
-  });
+  const services: Awaited<ReturnType<typeof startService>>[] = [];
+  for (let i = 0; i < instances; i++) {
+    services.push(
+      await startService({
+        DATABASE_URL: databaseUrl,
+        BASE_URL,
+        NODE_EXTRA_CA_CERTS: ca.caPath,
+        WEBSUB_CALLBACK_ALLOW_CIDRS: '127.0.0.0/8',
+        WEBSUB_MAX_SUBSCRIPTIONS_PER_HOST: String(subscribers),
+      }),
+    );
+  }
+  const svc = services[0]!;
   try {
     while ((await store.websub.listTopics()).length < 3)
       await new Promise((r) => setTimeout(r, 50));
@@ -121,19 +131,22 @@ export async function benchWebSub(subscribers: number): Promise<Record<string, s
       await new Promise((r) => setTimeout(r, 20));
     const drained = Date.now();
     return {
+      engine,
+      instances,
       subscribers,
       delivered: latest.count,
       'change → last delivery (s)': ((latest.lastAt - committed) / 1000).toFixed(2),
       'of which change → queued (s)': queued ? ((queued - committed) / 1000).toFixed(2) : '?',
       'MB delivered': Math.round(latest.bytes / 1024 / 1024),
-      'hub RSS before (MB)': before.rssMB,
-      'hub RSS peak during (MB)': peak,
+      'hub RSS before (MB, first instance)': before.rssMB,
+      'hub RSS peak during (MB, first instance)': peak,
       'queue drained (s)': ((drained - committed) / 1000).toFixed(2),
     };
   } finally {
-    svc.child.kill('SIGKILL');
+    for (const s of services) s.child.kill('SIGKILL');
     child.kill();
     await store.close();
-    rmSync(dir, { recursive: true, force: true });
+    await new Promise((r) => setTimeout(r, 200));
+    await db.drop();
   }
 }
