@@ -114,7 +114,9 @@ export function parseQueryParams<T>(
   numeric: Readonly<Record<string, 'integer' | 'number'>>,
 ): ParseResult<T> {
   const issues: Issue[] = [];
-  const raw: Record<string, unknown> = {};
+  // No prototype: a parameter named `__proto__` must be a key like any other (assigned to `{}`,
+  // it would vanish and the unknown parameter pass).
+  const raw: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
   for (const key of new Set(params.keys())) {
     const values = params.getAll(key);
     if (values.length > 1) {
