@@ -24,3 +24,18 @@ describe('issue 15 (fuzz): parameter names a plain object already has', () => {
     expect(pathsOf('__proto__=a&__proto__=b')).toEqual(['__proto__']);
   });
 });
+
+describe('issue 15 (fuzz): since after until', () => {
+  it('is one issue on since when both are real dates', () => {
+    expect(pathsOf('since=2024-02-01&until=2024-01-31')).toEqual(['since']);
+  });
+
+  it.each([
+    ['an impossible until', 'since=2023-03-01&until=2023-02-29', ['until']],
+    ['a malformed-looking until', 'since=2024-02-01&until=0000-00-00', ['until']],
+    ['an impossible since', 'since=2024-02-30&until=2024-02-01', ['since']],
+  ])('is not reported beside %s (one issue per problem)', (_name, query, paths) => {
+    // The range check compared the text of an impossible date and blamed since as well.
+    expect(pathsOf(query)).toEqual(paths);
+  });
+});

@@ -89,7 +89,15 @@ export function checkDateRange(
   value: { since?: string | undefined; until?: string | undefined },
   ctx: z.RefinementCtx,
 ): void {
-  if (value.since !== undefined && value.until !== undefined && value.since > value.until) {
+  const { since, until } = value;
+  // Only between two real dates: an impossible date is its own one issue, never also `since`'s.
+  if (
+    since !== undefined &&
+    until !== undefined &&
+    isCalendarDate(since) &&
+    isCalendarDate(until) &&
+    since > until
+  ) {
     ctx.addIssue({ code: 'custom', path: ['since'], message: 'must not be after until' });
   }
 }
