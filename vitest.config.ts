@@ -57,7 +57,12 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'e2e',
-          include: ['test/e2e/**/*.test.ts', 'test/import/**/*.test.ts', 'test/tools/**/*.test.ts'],
+          include: [
+            'test/e2e/**/*.test.ts',
+            'test/import/**/*.test.ts',
+            'test/tools/**/*.test.ts',
+            'test/fuzz/**/*.test.ts',
+          ],
           globalSetup: ['test/setup/build.ts'],
         },
       },
