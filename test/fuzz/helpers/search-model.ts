@@ -179,3 +179,29 @@ export function searchModel(
     )
     .sort(newestFirst);
 }
+
+/** What the documented rules say of a since request: the path's date and its query string. */
+export function judgeSince(
+  date: string,
+  params: URLSearchParams,
+): { ok: true; limit?: number; cursor?: string } | { ok: false; paths: Set<string> } {
+  const bad = new Set<string>();
+  if (!isDate(date)) bad.add('date');
+  const out: { limit?: number; cursor?: string } = {};
+  for (const key of new Set(params.keys())) {
+    const values = params.getAll(key);
+    const value = values[0]!;
+    const ok =
+      values.length === 1 &&
+      (key === 'limit'
+        ? INTEGER.test(value) && Number(value) >= 1 && Number(value) <= 1000
+        : key === 'cursor' && chars(value) >= 1 && chars(value) <= 500);
+    if (!ok) bad.add(key.slice(0, 100));
+    else if (key === 'limit') out.limit = Number(value);
+    else out.cursor = value;
+  }
+  if (bad.size > 0) return { ok: false, paths: bad };
+  if (out.cursor !== undefined && out.limit === undefined)
+    return { ok: false, paths: new Set(['cursor']) };
+  return { ok: true, ...out };
+}
