@@ -6,7 +6,7 @@ import { reviewDateWindow, reviewSourceAsOf } from '../../domain/review.js';
 import { validateRow } from '../validate.js';
 import { checkBusiness } from './business.js';
 import { mapDealerRaterReview } from './dealerrater.js';
-import { mapGoogleReview } from './gbp.js';
+import { mapGoogleReview, readGoogleReviews } from './gbp.js';
 import { mapPublishedReview } from './reviews-json.js';
 
 const ctx: RowContext = { timeZone: 'UTC', defaultSource: null, noteLocalTime: () => {} };
@@ -206,5 +206,28 @@ describe('implausible dates (after tomorrow or before 1995) in each format', () 
       null,
     );
     expect(rejectionOf(published)).toEqual({ ...future, field: 'verification.checkedAt' });
+  });
+});
+
+describe('issue 15 (fuzz): what a Google page reports about itself', () => {
+  const page = (average: string, total = '212') =>
+    readGoogleReviews(doc(`{"reviews":[],"averageRating":${average},"totalReviewCount":${total}}`))
+      .reported;
+
+  it('keeps the figures', () => {
+    expect(page('4.6')).toEqual({ google: { averageRating: 4.6, totalReviewCount: 212 } });
+  });
+
+  it.each([
+    ['nested 20,000 deep', `${'['.repeat(20_000)}${']'.repeat(20_000)}`],
+    ['a string', `"${'x'.repeat(1000)}"`],
+    ['an object', '{"a":1}'],
+    ['null', 'null'],
+    ['past a double', '1e400'],
+  ])('leaves out a value that is not a figure: %s', (_name, average) => {
+    // The deep one overflowed the stack that prints the summary: "unexpected error", exit 1.
+    const reported = page(average);
+    expect(reported).toEqual({ google: { totalReviewCount: 212 } });
+    expect(() => JSON.stringify(reported)).not.toThrow();
   });
 });
