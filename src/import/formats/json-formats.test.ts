@@ -231,3 +231,39 @@ describe('issue 15 (fuzz): what a Google page reports about itself', () => {
     expect(() => JSON.stringify(reported)).not.toThrow();
   });
 });
+
+describe('issue 15 (fuzz): ratings that are arrays, objects or booleans', () => {
+  const deep = JSON.parse(`${'['.repeat(20_000)}${']'.repeat(20_000)}`) as unknown;
+
+  it.each([
+    ['nested 20,000 deep', deep, 'an array'],
+    ['an array holding a number', [5], 'an array'],
+    ['an object', { stars: 5 }, 'an object'],
+  ])('a Google starRating that is %s is a rejected row naming its kind', (_n, value, kind) => {
+    // The reason serialised the whole value: a stack overflow for the deep one (exit 1).
+    const row = mapGoogleReview(
+      { reviewId: 'a', starRating: value, createTime: '2024-01-01T00:00:00Z' },
+      1,
+      1,
+      ctx,
+    );
+    expect(row).toMatchObject({ field: 'starRating' });
+    expect((row as { reason: string }).reason).toContain(`got ${kind}`);
+  });
+
+  it.each([
+    ['nested 20,000 deep', deep],
+    ['an array holding a number', [5]],
+    ['true', true],
+  ])('a DealerRater Rating that is %s is a rejected row, not a rating', (_n, value) => {
+    // Number() joined the array (a stack overflow when deep) and read [5] as 5 and true as 1.
+    const row = mapDealerRaterReview(
+      { Id: 7, Rating: value, DateCreated: '2024-01-01T10:00:00Z' },
+      1,
+      null,
+      ctx,
+    );
+    expect(row).toMatchObject({ field: 'Rating' });
+    expect((row as { reason: string }).reason).toMatch(/^not a rating: /);
+  });
+});
