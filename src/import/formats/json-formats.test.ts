@@ -267,3 +267,16 @@ describe('issue 15 (fuzz): ratings that are arrays, objects or booleans', () => 
     expect((row as { reason: string }).reason).toMatch(/^not a rating: /);
   });
 });
+
+describe('issue 15 (fuzz): a first review that is not valid JSON', () => {
+  it('is the same FileError detection or not, naming its line', () => {
+    // Detection parsed the first item with a bare JSON.parse: "unexpected error", exit 1, where
+    // the same fault in the second item was a FileError.
+    const text = (first: string) =>
+      `{"reviews":[\n{"reviewId":"a","starRating":"FIVE","comment":"${first}"},\n{"reviewId":"b"}]}`;
+    expect(() => detectFormat(doc(text('bad\u0001char')))).toThrow(
+      /not valid JSON in the value starting at line 2/,
+    );
+    expect(detectFormat(doc(text('fine')))).toBe('gbp');
+  });
+});
