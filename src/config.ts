@@ -84,8 +84,9 @@ export const EnvSchema = z.object({
   DATA_POLL_MS: positiveInt(60_000).default(500),
   RESPONSE_CACHE_ENTRIES: z
     .string()
-    .regex(/^\d+$/, 'must be a non-negative integer')
+    .regex(/^\d+$/, 'must be an integer from 0 to 1000000')
     .transform(Number)
+    .refine((n) => n <= 1_000_000, 'must be an integer from 0 to 1000000')
     .default(2000),
   MCP_ALLOWED_ORIGINS: z
     .string()
@@ -95,8 +96,9 @@ export const EnvSchema = z.object({
         .map((o) => o.trim())
         .filter(Boolean),
     )
+    // A value that lists no origin (",", blanks) would shut out every browser without a word.
     .refine(
-      (list) => list.every((o) => o === '*' || /^https?:\/\/[^/?#\s]+$/.test(o)),
+      (list) => list.length > 0 && list.every((o) => o === '*' || /^https?:\/\/[^/?#\s]+$/.test(o)),
       'must be a comma-separated list of origins like https://app.example.com (or *)',
     )
     .optional(),

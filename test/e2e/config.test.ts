@@ -41,6 +41,24 @@ describe('configuration from the environment', () => {
     expect(() => loadConfig({ [key]: value })).toThrow(new RegExp(`^invalid ${key}=`));
   });
 
+  it.each([
+    ['MCP_ALLOWED_ORIGINS', ','],
+    ['MCP_ALLOWED_ORIGINS', ' '],
+    ['MCP_ALLOWED_ORIGINS', '\ufeff'],
+    ['RESPONSE_CACHE_ENTRIES', '1000001'],
+    ['RESPONSE_CACHE_ENTRIES', '1'.repeat(400)],
+  ])('issue 15 (fuzz): refuses %s=%j naming the variable', (key, value) => {
+    // A list of no origins shut every browser out of /mcp without a word, and a count of 400
+    // digits was read as Infinity.
+    expect(() => loadConfig({ [key]: value })).toThrow(new RegExp(`^invalid ${key}=`));
+  });
+
+  it('issue 15 (fuzz): the response cache takes 0 to 1,000,000 entries', () => {
+    expect(loadConfig({ RESPONSE_CACHE_ENTRIES: '0' }).responseCacheEntries).toBe(0);
+    expect(loadConfig({ RESPONSE_CACHE_ENTRIES: '1000000' }).responseCacheEntries).toBe(1_000_000);
+    expect(loadConfig({ MCP_ALLOWED_ORIGINS: ' *, ' }).mcpAllowedOrigins).toEqual(['*']);
+  });
+
   it('stops start-up with one clear line and a non-zero exit code', () => {
     expect(existsSync(MAIN), 'run `npm run build` first').toBe(true);
     const run = spawnSync(process.execPath, [MAIN], {
