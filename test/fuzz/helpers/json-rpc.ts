@@ -1,5 +1,6 @@
 import fc from 'fast-check';
-import { anyText, canary, dateText, longText, nearly } from './arbitraries.js';
+import { anyText, canary, dateText, nearly } from './arbitraries.js';
+import { applyMutation, type Json, MUTATIONS, type Mutation, writeJson } from './json-mutation.js';
 
 /**
  * JSON-RPC bodies for `/mcp`: valid MCP messages of every method the server answers, then
@@ -191,100 +192,10 @@ export const ID_TEXTS = fc.oneof(
   },
 );
 
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-
-/** Hostile values put in place of a field (as JSON text, so numbers can exceed doubles). */
-const HOSTILE = fc.oneof(
-  fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.stringify(v)),
-  fc.constantFrom(
-    '1e400',
-    '-1e400',
-    '1e-400',
-    '123456789012345678901234567890',
-    '-0',
-    '0.1',
-    'null',
-    'true',
-    '[]',
-    '{}',
-    '""',
-    '"\\u0000"',
-    '"\\ud800"',
-    '{"__proto__":{"polluted":1}}',
-    '{"constructor":{"prototype":{"polluted":1}}}',
-  ),
-  anyText(30).map((s) => JSON.stringify(s)),
-  fc.integer({ min: 1, max: 30_000 }).map((n) => `__DEEP${n}__`),
-  longText(5_000, 60_000).map((s) => JSON.stringify(s)),
-);
-
-export interface Mutation {
-  /** Which node (in a depth-first walk) to touch. */
-  at: number;
-  kind: 'replace' | 'delete' | 'add';
-  /** The new value's JSON text (for replace and add) and the added key. */
-  value: string;
-  key: string;
-}
-
-const MUTATION = fc.record({
-  at: fc.nat(),
-  kind: fc.constantFrom('replace', 'replace', 'delete', 'add') as fc.Arbitrary<Mutation['kind']>,
-  value: HOSTILE,
-  key: fc.oneof(
-    fc.constantFrom('params', 'arguments', 'id', 'method', 'jsonrpc', '_meta', 'extra'),
-    anyText(10),
-  ),
-});
-
-function paths(value: Json, at: (string | number)[] = [], out: (string | number)[][] = []) {
-  out.push(at);
-  if (Array.isArray(value)) value.forEach((v, i) => paths(v, [...at, i], out));
-  else if (value && typeof value === 'object')
-    for (const k of Object.keys(value)) paths(value[k]!, [...at, k], out);
-  return out;
-}
-
-const PLACEHOLDER = '\u0001hostile\u0001';
-
-/** Applies a mutation; the hostile value goes in as a placeholder replaced in the text later. */
-function applyMutation(root: Json, m: Mutation, values: string[]): Json {
-  const all = paths(root);
-  const path = all[m.at % all.length]!;
-  const marker = `${PLACEHOLDER}${values.length}`;
-  values.push(m.value);
-  if (path.length === 0) {
-    if (m.kind === 'replace') return marker;
-    if (m.kind === 'add' && root && typeof root === 'object' && !Array.isArray(root))
-      return { ...root, [m.key]: marker };
-    return root;
-  }
-  const parentPath = path.slice(0, -1);
-  let parent: Json = root;
-  for (const p of parentPath) parent = (parent as Record<string, Json>)[p as string]!;
-  const last = path.at(-1)!;
-  if (Array.isArray(parent)) {
-    if (m.kind === 'delete') parent.splice(last as number, 1);
-    else if (m.kind === 'add') parent.push(marker);
-    else parent[last as number] = marker;
-  } else if (parent && typeof parent === 'object') {
-    if (m.kind === 'delete') delete parent[last as string];
-    else if (m.kind === 'add') parent[m.key] = marker;
-    else parent[last as string] = marker;
-  }
-  return root;
-}
-
-/** Writes a body: the messages serialised, placeholders replaced by their raw JSON text. */
+/** Writes a body: the messages serialised, ids and hostile values replaced by their raw text. */
 function serialise(value: Json, values: string[], ids: string[]): string {
-  let text = JSON.stringify(value);
   let id = 0;
-  text = text.replace(/"__ID__"/g, () => ids[id++ % ids.length]!);
-  text = text.replace(/"\\u0001hostile\\u0001(\d+)"/g, (_m, i: string) => values[Number(i)]!);
-  return text.replace(
-    /"?__DEEP(\d+)__"?/g,
-    (_m, n: string) => '['.repeat(Number(n)) + ']'.repeat(Number(n)),
-  );
+  return writeJson(value, values).replace(/"__ID__"/g, () => ids[id++ % ids.length]!);
 }
 
 export interface RpcBody {
@@ -302,7 +213,7 @@ export function rpcBody(reviewIds: readonly string[]): fc.Arbitrary<RpcBody> {
       message(reviewIds),
       fc.oneof(
         { weight: 5, arbitrary: fc.constant([] as Mutation[]) },
-        { weight: 2, arbitrary: fc.array(MUTATION, { minLength: 1, maxLength: 2 }) },
+        { weight: 2, arbitrary: fc.array(MUTATIONS, { minLength: 1, maxLength: 2 }) },
       ),
     )
     .map(([m, mutations]) => {
