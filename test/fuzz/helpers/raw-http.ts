@@ -8,6 +8,8 @@ export interface WireResponse {
   headers: Record<string, string>;
   body: Buffer;
   text: string;
+  /** An event stream: only its head was read, then the connection closed. */
+  streamed?: boolean;
 }
 
 export interface WireRequest {
@@ -54,7 +56,19 @@ export function wire(url: string, req: WireRequest): Promise<WireResponse> {
     socket.on('connect', () => {
       socket.write(body ? Buffer.concat([head, body]) : head);
     });
-    socket.on('data', (c: Buffer) => chunks.push(c));
+    socket.on('data', (c: Buffer) => {
+      chunks.push(c);
+      // An event stream (GET /mcp with a session) never ends by itself: its head is the answer.
+      const raw = Buffer.concat(chunks);
+      const split = raw.indexOf('\r\n\r\n');
+      if (
+        split !== -1 &&
+        /\r\ncontent-type:\s*text\/event-stream/i.test(raw.subarray(0, split).toString('latin1'))
+      ) {
+        socket.destroy();
+        resolve({ ...parse(raw.subarray(0, split + 4), 'HEAD'), streamed: true });
+      }
+    });
     // Only turns a hang into a failure; no figure of speed is asserted.
     socket.setTimeout(60_000, () => {
       socket.destroy();
