@@ -1,4 +1,4 @@
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, writeFileSync } from 'node:fs';
 import fc from 'fast-check';
 
 /**
@@ -9,7 +9,10 @@ import fc from 'fast-check';
  * - `npm run fuzz` (tools/fuzz/run.ts) sets `FUZZ_RUNS` (10,000 unless given), a random
  *   `FUZZ_SEED` (printed, unless given) and `FUZZ_REPORT`, a file where each boundary appends its
  *   figures as one JSON line.
- * - `FUZZ_PATH` (with `FUZZ_SEED`) replays the shrunk counterexample that fast-check reported.
+ * - `FUZZ_MINUTES` (optional, in `npm run fuzz`) stops a boundary after that many minutes of
+ *   runs; its figures then say how many it really ran (`interrupted`), and it is not a failure.
+ * - `FUZZ_PATH` (with `FUZZ_SEED`) replays the shrunk counterexample that fast-check reported;
+ *   `FUZZ_DUMP` names a file that receives the whole counterexample.
  */
 export const FIXED_SEED = 20_261_125;
 
@@ -22,6 +25,7 @@ function intFromEnv(name: string): number | undefined {
 
 export const SEED = intFromEnv('FUZZ_SEED') ?? FIXED_SEED;
 const RUNS = intFromEnv('FUZZ_RUNS');
+const MINUTES = intFromEnv('FUZZ_MINUTES');
 
 /** True in `npm run fuzz` (a run count was given): no time bound on a boundary. */
 export const LONG_RUN = RUNS !== undefined;
@@ -49,7 +53,11 @@ export function noteOutcome(label: string | number): void {
 
 export interface BoundaryFigures {
   boundary: string;
+  /** Runs asked for, and runs that passed (fewer when interrupted or failed). */
+  asked: number;
   runs: number;
+  /** Stopped by FUZZ_MINUTES before the runs asked for. */
+  interrupted: boolean;
   ms: number;
   /** Outcomes of every execution, shrinking included (statuses, exit codes). */
   outcomes: Record<string, number>;
@@ -77,10 +85,15 @@ export async function checkBoundary<Ts>(
     seed: SEED,
     numRuns,
     ...(path ? { path } : {}),
+    ...(MINUTES !== undefined && !path
+      ? { plugins: [fc.interruptAfterTimeLimit(MINUTES * 60_000)] }
+      : {}),
   });
   const figures: BoundaryFigures = {
     boundary,
+    asked: numRuns,
     runs: details.numRuns,
+    interrupted: details.interrupted,
     ms: Math.round(performance.now() - started),
     outcomes: Object.fromEntries([...outcomes].sort()),
     failed: details.failed,
@@ -92,6 +105,9 @@ export async function checkBoundary<Ts>(
         }
       : {}),
   };
+  // The whole counterexample (the report cuts it short), for replaying it by hand.
+  if (details.failed && process.env.FUZZ_DUMP)
+    writeFileSync(process.env.FUZZ_DUMP, fc.stringify(details.counterexample));
   if (process.env.FUZZ_REPORT)
     appendFileSync(process.env.FUZZ_REPORT, `${JSON.stringify(figures)}\n`);
   if (details.failed) {
