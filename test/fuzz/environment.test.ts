@@ -226,7 +226,8 @@ function start(env: Record<string, string>, probe: string | null): Promise<Start
 /** Hosts and ports a deployment may get wrong; the loopback ones are where it can start. */
 const HOSTS = [
   { host: '127.0.0.1', url: '127.0.0.1' },
-  { host: 'localhost', url: '127.0.0.1' },
+  // Resolved by the probe as by the service (127.0.0.1 or ::1, whichever comes first).
+  { host: 'localhost', url: 'localhost' },
   { host: '::1', url: '[::1]' },
   { host: 'nonexistent.invalid', url: null },
   { host: '999.1.1.1', url: null },
@@ -298,7 +299,8 @@ describe('fuzz: the environment at start-up (node dist/src/main.js)', () => {
           } catch (err) {
             verdict = err as ConfigError;
           }
-          const probe = url && s.port !== 'in use' ? `http://${url}:${env.PORT}` : null;
+          // The port is held on 127.0.0.1 only: on ::1 the service may start, and is probed.
+          const probe = url ? `http://${url}:${env.PORT}` : null;
           const run = await start(env, verdict ? null : probe);
           holder?.close();
           noteOutcome(run.ready ? 'ready' : `exit ${run.code}`);
