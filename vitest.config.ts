@@ -29,7 +29,8 @@ class LongRunningFirst extends BaseSequencer {
  * - `unit`: in-process tests beside the code (`src/**`, `tools/**`); they import the sources,
  *   and the worker threads they start run the compiled modules, which the setup builds first.
  * - `e2e`: the service on a real port, the CLIs as processes; they run the compiled code, which
- *   the project's global setup builds first (never stale).
+ *   the project's global setup builds first (never stale). It holds the fuzz suite (`test/fuzz`)
+ *   at its bounded number of runs; `npm run fuzz` runs the same files with FUZZ_RUNS.
  * - `system`: several instances on one database behind nginx, as deployed; they need Debian's
  *   `nginx` and `postgresql` (`npm run test:system`, which CI runs).
  * - `models`: the model checks (recorded scores, training determinism, mention evaluation); they
