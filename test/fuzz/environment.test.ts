@@ -46,17 +46,30 @@ const VALID: Record<(typeof KEYS)[number], readonly string[]> = {
   WEBSUB_LEASE_MAX_SECONDS: ['2592000', '31536000'],
 };
 
-/** A near miss of a variable: a mutated valid value, a number past its range, or anything. */
+/**
+ * A near miss of a variable: a mutated valid value, a number past its range, or anything; never
+ * NUL, which an environment variable cannot hold (spawn refuses it before the service runs).
+ */
 const wrong = (key: (typeof KEYS)[number]): fc.Arbitrary<string> =>
-  fc.oneof(
-    { weight: 3, arbitrary: fc.constantFrom(...VALID[key]!).chain(mutated) },
-    {
-      weight: 1,
-      arbitrary: fc.constantFrom('', '-1', '0', '99999999999999999999', '1.5', ' 1', '1e3', '0x10'),
-    },
-    // An environment variable cannot hold NUL.
-    { weight: 1, arbitrary: anyText(60).map((s) => s.replace(/\0/g, '')) },
-  );
+  fc
+    .oneof(
+      { weight: 3, arbitrary: fc.constantFrom(...VALID[key]!).chain(mutated) },
+      {
+        weight: 1,
+        arbitrary: fc.constantFrom(
+          '',
+          '-1',
+          '0',
+          '99999999999999999999',
+          '1.5',
+          ' 1',
+          '1e3',
+          '0x10',
+        ),
+      },
+      { weight: 1, arbitrary: anyText(60) },
+    )
+    .map((s) => s.replace(/\0/g, ''));
 
 /**
  * An environment: each variable unset or set to a valid value (the combinations can still
