@@ -105,7 +105,7 @@ async function main(): Promise<number> {
   console.log(`\nFUZZ_SEED=${seed}, ${figures.length} boundaries, wall time ${duration(wall)}.`);
   for (const f of figures.filter((x) => x.failed)) {
     console.log(
-      `\n${f.boundary} failed; replay: FUZZ_SEED=${f.seed} FUZZ_PATH=${f.path} npx vitest run --project e2e test/fuzz/\nCounterexample: ${f.counterexample}`,
+      `\n${f.boundary} failed; replay: FUZZ_RUNS=${f.asked} FUZZ_SEED=${f.seed} FUZZ_PATH=${f.path} npx vitest run --project e2e test/fuzz/<its file>\nCounterexample: ${f.counterexample}`,
     );
   }
   return code !== 0 || figures.some((f) => f.failed) ? 1 : 0;
