@@ -28,11 +28,12 @@ class LongRunningFirst extends BaseSequencer {
 const POSTGRES_TESTS = ['src/store/postgres.test.ts', 'test/postgres/**/*.test.ts'];
 
 /**
- * Four projects:
+ * The projects:
  * - `unit`: in-process tests beside the code (`src/**`, `tools/**`); they import the sources,
  *   and the worker threads they start run the compiled modules, which the setup builds first.
  * - `e2e`: the service on a real port, the CLIs as processes; they run the compiled code, which
- *   the project's global setup builds first (never stale).
+ *   the project's global setup builds first (never stale). It holds the fuzz suite (`test/fuzz`)
+ *   at its bounded number of runs; `npm run fuzz` runs the same files with FUZZ_RUNS.
  * - `system`: several service processes on one PostgreSQL database (a throwaway cluster, as for
  *   `postgres`), alone and behind nginx, as deployed; they need Debian's `nginx` and `postgresql`
  *   (`npm run test:system`, which CI runs).
@@ -68,7 +69,12 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'e2e',
-          include: ['test/e2e/**/*.test.ts', 'test/import/**/*.test.ts', 'test/tools/**/*.test.ts'],
+          include: [
+            'test/e2e/**/*.test.ts',
+            'test/import/**/*.test.ts',
+            'test/tools/**/*.test.ts',
+            'test/fuzz/**/*.test.ts',
+          ],
           globalSetup: ['test/setup/build.ts'],
         },
       },

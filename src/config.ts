@@ -84,8 +84,9 @@ export const EnvSchema = z.object({
   DATA_POLL_MS: positiveInt(60_000).default(500),
   RESPONSE_CACHE_ENTRIES: z
     .string()
-    .regex(/^\d+$/, 'must be a non-negative integer')
+    .regex(/^\d+$/, 'must be an integer from 0 to 1000000')
     .transform(Number)
+    .refine((n) => n <= 1_000_000, 'must be an integer from 0 to 1000000')
     .default(2000),
   MCP_ALLOWED_ORIGINS: z
     .string()
@@ -95,8 +96,9 @@ export const EnvSchema = z.object({
         .map((o) => o.trim())
         .filter(Boolean),
     )
+    // A value that lists no origin (",", blanks) would shut out every browser without a word.
     .refine(
-      (list) => list.every((o) => o === '*' || /^https?:\/\/[^/?#\s]+$/.test(o)),
+      (list) => list.length > 0 && list.every((o) => o === '*' || /^https?:\/\/[^/?#\s]+$/.test(o)),
       'must be a comma-separated list of origins like https://app.example.com (or *)',
     )
     .optional(),
@@ -231,27 +233,50 @@ export function loadEnv<K extends EnvKey>(
 }
 
 /**
+ * The lease bounds. A refusal names a variable the operator set: the minimum above the maximum
+ * blames whichever of the two was set, a default outside them the default. An unset default is
+ * moved into the bounds that were set.
+ */
+function leaseBounds(
+  e: z.output<typeof EnvSchema>,
+  isSet: (key: EnvKey) => boolean,
+): Config['websub']['lease'] {
+  const minSeconds = e.WEBSUB_LEASE_MIN_SECONDS;
+  const maxSeconds = e.WEBSUB_LEASE_MAX_SECONDS;
+  if (minSeconds > maxSeconds) {
+    throw new ConfigError(
+      isSet('WEBSUB_LEASE_MAX_SECONDS') && !isSet('WEBSUB_LEASE_MIN_SECONDS')
+        ? `invalid WEBSUB_LEASE_MAX_SECONDS=${JSON.stringify(String(maxSeconds))}: must be at least WEBSUB_LEASE_MIN_SECONDS (${minSeconds})`
+        : `invalid WEBSUB_LEASE_MIN_SECONDS=${JSON.stringify(String(minSeconds))}: must not exceed WEBSUB_LEASE_MAX_SECONDS (${maxSeconds})`,
+    );
+  }
+  let defaultSeconds = e.WEBSUB_LEASE_DEFAULT_SECONDS;
+  if (!isSet('WEBSUB_LEASE_DEFAULT_SECONDS')) {
+    defaultSeconds = Math.min(maxSeconds, Math.max(minSeconds, defaultSeconds));
+  } else if (defaultSeconds < minSeconds || defaultSeconds > maxSeconds) {
+    throw new ConfigError(
+      `invalid WEBSUB_LEASE_DEFAULT_SECONDS=${JSON.stringify(String(defaultSeconds))}: must be between WEBSUB_LEASE_MIN_SECONDS (${minSeconds}) and WEBSUB_LEASE_MAX_SECONDS (${maxSeconds})`,
+    );
+  }
+  return { minSeconds, defaultSeconds, maxSeconds };
+}
+
+/**
  * Parses and validates the environment once. Empty variables count as unset. Throws a
  * `ConfigError` naming the first bad variable.
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const e = parseEnv(EnvSchema, env);
   const baseUrl = e.BASE_URL ?? `http://localhost:${e.PORT}`;
-  const lease = {
-    minSeconds: e.WEBSUB_LEASE_MIN_SECONDS,
-    defaultSeconds: e.WEBSUB_LEASE_DEFAULT_SECONDS,
-    maxSeconds: e.WEBSUB_LEASE_MAX_SECONDS,
-  };
-  if (lease.minSeconds > lease.defaultSeconds || lease.defaultSeconds > lease.maxSeconds) {
-    throw new ConfigError(
-      `invalid WEBSUB_LEASE_DEFAULT_SECONDS=${JSON.stringify(String(lease.defaultSeconds))}: must be between WEBSUB_LEASE_MIN_SECONDS (${lease.minSeconds}) and WEBSUB_LEASE_MAX_SECONDS (${lease.maxSeconds})`,
-    );
-  }
-  if (e.WEBSUB_HOST_CONCURRENCY > e.WEBSUB_CONCURRENCY) {
+  const isSet = (key: EnvKey): boolean => env[key] !== undefined && env[key] !== '';
+  const lease = leaseBounds(e, isSet);
+  if (isSet('WEBSUB_HOST_CONCURRENCY') && e.WEBSUB_HOST_CONCURRENCY > e.WEBSUB_CONCURRENCY) {
     throw new ConfigError(
       `invalid WEBSUB_HOST_CONCURRENCY=${JSON.stringify(String(e.WEBSUB_HOST_CONCURRENCY))}: must not exceed WEBSUB_CONCURRENCY (${e.WEBSUB_CONCURRENCY})`,
     );
   }
+  // Unset, the per-host share follows a lower WEBSUB_CONCURRENCY.
+  const hostConcurrency = Math.min(e.WEBSUB_HOST_CONCURRENCY, e.WEBSUB_CONCURRENCY);
   return Object.freeze({
     port: e.PORT,
     host: e.HOST,
@@ -274,7 +299,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       timeoutMs: e.WEBSUB_TIMEOUT_MS,
       retryDelaysMs: Object.freeze(e.WEBSUB_RETRY_DELAYS_MS),
       concurrency: e.WEBSUB_CONCURRENCY,
-      hostConcurrency: e.WEBSUB_HOST_CONCURRENCY,
+      hostConcurrency,
       maxSubscriptionsPerHost: e.WEBSUB_MAX_SUBSCRIPTIONS_PER_HOST,
       lease: Object.freeze(lease),
     }),

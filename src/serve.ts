@@ -1,7 +1,7 @@
 import { parseCommandLine, printUsage, runCommandLine, UsageError } from './cli.js';
 import { ConfigError, loadConfig } from './config.js';
 import { createLogger } from './logger.js';
-import { startService } from './service.js';
+import { ListenError, startService } from './service.js';
 import { StoreOpenError } from './store/index.js';
 
 export const USAGE = `Usage: dealer-reviews serve
@@ -9,8 +9,8 @@ export const USAGE = `Usage: dealer-reviews serve
 
 Serves the reviews, feeds, insights, MCP endpoint and WebSub hub on PORT (default 3000).
 Configured only by environment variables (PORT, HOST, BASE_URL, DATABASE_URL, ...), each
-documented in the README; a bad value, or a store that cannot be opened, stops start-up with
-one line and exit code 78.
+documented in the README; a bad value, a store that cannot be opened or an address it cannot
+listen on stops start-up with one line and exit code 78.
 
 Options:
   -h, --help   this text`;
@@ -43,7 +43,7 @@ export async function main(argv: readonly string[]): Promise<number | null> {
     try {
       service = await startService(config, logger);
     } catch (err) {
-      if (!(err instanceof StoreOpenError)) throw err;
+      if (!(err instanceof StoreOpenError) && !(err instanceof ListenError)) throw err;
       process.stderr.write(`dealer-reviews: ${err.message}\n`);
       return EX_CONFIG;
     }

@@ -42,6 +42,15 @@ export interface RunningService {
   close(): Promise<void>;
 }
 
+/**
+ * The service cannot listen on `HOST` and `PORT` (a name that does not resolve, an address that
+ * is not this machine's, a port in use or reserved): one line for the operator, like a store
+ * that cannot be opened.
+ */
+export class ListenError extends Error {
+  override name = 'ListenError';
+}
+
 /** The JSON answer to a request node's HTTP parser rejects (it never reaches the app). */
 function parserRejection(code: string | undefined): string {
   const [status, reason] =
@@ -78,7 +87,8 @@ function clientErrorHandler(server: Server, logger: Logger): void {
  * sample dealership into an empty store when SAMPLE_DATA is on and builds every data version off
  * the event loop), publishes the first version, starts watching for new ones, and listens.
  * Resolves once the service answers requests. A store that cannot be opened (or does not answer
- * within the deadline) rejects with a `StoreOpenError`.
+ * within the deadline) rejects with a `StoreOpenError`, an address it cannot listen on with a
+ * `ListenError` (after closing what it started).
  */
 export async function startService(config: Config, logger: Logger): Promise<RunningService> {
   const store = await openServiceStore(config.databaseUrl);
@@ -207,10 +217,23 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     createApp({ routes, logger, notFound: pages.notFound }),
   );
   clientErrorHandler(server, logger);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.port, config.host, () => resolve());
-  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(config.port, config.host, () => resolve());
+    });
+  } catch (err) {
+    clearInterval(purge);
+    if (collect) clearTimeout(collect);
+    publisher.stop();
+    await hub.stop();
+    await builder.close();
+    await store.close();
+    const why = ((err as Error).message ?? String(err)).split('\n')[0];
+    throw new ListenError(
+      `cannot listen on HOST=${JSON.stringify(config.host)} PORT=${config.port}: ${why}`,
+    );
+  }
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   return {

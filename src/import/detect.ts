@@ -4,7 +4,13 @@ import { looksLikeCsvHeader } from './formats/csv.js';
 import { looksLikeDealerRaterReview } from './formats/dealerrater.js';
 import { looksLikeGoogleReview } from './formats/gbp.js';
 import { looksLikePublishedReview } from './formats/reviews-json.js';
-import { iterateArray, parseSpan, scanJsonRoot, type JsonSpan } from './internal/json-scan.js';
+import {
+  iterateArray,
+  parseJsonAt,
+  parseSpan,
+  scanJsonRoot,
+  type JsonSpan,
+} from './internal/json-scan.js';
 import { FileError, type TextDocument } from './internal/text.js';
 import { asRecord } from './internal/values.js';
 import type { FormatId } from './types.js';
@@ -24,7 +30,7 @@ function classifyItem(item: unknown): FormatId | null {
 function classifyArray(text: Buffer, span: JsonSpan): FormatId | 'empty' | null {
   const first = iterateArray(text, span).next();
   if (first.done) return 'empty';
-  return classifyItem(JSON.parse(first.value.text));
+  return classifyItem(parseJsonAt(first.value.text, first.value.line));
 }
 
 function detectJson(doc: TextDocument): FormatId | null {

@@ -8,23 +8,50 @@ export type RowSchema = ReturnType<typeof reviewSourceAsOf>;
 /** The outcome of validating one mapped row. */
 export type RowResult = { ok: true; review: ReviewSource } | { ok: false; rejection: Rejection };
 
-/** The path, in the file's own names, of the first string in `value` holding U+FFFD. */
-function findReplacement(value: unknown, path: string): string | null {
-  if (typeof value === 'string') return value.includes('\uFFFD') ? path || '(row)' : null;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const hit = findReplacement(value[i], path ? `${path}.${i}` : String(i));
-      if (hit !== null) return hit;
+/** How many levels of a path a rejection names; deeper ones end in "…". */
+const MAX_PATH_PARTS = 8;
+
+interface Visit {
+  value: unknown;
+  key: string | null;
+  parent: Visit | null;
+}
+
+/**
+ * The path, in the file's own names, of the first string in `value` holding U+FFFD. Walked with
+ * a stack of its own, not by recursion: a row may nest thousands of levels deep.
+ */
+function findReplacement(value: unknown): string | null {
+  const stack: Visit[] = [{ value, key: null, parent: null }];
+  for (let at = stack.pop(); at !== undefined; at = stack.pop()) {
+    const v = at.value;
+    if (typeof v === 'string') {
+      if (v.includes('\uFFFD')) return pathOf(at);
+      continue;
     }
-    return null;
-  }
-  const rec = asRecord(value);
-  if (!rec) return null;
-  for (const [k, v] of Object.entries(rec)) {
-    const hit = findReplacement(v, path ? `${path}.${k}` : k);
-    if (hit !== null) return hit;
+    // Children in reverse, so that the first in the document is visited first.
+    if (Array.isArray(v)) {
+      for (let i = v.length - 1; i >= 0; i--)
+        stack.push({ value: v[i], key: String(i), parent: at });
+      continue;
+    }
+    const rec = asRecord(v);
+    if (!rec) continue;
+    const entries = Object.entries(rec);
+    for (let i = entries.length - 1; i >= 0; i--)
+      stack.push({ value: entries[i]![1], key: entries[i]![0], parent: at });
   }
   return null;
+}
+
+function pathOf(leaf: Visit): string {
+  const parts: string[] = [];
+  for (let v: Visit | null = leaf; v !== null; v = v.parent) if (v.key !== null) parts.push(v.key);
+  parts.reverse();
+  if (parts.length === 0) return '(row)';
+  return parts.length > MAX_PATH_PARTS
+    ? `${parts.slice(0, MAX_PATH_PARTS).join('.')}.…`
+    : parts.join('.');
 }
 
 /** Maps a path of the `ReviewSource` schema to the file's field name, by longest known prefix. */
@@ -62,7 +89,7 @@ const INVALID_UTF8 = 'holds bytes that are not valid UTF-8 (save the export as U
 export function validateRow(m: MappedRow, schema: RowSchema, checkUtf8: boolean): RowResult {
   const where = { row: m.row, ...(m.line !== null ? { line: m.line } : {}) };
   if (checkUtf8) {
-    const hit = findReplacement(m.raw, '');
+    const hit = findReplacement(m.raw);
     if (hit !== null)
       return { ok: false, rejection: { ...where, field: hit, reason: INVALID_UTF8 } };
   }

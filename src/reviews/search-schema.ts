@@ -89,7 +89,15 @@ export function checkDateRange(
   value: { since?: string | undefined; until?: string | undefined },
   ctx: z.RefinementCtx,
 ): void {
-  if (value.since !== undefined && value.until !== undefined && value.since > value.until) {
+  const { since, until } = value;
+  // Only between two real dates: an impossible date is its own one issue, never also `since`'s.
+  if (
+    since !== undefined &&
+    until !== undefined &&
+    isCalendarDate(since) &&
+    isCalendarDate(until) &&
+    since > until
+  ) {
     ctx.addIssue({ code: 'custom', path: ['since'], message: 'must not be after until' });
   }
 }
@@ -114,7 +122,9 @@ export function parseQueryParams<T>(
   numeric: Readonly<Record<string, 'integer' | 'number'>>,
 ): ParseResult<T> {
   const issues: Issue[] = [];
-  const raw: Record<string, unknown> = {};
+  // No prototype: a parameter named `__proto__` must be a key like any other (assigned to `{}`,
+  // it would vanish and the unknown parameter pass).
+  const raw: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
   for (const key of new Set(params.keys())) {
     const values = params.getAll(key);
     if (values.length > 1) {

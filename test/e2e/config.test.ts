@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
@@ -38,6 +39,24 @@ describe('configuration from the environment', () => {
   ])('rejects %s=%s naming the variable', (key, value) => {
     expect(() => loadConfig({ [key]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [key]: value })).toThrow(new RegExp(`^invalid ${key}=`));
+  });
+
+  it.each([
+    ['MCP_ALLOWED_ORIGINS', ','],
+    ['MCP_ALLOWED_ORIGINS', ' '],
+    ['MCP_ALLOWED_ORIGINS', '\ufeff'],
+    ['RESPONSE_CACHE_ENTRIES', '1000001'],
+    ['RESPONSE_CACHE_ENTRIES', '1'.repeat(400)],
+  ])('issue 15 (fuzz): refuses %s=%j naming the variable', (key, value) => {
+    // A list of no origins shut every browser out of /mcp without a word, and a count of 400
+    // digits was read as Infinity.
+    expect(() => loadConfig({ [key]: value })).toThrow(new RegExp(`^invalid ${key}=`));
+  });
+
+  it('issue 15 (fuzz): the response cache takes 0 to 1,000,000 entries', () => {
+    expect(loadConfig({ RESPONSE_CACHE_ENTRIES: '0' }).responseCacheEntries).toBe(0);
+    expect(loadConfig({ RESPONSE_CACHE_ENTRIES: '1000000' }).responseCacheEntries).toBe(1_000_000);
+    expect(loadConfig({ MCP_ALLOWED_ORIGINS: ' *, ' }).mcpAllowedOrigins).toEqual(['*']);
   });
 
   it('stops start-up with one clear line and a non-zero exit code', () => {
@@ -111,5 +130,56 @@ describe('issue 15: a store that cannot be opened', () => {
     expect(insights.stdout).toBe('');
     expect(insights.stderr.trim().split('\n'), insights.stderr).toHaveLength(1);
     expect(insights.stderr).toMatch(/^insights: cannot open the store DATABASE_URL=/);
+  });
+});
+
+describe('issue 15 (fuzz): an address the service cannot listen on', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'reviews-listen-'));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  /** Starts the service with only the variables it needs (vitest sets BASE_URL to "/"). */
+  function serve(env: Record<string, string>) {
+    return spawnSync(process.execPath, [MAIN], {
+      env: {
+        PATH: process.env.PATH ?? '',
+        SAMPLE_DATA: 'off',
+        DATABASE_URL: `sqlite:${join(dir, 'reviews.db')}`,
+        ...env,
+      },
+      encoding: 'utf8',
+      // Only a bound for a hang (which then fails the test), not a measure of speed.
+      timeout: 30_000,
+    });
+  }
+
+  it.each([
+    ['a HOST that does not resolve', { HOST: 'nonexistent.invalid', PORT: '0' }],
+    ['a HOST that is not this machine', { HOST: '192.0.2.1', PORT: '0' }],
+  ])('%s stops start-up with one line and exit code 78', (_name, env) => {
+    // It was "dealer-reviews: unexpected error: getaddrinfo ENOTFOUND ...", exit 1.
+    const run = serve(env);
+    expect(run.signal, 'it hung').toBeNull();
+    expect(run.status, run.stderr).toBe(78);
+    const lines = run.stderr.trim().split('\n');
+    expect(lines, run.stderr).toHaveLength(1);
+    expect(lines[0]).toMatch(/^dealer-reviews: cannot listen on HOST="[^"]+" PORT=0: /);
+  });
+
+  it('a PORT another process holds stops start-up the same way', async () => {
+    const holder = createServer().listen(0, '127.0.0.1');
+    await new Promise((r) => holder.once('listening', r));
+    const port = (holder.address() as { port: number }).port;
+    try {
+      const run = serve({ HOST: '127.0.0.1', PORT: String(port) });
+      expect(run.status, run.stderr).toBe(78);
+      expect(run.stderr.trim().split('\n')).toEqual([
+        expect.stringMatching(/^dealer-reviews: cannot listen on .*EADDRINUSE/),
+      ]);
+    } finally {
+      holder.close();
+    }
   });
 });

@@ -48,4 +48,32 @@ describe('WebSub settings from the environment', () => {
     expect(() => loadConfig({ [key]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [key]: value })).toThrow(new RegExp(`^invalid ${key}=`));
   });
+
+  it('issue 15 (fuzz): an unset setting follows the bounds that were set', () => {
+    // WEBSUB_CONCURRENCY=4 alone stopped the service, blaming WEBSUB_HOST_CONCURRENCY="8",
+    // which the operator never set; so did a lease bound that left the unset default outside.
+    expect(loadConfig({ WEBSUB_CONCURRENCY: '4' }).websub.hostConcurrency).toBe(4);
+    expect(loadConfig({ WEBSUB_LEASE_MIN_SECONDS: '1000000' }).websub.lease).toEqual({
+      minSeconds: 1_000_000,
+      defaultSeconds: 1_000_000,
+      maxSeconds: 2_592_000,
+    });
+    expect(loadConfig({ WEBSUB_LEASE_MAX_SECONDS: '7200' }).websub.lease.defaultSeconds).toBe(7200);
+  });
+
+  it.each([
+    [{ WEBSUB_LEASE_MIN_SECONDS: '3000000' }, 'WEBSUB_LEASE_MIN_SECONDS'],
+    [{ WEBSUB_LEASE_MAX_SECONDS: '1800' }, 'WEBSUB_LEASE_MAX_SECONDS'],
+    [
+      { WEBSUB_LEASE_MIN_SECONDS: '7200', WEBSUB_LEASE_MAX_SECONDS: '3600' },
+      'WEBSUB_LEASE_MIN_SECONDS',
+    ],
+    [
+      { WEBSUB_LEASE_MAX_SECONDS: '7200', WEBSUB_LEASE_DEFAULT_SECONDS: '9000' },
+      'WEBSUB_LEASE_DEFAULT_SECONDS',
+    ],
+    [{ WEBSUB_CONCURRENCY: '4', WEBSUB_HOST_CONCURRENCY: '8' }, 'WEBSUB_HOST_CONCURRENCY'],
+  ])('issue 15 (fuzz): bounds that disagree name a variable that was set: %j', (env, key) => {
+    expect(() => loadConfig(env)).toThrow(new RegExp(`^invalid ${key}=`));
+  });
 });

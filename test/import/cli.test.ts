@@ -206,6 +206,32 @@ describe('npm run import: bad input', () => {
     expect(summary.warnings.join('\n')).toMatch(/not valid UTF-8 on 1 line/);
   });
 
+  it('issue 15 (fuzz): invalid UTF-8 nested 20,000 deep rejects its row, naming a short path', async () => {
+    // The search for the bad string recursed through the nesting: 'unexpected error: Maximum
+    // call stack size exceeded', exit 1, with or without --strict.
+    const file = join(dir, 'deep-utf8.json');
+    const review = (id: string, extra: string) =>
+      `{"reviewId":"${id}","reviewer":{"displayName":"Deep Nester"},"starRating":"FIVE","comment":"Fine.","createTime":"2024-04-18T20:11:02.781Z"${extra}}`;
+    const depth = 20_000;
+    const deep = `,"notes":${'['.repeat(depth)}"bad \xff byte"${']'.repeat(depth)}`;
+    const text = `{"reviews":[${review('deep-1', deep)},${review('deep-2', '')}]}`;
+    writeFileSync(file, Buffer.from(text, 'latin1'));
+    const { result, summary } = await importJson([file], db);
+    expect(result.code, result.stderr).toBe(0);
+    expect(summary.inserted).toBe(1);
+    expect(summary.rejected).toEqual([
+      {
+        row: 1,
+        line: 1,
+        field: 'notes.0.0.0.0.0.0.0.…',
+        reason: 'holds bytes that are not valid UTF-8 (save the export as UTF-8)',
+      },
+    ]);
+    const strict = await runCli([file, '--json', '--strict'], db);
+    expect(strict.code).toBe(1);
+    expect(strict.stderr).not.toMatch(/unexpected error/);
+  });
+
   it('rejects a review whose text is 1 MB (the limit is 20,000 characters)', async () => {
     const file = join(dir, 'big.json');
     const item = (id: string, comment: string): object => ({

@@ -6,11 +6,12 @@ import { benchInsights } from './insights.js';
 import { benchMcp } from './mcp.js';
 import { benchPages } from './pages.js';
 import { benchMigrate, benchScale } from './scale.js';
+import { benchSoak } from './soak.js';
 import { benchStalls } from './stalls.js';
 import { benchWebSub } from './websub.js';
 
 /**
- * `npm run bench [-- http|import|startup|etag|migrate|insights|mcp|agent-tasks|pages|stalls|websub]`:
+ * `npm run bench [-- http|import|startup|etag|migrate|insights|mcp|agent-tasks|pages|stalls|websub|soak]`:
  * runs the benchmarks and prints Markdown tables. Sizes come from
  * BENCH_SIZES (default "1000,100000"); each load runs BENCH_DURATION seconds (default 10). The
  * WebSub subscriber counts come from BENCH_WEBSUB_SUBSCRIBERS (default "1000,10000"), the
@@ -58,6 +59,11 @@ async function main(): Promise<void> {
   if (all || which.has('stalls')) {
     console.log('## Stalls\n');
     console.log(await benchStalls());
+  }
+  // The soak (a minute at 1,000 connections with a 100,000-review import) runs only when named.
+  if (which.has('soak')) {
+    console.log('## Soak\n');
+    console.log(await benchSoak());
   }
   if (all || which.has('websub')) {
     console.log('## WebSub distribution\n');

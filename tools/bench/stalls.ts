@@ -27,14 +27,22 @@ process.on('SIGUSR2', () => {
 });
 `)}`;
 
-interface Service {
+export interface WatchedService {
   url: string;
   child: ChildProcess;
   log: string[];
+  /** The event-loop delay since the last call (the histogram is reset each time). */
   loop(): Promise<{ maxMs: number; p99Ms: number; meanMs: number }>;
 }
 
-async function startService(databaseUrl: string): Promise<Service> {
+/**
+ * Starts the built service as a child process with an event-loop delay monitor in it, on the
+ * bundled sample store (the soak reuses it; `env` adds or overrides variables).
+ */
+export async function startWatchedService(
+  databaseUrl: string,
+  env: Record<string, string> = {},
+): Promise<WatchedService> {
   const port = await freePort();
   const child = spawn(process.execPath, ['--import', DELAY_HOOK, join(ROOT, 'dist/src/main.js')], {
     env: {
@@ -45,6 +53,7 @@ async function startService(databaseUrl: string): Promise<Service> {
       BASE_URL: `http://127.0.0.1:${port}`,
       SAMPLE_DATA: 'on',
       LOG_LEVEL: 'info',
+      ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -65,7 +74,9 @@ async function startService(databaseUrl: string): Promise<Service> {
     log,
     loop: () =>
       new Promise((resolve) => {
-        waiting.push((line) => resolve(JSON.parse(line) as Awaited<ReturnType<Service['loop']>>));
+        waiting.push((line) =>
+          resolve(JSON.parse(line) as Awaited<ReturnType<WatchedService['loop']>>),
+        );
         child.kill('SIGUSR2');
       }),
   };
@@ -106,7 +117,12 @@ function poller(url: string, everyMs: number) {
   };
 }
 
-function run(cmd: string, args: string[], env: Record<string, string> = {}): Promise<number> {
+/** Runs a command to its end (output ignored); resolves its exit code. */
+export function run(
+  cmd: string,
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<number> {
   return new Promise((resolve, reject) => {
     const child = spawn(cmd, args, { env: { ...process.env, ...env }, stdio: 'ignore' });
     child.on('error', reject);
@@ -117,7 +133,7 @@ function run(cmd: string, args: string[], env: Record<string, string> = {}): Pro
 const ms = (n: number) => `${Math.round(n)} ms`;
 
 /** The service's RSS once the insights have followed and the build worker is done (20 s on). */
-async function settledRss(svc: Service): Promise<number> {
+async function settledRss(svc: WatchedService): Promise<number> {
   await new Promise((r) => setTimeout(r, 20_000));
   return memoryOf(svc.child.pid!).rssMB;
 }
@@ -142,7 +158,7 @@ export async function benchStalls(): Promise<string> {
       '--out',
       file,
     ]);
-    const svc = await startService(databaseUrl);
+    const svc = await startWatchedService(databaseUrl);
     try {
       const before = await health(svc.url);
       const rssBefore = memoryOf(svc.child.pid!).rssMB;

@@ -56,7 +56,9 @@ function fieldNames(r: Record<string, unknown>): FieldNames {
 
 function rating(value: unknown, field: string): number | null {
   if (value === undefined || value === null || value === '' || value === 0) return null;
-  const n = typeof value === 'number' ? value : Number(value);
+  // Numbers and numeric text only: Number() of an array joins it (a stack overflow for one
+  // nested thousands deep) and reads [5] as 5 and true as 1.
+  const n = typeof value === 'number' ? value : typeof value === 'string' ? Number(value) : NaN;
   if (!Number.isFinite(n)) throw new FieldError(field, `not a rating: ${show(value)}`);
   return roundRating(n, field);
 }

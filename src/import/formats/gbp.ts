@@ -114,7 +114,10 @@ function reviewsSpan(doc: TextDocument): { span: JsonSpan; reported: Record<stri
   const reported: Record<string, unknown> = {};
   for (const key of ['averageRating', 'totalReviewCount']) {
     const s = root.members.get(key);
-    if (s) reported[key] = parseSpan(doc.bytes, s);
+    const value = s ? parseSpan(doc.bytes, s) : undefined;
+    // Figures only: anything else would be echoed into the summary (a value nested 20,000 deep
+    // overflowed the stack that prints it).
+    if (typeof value === 'number' && Number.isFinite(value)) reported[key] = value;
   }
   return { span, reported };
 }

@@ -6,7 +6,7 @@ import { reviewDateWindow, reviewSourceAsOf } from '../../domain/review.js';
 import { validateRow } from '../validate.js';
 import { checkBusiness } from './business.js';
 import { mapDealerRaterReview } from './dealerrater.js';
-import { mapGoogleReview } from './gbp.js';
+import { mapGoogleReview, readGoogleReviews } from './gbp.js';
 import { mapPublishedReview } from './reviews-json.js';
 
 const ctx: RowContext = { timeZone: 'UTC', defaultSource: null, noteLocalTime: () => {} };
@@ -206,5 +206,77 @@ describe('implausible dates (after tomorrow or before 1995) in each format', () 
       null,
     );
     expect(rejectionOf(published)).toEqual({ ...future, field: 'verification.checkedAt' });
+  });
+});
+
+describe('issue 15 (fuzz): what a Google page reports about itself', () => {
+  const page = (average: string, total = '212') =>
+    readGoogleReviews(doc(`{"reviews":[],"averageRating":${average},"totalReviewCount":${total}}`))
+      .reported;
+
+  it('keeps the figures', () => {
+    expect(page('4.6')).toEqual({ google: { averageRating: 4.6, totalReviewCount: 212 } });
+  });
+
+  it.each([
+    ['nested 20,000 deep', `${'['.repeat(20_000)}${']'.repeat(20_000)}`],
+    ['a string', `"${'x'.repeat(1000)}"`],
+    ['an object', '{"a":1}'],
+    ['null', 'null'],
+    ['past a double', '1e400'],
+  ])('leaves out a value that is not a figure: %s', (_name, average) => {
+    // The deep one overflowed the stack that prints the summary: "unexpected error", exit 1.
+    const reported = page(average);
+    expect(reported).toEqual({ google: { totalReviewCount: 212 } });
+    expect(() => JSON.stringify(reported)).not.toThrow();
+  });
+});
+
+describe('issue 15 (fuzz): ratings that are arrays, objects or booleans', () => {
+  const deep = JSON.parse(`${'['.repeat(20_000)}${']'.repeat(20_000)}`) as unknown;
+
+  it.each([
+    ['nested 20,000 deep', deep, 'an array'],
+    ['an array holding a number', [5], 'an array'],
+    ['an object', { stars: 5 }, 'an object'],
+  ])('a Google starRating that is %s is a rejected row naming its kind', (_n, value, kind) => {
+    // The reason serialised the whole value: a stack overflow for the deep one (exit 1).
+    const row = mapGoogleReview(
+      { reviewId: 'a', starRating: value, createTime: '2024-01-01T00:00:00Z' },
+      1,
+      1,
+      ctx,
+    );
+    expect(row).toMatchObject({ field: 'starRating' });
+    expect((row as { reason: string }).reason).toContain(`got ${kind}`);
+  });
+
+  it.each([
+    ['nested 20,000 deep', deep],
+    ['an array holding a number', [5]],
+    ['true', true],
+  ])('a DealerRater Rating that is %s is a rejected row, not a rating', (_n, value) => {
+    // Number() joined the array (a stack overflow when deep) and read [5] as 5 and true as 1.
+    const row = mapDealerRaterReview(
+      { Id: 7, Rating: value, DateCreated: '2024-01-01T10:00:00Z' },
+      1,
+      null,
+      ctx,
+    );
+    expect(row).toMatchObject({ field: 'Rating' });
+    expect((row as { reason: string }).reason).toMatch(/^not a rating: /);
+  });
+});
+
+describe('issue 15 (fuzz): a first review that is not valid JSON', () => {
+  it('is the same FileError detection or not, naming its line', () => {
+    // Detection parsed the first item with a bare JSON.parse: "unexpected error", exit 1, where
+    // the same fault in the second item was a FileError.
+    const text = (first: string) =>
+      `{"reviews":[\n{"reviewId":"a","starRating":"FIVE","comment":"${first}"},\n{"reviewId":"b"}]}`;
+    expect(() => detectFormat(doc(text('bad\u0001char')))).toThrow(
+      /not valid JSON in the value starting at line 2/,
+    );
+    expect(detectFormat(doc(text('fine')))).toBe('gbp');
   });
 });

@@ -43,3 +43,12 @@ describe('scanJsonRoot and iterateArray', () => {
     expect(() => scanJsonRoot(Buffer.from(bad))).toThrow(message);
   });
 });
+
+describe('issue 15 (fuzz): a raw control character in a key', () => {
+  it('is a FileError naming the line, not an unexpected error', () => {
+    // JSON.parse of the key threw a bare SyntaxError: "import: unexpected error: Bad control ...".
+    const buf = Buffer.from('{\n"rev\u0001x":[],"reviews":[]}');
+    expect(() => scanJsonRoot(buf)).toThrow(FileError);
+    expect(() => scanJsonRoot(buf)).toThrow(/not valid JSON in the value starting at line 2/);
+  });
+});

@@ -119,7 +119,8 @@ function scanObject(buf: Buffer, start: number, lines: LineCounter): Map<string,
     i = skipSpace(buf, i);
     if ((buf[i] ?? -1) !== QUOTE) fail(buf, i, 'expected a key');
     const keyEnd = skipString(buf, i);
-    const key = JSON.parse(buf.toString('utf8', i, keyEnd)) as string;
+    // A key with a raw control character is invalid JSON: a FileError naming the line.
+    const key = parseJsonAt(buf.toString('utf8', i, keyEnd), lines.at(i)) as string;
     i = expect(buf, skipSpace(buf, keyEnd), COLON, "':'");
     i = skipSpace(buf, i);
     const end = skipValue(buf, i);

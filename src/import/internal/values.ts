@@ -38,9 +38,15 @@ export function text(value: unknown): string | null {
 
 const STAR_WORDS: Record<string, number> = { ONE: 1, TWO: 2, THREE: 3, FOUR: 4, FIVE: 5 };
 
-/** Shortens a value for a rejection reason. */
+/**
+ * Shortens a value for a rejection reason: a string cut at 40 characters, a number, boolean or
+ * null as written; an array or an object only by its kind (serialising one to show 40 characters
+ * could mean megabytes, or a stack overflow for one nested thousands deep).
+ */
 export function show(value: unknown): string {
-  const s = typeof value === 'string' ? value : JSON.stringify(value);
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'object' && value !== null) return 'an object';
+  const s = typeof value === 'string' ? value : String(value);
   return s.length > 40 ? `${JSON.stringify(s.slice(0, 40))}...` : JSON.stringify(s);
 }
 
