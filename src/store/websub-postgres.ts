@@ -1,40 +1,20 @@
+import {
+  toIntent,
+  toSubscription,
+  type IntentRow,
+  type SubscriptionRow,
+} from './internal/websub-rows.js';
 import { claimDeliveriesPgSql, claimIntentsPgSql } from './internal/websub-claim-sql.js';
 import type { PgDb, Query } from './internal/postgres-db.js';
 import type {
   ClaimOptions,
   ClaimedDelivery,
-  ClaimedIntent,
-  IntentMode,
   NewIntent,
   NewSubscription,
   PendingDelivery,
-  Subscription,
   TopicState,
   WebSubStore,
 } from './websub-types.js';
-
-interface SubscriptionRow {
-  topic: string;
-  callback: string;
-  callback_host: string;
-  secret: string | null;
-  lease_seconds: number;
-  expires_at: number;
-  failures: number;
-  created_at: number;
-  updated_at: number;
-}
-
-interface IntentRow {
-  id: number;
-  mode: IntentMode;
-  topic: string;
-  callback: string;
-  callback_host: string;
-  secret: string | null;
-  lease_seconds: number | null;
-  reason: string | null;
-}
 
 interface DeliveryRow {
   id: number;
@@ -57,33 +37,6 @@ const HOST_LOCK = 0x5755_0002;
 
 const lock = (query: Query, namespace: number, key: string) =>
   query('SELECT pg_advisory_xact_lock($1::integer, hashtext($2))', [namespace, key]);
-
-function toSubscription(r: SubscriptionRow): Subscription {
-  return {
-    topic: r.topic,
-    callback: r.callback,
-    callbackHost: r.callback_host,
-    secret: r.secret,
-    leaseSeconds: r.lease_seconds,
-    expiresAt: r.expires_at,
-    failures: r.failures,
-    createdAt: r.created_at,
-    updatedAt: r.updated_at,
-  };
-}
-
-function toIntent(r: IntentRow): ClaimedIntent {
-  return {
-    id: r.id,
-    mode: r.mode,
-    topic: r.topic,
-    callback: r.callback,
-    callbackHost: r.callback_host,
-    secret: r.secret,
-    leaseSeconds: r.lease_seconds,
-    reason: r.reason,
-  };
-}
 
 const scan = (o: ClaimOptions) => Math.max(64, o.limit * 4);
 

@@ -1,14 +1,17 @@
 import type Database from 'better-sqlite3';
+import {
+  toIntent,
+  toSubscription,
+  type IntentRow,
+  type SubscriptionRow,
+} from './internal/websub-rows.js';
 import { claimDeliveriesSql, claimIntentsSql } from './internal/websub-claim-sql.js';
 import type {
   ClaimOptions,
   ClaimedDelivery,
-  ClaimedIntent,
-  IntentMode,
   NewIntent,
   NewSubscription,
   PendingDelivery,
-  Subscription,
   TopicState,
   WebSubStore,
 } from './websub-types.js';
@@ -18,29 +21,6 @@ type Db = Database.Database;
 /** Runs `fn` in one `BEGIN IMMEDIATE` transaction on the writer, after the writes queued before. */
 export type WriteRunner = <T>(fn: () => T) => Promise<T>;
 
-interface SubscriptionRow {
-  topic: string;
-  callback: string;
-  callback_host: string;
-  secret: string | null;
-  lease_seconds: number;
-  expires_at: number;
-  failures: number;
-  created_at: number;
-  updated_at: number;
-}
-
-interface IntentRow {
-  id: number;
-  mode: IntentMode;
-  topic: string;
-  callback: string;
-  callback_host: string;
-  secret: string | null;
-  lease_seconds: number | null;
-  reason: string | null;
-}
-
 interface DeliveryRow {
   id: number;
   topic: string;
@@ -48,33 +28,6 @@ interface DeliveryRow {
   callback_host: string;
   min_version: number;
   attempts: number;
-}
-
-function toSubscription(r: SubscriptionRow): Subscription {
-  return {
-    topic: r.topic,
-    callback: r.callback,
-    callbackHost: r.callback_host,
-    secret: r.secret,
-    leaseSeconds: r.lease_seconds,
-    expiresAt: r.expires_at,
-    failures: r.failures,
-    createdAt: r.created_at,
-    updatedAt: r.updated_at,
-  };
-}
-
-function toIntent(r: IntentRow): ClaimedIntent {
-  return {
-    id: r.id,
-    mode: r.mode,
-    topic: r.topic,
-    callback: r.callback,
-    callbackHost: r.callback_host,
-    secret: r.secret,
-    leaseSeconds: r.lease_seconds,
-    reason: r.reason,
-  };
 }
 
 function claimParams(o: ClaimOptions) {

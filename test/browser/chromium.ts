@@ -3,20 +3,10 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../../tools/chromium.js';
 
 /** Debian's Chromium (`apt-get install chromium`); a browser is never downloaded. */
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+export const CHROMIUM = CHROMIUM_PATH;
 
 /** Where the screenshots go (gitignored). */
 export const SCREENSHOTS = join(import.meta.dirname, '..', '..', 'test-results', 'screenshots');
@@ -32,7 +22,7 @@ export async function launch(): Promise<Browser> {
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     headless: true,
-    args: ARGS,
+    args: [...CHROMIUM_FLAGS],
     viewport: { width: 1280, height: 900 },
   });
   return {

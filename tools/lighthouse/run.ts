@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, ROOT, waitFor } from '../bench/harness.js';
+import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../chromium.js';
 
 /**
  * `npm run lighthouse`: starts the built service on the sample dealership, runs Lighthouse 12
@@ -16,17 +17,8 @@ const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as 
 const MIN = Number(process.env.LIGHTHOUSE_MIN ?? 95);
 /** Performance depends on the machine's load at the moment: a page gets up to this many runs. */
 const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 3);
-const CHROME = process.env.CHROME_PATH ?? '/usr/bin/chromium';
-const FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-].join(' ');
+const CHROME = CHROMIUM_PATH;
+const FLAGS = CHROMIUM_FLAGS.join(' ');
 
 function lighthouse(url: string, out: string): Record<string, number> {
   const run = spawnSync(

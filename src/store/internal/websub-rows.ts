@@ -1,0 +1,52 @@
+/** The WebSub rows as both engines return them (times in milliseconds), and their records. */
+import type { ClaimedIntent, IntentMode, Subscription } from '../websub-types.js';
+
+export interface SubscriptionRow {
+  topic: string;
+  callback: string;
+  callback_host: string;
+  secret: string | null;
+  lease_seconds: number;
+  expires_at: number;
+  failures: number;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface IntentRow {
+  id: number;
+  mode: IntentMode;
+  topic: string;
+  callback: string;
+  callback_host: string;
+  secret: string | null;
+  lease_seconds: number | null;
+  reason: string | null;
+}
+
+export function toSubscription(r: SubscriptionRow): Subscription {
+  return {
+    topic: r.topic,
+    callback: r.callback,
+    callbackHost: r.callback_host,
+    secret: r.secret,
+    leaseSeconds: r.lease_seconds,
+    expiresAt: r.expires_at,
+    failures: r.failures,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+  };
+}
+
+export function toIntent(r: IntentRow): ClaimedIntent {
+  return {
+    id: r.id,
+    mode: r.mode,
+    topic: r.topic,
+    callback: r.callback,
+    callbackHost: r.callback_host,
+    secret: r.secret,
+    leaseSeconds: r.lease_seconds,
+    reason: r.reason,
+  };
+}
