@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { parseCommandLine, printUsage, runCommandLine, UsageError, CliError } from '../cli.js';
 import { loadEnv } from '../config.js';
-import { openStoreWithin } from '../store/index.js';
+import { openExistingStoreWithin } from '../store/index.js';
 
 export const USAGE = `Usage: dealer-reviews backup <file>
 
@@ -22,7 +22,7 @@ export function main(argv: readonly string[]): Promise<number> {
     if (args.positionals.length !== 1) throw new UsageError('give exactly one file to write');
     const target = args.positionals[0]!;
     if (existsSync(target)) throw new CliError(`${target} exists: give a new file`);
-    const store = await openStoreWithin(loadEnv(['DATABASE_URL']).DATABASE_URL);
+    const store = await openExistingStoreWithin(loadEnv(['DATABASE_URL']).DATABASE_URL);
     try {
       if (!store.backup) {
         throw new CliError(`this store (${store.engine}) has its own backup tools: use pg_dump`);

@@ -1,8 +1,8 @@
-import { existsSync } from 'node:fs';
 import { parseCommandLine, printUsage, runCommandLine, UsageError, CliError } from '../cli.js';
 import {
   databaseUrlProblem,
   maskDatabaseUrl,
+  openExistingStoreWithin,
   openStoreWithin,
   StoreNotEmptyError,
   type Store,
@@ -55,12 +55,8 @@ export function main(argv: readonly string[]): Promise<number> {
     const from = checkUrl('--from', args.values.from);
     const to = checkUrl('--to', args.values.to);
     if (from === to) throw new UsageError('--from and --to name the same store');
-    // Opening a SQLite store creates the file: a source that does not exist is a mistake.
-    if (from.startsWith('sqlite:') && !existsSync(from.slice('sqlite:'.length))) {
-      throw new CliError(`${from.slice('sqlite:'.length)}: no such file (--from)`);
-    }
     const started = Date.now();
-    const source = await openStoreWithin(from);
+    const source = await openExistingStoreWithin(from, '--from');
     let target: Store | undefined;
     try {
       target = await openStoreWithin(to);

@@ -1,7 +1,7 @@
 import { parseCommandLine, printUsage, runCommandLine, UsageError } from '../cli.js';
 import { loadEnv } from '../config.js';
 import { orderReviews } from '../reviews/order.js';
-import { openStoreWithin } from '../store/index.js';
+import { openExistingStoreWithin } from '../store/index.js';
 import { createInsightsEngine } from './engine.js';
 import { renderReport } from './report.js';
 
@@ -29,7 +29,7 @@ export function main(argv: readonly string[]): Promise<number> {
     const args = parseCommandLine(argv, { json: { type: 'boolean', default: false } });
     if (args === null) return printUsage(CLI);
     if (args.positionals.length > 0) throw new UsageError('takes no arguments');
-    const store = await openStoreWithin(loadEnv(['DATABASE_URL']).DATABASE_URL);
+    const store = await openExistingStoreWithin(loadEnv(['DATABASE_URL']).DATABASE_URL);
     try {
       const dataset = await store.readDataset();
       const reviews = orderReviews(dataset.reviews).map((p) => p.review);

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { DeadlineError, withDeadline } from './internal/deadline.js';
 import {
   isPostgresUrl,
@@ -118,6 +119,24 @@ export function openStoreWithin(
   deadlineMs = STORE_OPEN_DEADLINE_MS,
 ): Promise<Store> {
   return openWithin(databaseUrl, async () => openStore(databaseUrl), deadlineMs);
+}
+
+/**
+ * Opens a store that must already exist, for the commands that only read or copy one (`backup`,
+ * `insights`, `migrate-store --from`): opening a SQLite store creates its file, so a mistyped
+ * `DATABASE_URL` would otherwise read an empty store and report nothing wrong. A PostgreSQL
+ * database that does not exist already fails to open. `what` names the setting in the message.
+ */
+export async function openExistingStoreWithin(
+  databaseUrl: string,
+  what = 'DATABASE_URL',
+  deadlineMs = STORE_OPEN_DEADLINE_MS,
+): Promise<Store> {
+  if (databaseUrl.startsWith('sqlite:')) {
+    const path = databaseUrl.slice('sqlite:'.length);
+    if (!existsSync(path)) throw new StoreOpenError(`${path}: no such file (${what})`);
+  }
+  return openStoreWithin(databaseUrl, deadlineMs);
 }
 
 /**

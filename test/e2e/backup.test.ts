@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
@@ -51,5 +52,26 @@ describe('dealer-reviews backup', () => {
     expect(run.code).toBe(1);
     expect(run.stderr.trim().split('\n')).toHaveLength(1);
     expect(run.stderr).toMatch(/exists/);
+  });
+
+  it('refuses a store that does not exist, in one line, and creates none', async () => {
+    const missing = join(svc.dir, 'no-such-folder', 'reviews.db');
+    const target = join(svc.dir, 'backups', 'of-nothing.db');
+    const run = await runCommand('backup', [target], missing);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe(`backup: ${missing}: no such file (DATABASE_URL)\n`);
+    expect(existsSync(missing)).toBe(false);
+    expect(existsSync(target)).toBe(false);
+  });
+});
+
+describe('dealer-reviews insights', () => {
+  it('refuses a store that does not exist, in one line, and creates none', async () => {
+    const missing = join(svc.dir, 'elsewhere', 'reviews.db');
+    const run = await runCommand('insights', ['--json'], missing);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toBe(`insights: ${missing}: no such file (DATABASE_URL)\n`);
+    expect(existsSync(missing)).toBe(false);
   });
 });
