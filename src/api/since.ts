@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { constants, createBrotliCompress, createGzip } from 'node:zlib';
 import type { Writable } from 'node:stream';
+import { DOCUMENTS } from '../catalogue.js';
 import { evaluatePreconditions } from '../http/conditional.js';
 import { invalidRequest } from '../http/errors.js';
 import { chooseCoding } from '../http/negotiate.js';
@@ -97,7 +98,8 @@ function paged(
 
 /** A strong tag for a streamed result: the dataset's bytes and the date fix its bytes. */
 function streamedEtag(snapshot: Snapshot, since: string): string {
-  const dataset = snapshot.representations.get('/reviews.json')?.etag ?? snapshot.state.version;
+  const dataset =
+    snapshot.representations.get(DOCUMENTS.reviews.path)?.etag ?? snapshot.state.version;
   const hash = createHash('sha1').update(`${dataset} since ${since}`).digest('base64url');
   return `"s${hash}"`;
 }
