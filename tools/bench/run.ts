@@ -9,6 +9,37 @@ import { benchMigrate, benchScale } from './scale.js';
 import { benchSoak } from './soak.js';
 import { benchStalls } from './stalls.js';
 import { benchWebSub } from './websub.js';
+import { parseCommandLine, printUsage, runCommandLine, UsageError } from '../../src/cli.js';
+
+const SCENARIOS = [
+  'http',
+  'import',
+  'startup',
+  'etag',
+  'migrate',
+  'insights',
+  'mcp',
+  'agent-tasks',
+  'pages',
+  'stalls',
+  'websub',
+  'soak',
+] as const;
+
+const USAGE = `Usage: npm run bench [-- <scenario>...]
+
+Runs the benchmarks and prints Markdown tables; with no scenario, all but migrate and soak.
+Scenarios: ${SCENARIOS.join(', ')}.
+
+Environment: BENCH_SIZES (default 1000,100000), BENCH_DURATION (seconds per load, default 10),
+BENCH_ENGINES (default sqlite; sqlite,postgres), BENCH_SCALE_COUNT (default 100000),
+BENCH_INSIGHTS_COUNT (default 10000), BENCH_WEBSUB_SUBSCRIBERS (default 1000,10000),
+BENCH_WEBSUB_INSTANCES (default 1). Figures and how to read them: docs/benchmarks.md.
+
+Options:
+  -h, --help   this text`;
+
+const CLI = { name: 'bench', usage: USAGE };
 
 /**
  * `npm run bench [-- http|import|startup|etag|migrate|insights|mcp|agent-tasks|pages|stalls|websub|soak]`:
@@ -19,8 +50,7 @@ import { benchWebSub } from './websub.js';
  * `import`/`startup`/`etag` (one scenario: BENCH_SCALE_COUNT reviews, default 100,000) run on
  * each engine of BENCH_ENGINES (default "sqlite"; see engines.ts).
  */
-async function main(): Promise<void> {
-  const which = new Set(process.argv.slice(2));
+async function main(which: ReadonlySet<string>): Promise<void> {
   const all = which.size === 0;
   const sizes = (process.env.BENCH_SIZES ?? '1000,100000').split(',').map(Number);
   const engines = benchEngines();
@@ -76,10 +106,17 @@ async function main(): Promise<void> {
   }
 }
 
-main()
-  .then(() => stopEngines())
-  .catch(async (err: unknown) => {
-    console.error(err);
+const code = await runCommandLine(CLI, async () => {
+  const args = parseCommandLine(process.argv.slice(2), {});
+  if (args === null) return printUsage(CLI);
+  const unknown = args.positionals.filter((p) => !(SCENARIOS as readonly string[]).includes(p));
+  if (unknown.length > 0) throw new UsageError(`unknown scenario: ${unknown.join(', ')}`);
+  try {
+    await main(new Set(args.positionals));
+  } finally {
     await stopEngines().catch(() => undefined);
-    process.exit(1);
-  });
+  }
+  return 0;
+});
+// A failed scenario may leave a child or a server behind: end at once, as before.
+if (code !== 0) process.exit(code);

@@ -3,6 +3,7 @@ import { randomInt } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parseCommandLine, printUsage, runCommandLine } from '../../src/cli.js';
 import { repoRoot } from '../paths.js';
 
 /**
@@ -44,9 +45,21 @@ function intEnv(name: string, fallback: number): number {
   return Number(value);
 }
 
-async function main(): Promise<number> {
+const USAGE = `Usage: npm run fuzz [-- <file filter>...]
+
+The property-based fuzz suite (test/fuzz) with many runs per boundary; a filter keeps the files
+whose name holds it (search, since, mcp, websub-hub, import, environment).
+
+Environment: FUZZ_RUNS (runs per boundary, default 10000), FUZZ_SEED (default: random, printed),
+FUZZ_MINUTES (stop each boundary after that many minutes).
+
+Options:
+  -h, --help   this text`;
+
+const CLI = { name: 'fuzz', usage: USAGE };
+
+async function main(filters: readonly string[]): Promise<number> {
   const root = repoRoot();
-  const filters = process.argv.slice(2);
   const files = readdirSync(join(root, 'test', 'fuzz'))
     .filter((f) => f.endsWith('.test.ts'))
     .filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)))
@@ -111,10 +124,9 @@ async function main(): Promise<number> {
   return code !== 0 || figures.some((f) => f.failed) ? 1 : 0;
 }
 
-main().then(
-  (code) => process.exit(code),
-  (err: unknown) => {
-    console.error(`fuzz: ${err instanceof Error ? err.message : String(err)}`);
-    process.exit(1);
-  },
-);
+const code = await runCommandLine(CLI, async () => {
+  const args = parseCommandLine(process.argv.slice(2), {});
+  if (args === null) return printUsage(CLI);
+  return main(args.positionals);
+});
+process.exit(code);

@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, ROOT, waitFor } from '../bench/harness.js';
+import { parseCommandLine, printUsage, runCommandLine, UsageError } from '../../src/cli.js';
 import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../chromium.js';
 
 /**
@@ -99,7 +100,23 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((err: unknown) => {
-  console.error(err);
-  process.exit(1);
+const USAGE = `Usage: npm run lighthouse
+
+Starts the built service on the sample dealership, runs Lighthouse 12 with Debian's Chromium
+(${CHROME}) on ${PATHS.join(' and ')} and prints the four category scores; exits 1 when one is
+below LIGHTHOUSE_MIN (default 95). A page below it runs again, up to LIGHTHOUSE_RUNS times
+(default 3), and the best run counts.
+
+Options:
+  -h, --help   this text`;
+
+const CLI = { name: 'lighthouse', usage: USAGE };
+
+const code = await runCommandLine(CLI, async () => {
+  const args = parseCommandLine(process.argv.slice(2), {});
+  if (args === null) return printUsage(CLI);
+  if (args.positionals.length > 0) throw new UsageError('takes no arguments');
+  await main();
+  return 0;
 });
+process.exit(code);
