@@ -21,10 +21,10 @@ describe('npm run train', () => {
   // No timeout of its own: the models project's (30 minutes) holds on a busy machine, where two
   // trainings took 196 s against the 180 s this test once had.
   it('writes identical bytes when run twice on the same small configuration', () => {
-      console.log('training the small semeval14-restaurants model twice (minutes)');
-      const first = trainSmall();
-      const second = trainSmall();
-      expect(first.length).toBeGreaterThan(1000);
-      expect(first.equals(second)).toBe(true);
+    console.log('training the small semeval14-restaurants model twice (minutes)');
+    const first = trainSmall();
+    const second = trainSmall();
+    expect(first.length).toBeGreaterThan(1000);
+    expect(first.equals(second)).toBe(true);
   });
 });

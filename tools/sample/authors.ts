@@ -40,9 +40,17 @@ export function googleAuthor(rng: Rng, hispanic: boolean, day: number): Author {
     case 'lower':
       return { name: `${first} ${last}`.toLowerCase(), first, anonymous: false };
     case 'middle':
-      return { name: `${first} ${String.fromCharCode(65 + rng.int(0, 25))}. ${last}`, first, anonymous: false };
+      return {
+        name: `${first} ${String.fromCharCode(65 + rng.int(0, 25))}. ${last}`,
+        first,
+        anonymous: false,
+      };
     case 'two-last':
-      return { name: `${first} ${last} ${rng.pick(hispanic ? HISPANIC_LAST : LAST_NAMES)}`, first, anonymous: false };
+      return {
+        name: `${first} ${last} ${rng.pick(hispanic ? HISPANIC_LAST : LAST_NAMES)}`,
+        first,
+        anonymous: false,
+      };
     case 'family':
       return { name: `The ${last} Family`, first: null, anonymous: false };
     case 'anon':
@@ -71,7 +79,11 @@ export function dealerRaterAuthor(rng: Rng, hispanic: boolean): Author {
     case 'full':
       return { name: `${first} ${last}`, first, anonymous: false };
     case 'joined':
-      return { name: `${first}${last}`.toLowerCase().normalize('NFD').replace(/\p{M}/gu, ''), first: null, anonymous: false };
+      return {
+        name: `${first}${last}`.toLowerCase().normalize('NFD').replace(/\p{M}/gu, ''),
+        first: null,
+        anonymous: false,
+      };
     case 'from':
       return { name: `${first} from ${rng.pick(STORE.nearby)}`, first, anonymous: false };
     default:

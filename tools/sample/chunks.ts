@@ -31,7 +31,8 @@ export class ChunkMaker {
     while (this.index < to) {
       const t = this.times.next();
       if (t.done) throw new Error('timeline ended early');
-      if (this.index >= from) lines.push(JSON.stringify(reviewAt(this.options, this.index, t.value)));
+      if (this.index >= from)
+        lines.push(JSON.stringify(reviewAt(this.options, this.index, t.value)));
       this.index++;
     }
     return lines.join(',\n');

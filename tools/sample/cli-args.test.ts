@@ -14,7 +14,9 @@ describe('parseCliArgs', () => {
   });
 
   it('reads --seed, --count and --out', () => {
-    expect(parseCliArgs(['--seed', '7', '--count', '1000000', '--out', '/tmp/x.json'])).toMatchObject({
+    expect(
+      parseCliArgs(['--seed', '7', '--count', '1000000', '--out', '/tmp/x.json']),
+    ).toMatchObject({
       seed: 7,
       count: 1_000_000,
       out: '/tmp/x.json',

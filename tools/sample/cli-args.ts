@@ -29,11 +29,18 @@ export class CliError extends Error {
   override name = 'CliError';
 }
 
-function integer(name: string, value: string | undefined, fallback: number, min: number, max: number): number {
+function integer(
+  name: string,
+  value: string | undefined,
+  fallback: number,
+  min: number,
+  max: number,
+): number {
   if (value === undefined) return fallback;
   if (!/^\d+$/.test(value)) throw new CliError(`--${name} must be an integer, got "${value}"`);
   const n = Number(value);
-  if (n < min || n > max) throw new CliError(`--${name} must be from ${min} to ${max}, got ${value}`);
+  if (n < min || n > max)
+    throw new CliError(`--${name} must be from ${min} to ${max}, got ${value}`);
   return n;
 }
 

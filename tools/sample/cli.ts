@@ -1,12 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import {
-  CliError,
-  USAGE,
-  parseCliArgs,
-  writeSample,
-  writeSampleParallel,
-} from './index.js';
+import { CliError, USAGE, parseCliArgs, writeSample, writeSampleParallel } from './index.js';
 
 async function main(argv: readonly string[]): Promise<number> {
   let options;

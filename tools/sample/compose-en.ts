@@ -15,7 +15,11 @@ export interface Written {
   translation: string | null;
 }
 
-function render(ctx: SlotContext, pool: readonly Template[] | undefined, used: Set<Template>): string | null {
+function render(
+  ctx: SlotContext,
+  pool: readonly Template[] | undefined,
+  used: Set<Template>,
+): string | null {
   if (!pool || pool.length === 0) return null;
   let t = pickTemplate(pool, ctx.rng, ctx.has);
   for (let i = 0; i < 3 && t && used.has(t); i++) t = pickTemplate(pool, ctx.rng, ctx.has);
@@ -38,7 +42,11 @@ function techTemplates(pool: readonly Template[]): readonly Template[] {
 
 function renderOpinion(ctx: SlotContext, op: Opinion, used: Set<Template>): string | null {
   const v = ctx.visit;
-  if (v.staff.tech && (op.topic === 'staff' || op.topic === 'quality-of-work') && ctx.rng.chance(0.4)) {
+  if (
+    v.staff.tech &&
+    (op.topic === 'staff' || op.topic === 'quality-of-work') &&
+    ctx.rng.chance(0.4)
+  ) {
     for (const pool of englishPoolsFor(v.dept, op)) {
       const text = render(ctx, techTemplates(pool), used);
       if (text) return text;
@@ -69,9 +77,33 @@ function tone(v: Visit): 'pos' | 'neg' | 'mid' {
 
 const PLAN = {
   short: { opener: 0, context: 0.15, story: 0, aside: 0, overall: 0, closer: 0.3, repeat: 0 },
-  medium: { opener: 0.15, context: 0.6, story: 0, aside: 0.05, overall: 0.1, closer: 0.5, repeat: 0 },
-  long: { opener: 0.35, context: 0.9, story: 0.35, aside: 0.3, overall: 0.2, closer: 0.7, repeat: 0.25 },
-  epic: { opener: 0.5, context: 1, story: 0.85, aside: 0.6, overall: 0.35, closer: 0.85, repeat: 0.6 },
+  medium: {
+    opener: 0.15,
+    context: 0.6,
+    story: 0,
+    aside: 0.05,
+    overall: 0.1,
+    closer: 0.5,
+    repeat: 0,
+  },
+  long: {
+    opener: 0.35,
+    context: 0.9,
+    story: 0.35,
+    aside: 0.3,
+    overall: 0.2,
+    closer: 0.7,
+    repeat: 0.25,
+  },
+  epic: {
+    opener: 0.5,
+    context: 1,
+    story: 0.85,
+    aside: 0.6,
+    overall: 0.35,
+    closer: 0.85,
+    repeat: 0.6,
+  },
 } as const;
 
 function storySentences(ctx: SlotContext, used: Set<Template>): Sentence[] {
@@ -79,7 +111,9 @@ function storySentences(ctx: SlotContext, used: Set<Template>): Sentence[] {
   const group = v.dept === 'service' ? 'service' : v.salesKind ? 'sales' : null;
   if (!group) return [];
   const negative =
-    v.valence === 'neg' || v.valence === 'mixed-neg' || (v.valence === 'mixed' && ctx.rng.chance(0.5));
+    v.valence === 'neg' ||
+    v.valence === 'mixed-neg' ||
+    (v.valence === 'mixed' && ctx.rng.chance(0.5));
   const beats = EN.stories.get(`${group}.${negative ? 'neg' : 'pos'}`) ?? [];
   const out: Sentence[] = [];
   beats.forEach((beat, i) => {

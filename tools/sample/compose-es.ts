@@ -2,12 +2,22 @@ import type { Written } from './compose-en.js';
 import { expand, pickTemplate } from './grammar.js';
 import { EN, ES, spanishPoolsFor, type TemplatePair } from './pools.js';
 import { recordingRng, type Rng } from './prng.js';
-import { createSlotContext, hasSlot, resolveSlot, translatedSlot, type SlotContext } from './slot-values.js';
+import {
+  createSlotContext,
+  hasSlot,
+  resolveSlot,
+  translatedSlot,
+  type SlotContext,
+} from './slot-values.js';
 import type { Visit } from './visit-types.js';
 
 type Line = [string, string];
 
-function renderPair(ctx: SlotContext, pool: readonly TemplatePair[] | undefined, used: Set<TemplatePair>): Line | null {
+function renderPair(
+  ctx: SlotContext,
+  pool: readonly TemplatePair[] | undefined,
+  used: Set<TemplatePair>,
+): Line | null {
   if (!pool || pool.length === 0) return null;
   const byEs = new Map(pool.map((p) => [p[0], p]));
   const t = pickTemplate(
@@ -20,7 +30,9 @@ function renderPair(ctx: SlotContext, pool: readonly TemplatePair[] | undefined,
   used.add(pair);
   const rec = recordingRng(ctx.rng);
   const es = expand(pair[0], rec.rng, EN.rules, (name, form) => resolveSlot(ctx, name, form));
-  const en = expand(pair[1], rec.replay(), EN.rules, (name, form) => translatedSlot(ctx, name, form));
+  const en = expand(pair[1], rec.replay(), EN.rules, (name, form) =>
+    translatedSlot(ctx, name, form),
+  );
   return [es, en];
 }
 
@@ -33,7 +45,8 @@ const cap = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
 const stripAccents = (s: string): string =>
   s.replace(/[áéíóú]/g, (c) => ({ á: 'a', é: 'e', í: 'i', ó: 'o', ú: 'u' })[c] ?? c);
 
-const fixContractions = (s: string): string => s.replace(/\ba el\b/g, 'al').replace(/\bde el\b/g, 'del');
+const fixContractions = (s: string): string =>
+  s.replace(/\ba el\b/g, 'al').replace(/\bde el\b/g, 'del');
 
 function finish(lines: Line[], v: Visit, rng: Rng, update: Line | null): [string, string] {
   const casual = v.voice === 'casual' || v.voice === 'lower';
@@ -78,7 +91,8 @@ export function composeSpanish(v: Visit, rng: Rng): Written {
     }
     if (rng.chance(0.6)) add(renderPair(ctx, ES.closers.get(t === 'neg' ? 'neg' : 'pos'), used));
   }
-  if (lines.length === 0) add(renderPair(ctx, ES.tiny.get(t), used) ?? ['excelente servicio', 'excellent service']);
+  if (lines.length === 0)
+    add(renderPair(ctx, ES.tiny.get(t), used) ?? ['excelente servicio', 'excellent service']);
   const update = v.edit ? renderPair(ctx, ES.updates.get(v.edit.kind), used) : null;
   const [text, translation] = finish(lines, v, rng, update);
   return { text, mentioned: ctx.mentioned, translation };

@@ -22,7 +22,24 @@ export const STORE = {
   email: 'care@stonebridge-gm.example.com',
   town: 'Larkfield',
   /** Places nearby that customers drive in from (real places around the fictional town). */
-  nearby: ['Garner', 'Fuquay-Varina', 'Cary', 'Sanford', 'Clayton', 'Apex', 'Holly Springs', 'Wake Forest', 'Smithfield', 'Durham', 'Raleigh', 'Benson', 'Angier', 'Dunn', 'Wendell', 'Knightdale'],
+  nearby: [
+    'Garner',
+    'Fuquay-Varina',
+    'Cary',
+    'Sanford',
+    'Clayton',
+    'Apex',
+    'Holly Springs',
+    'Wake Forest',
+    'Smithfield',
+    'Durham',
+    'Raleigh',
+    'Benson',
+    'Angier',
+    'Dunn',
+    'Wendell',
+    'Knightdale',
+  ],
 } as const;
 
 /**

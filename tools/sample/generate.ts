@@ -29,7 +29,9 @@ const TIMELINE_STREAM = 0;
  */
 function dealerRaterId(seed: number, count: number, index: number): number {
   const spread = Math.max(1, Math.floor(2_400_000 / Math.max(1, count)));
-  return 1_041_226 + (mix32(seed, 7) % 5000) + index * spread + (mix32(seed ^ 0xd1, index) % spread);
+  return (
+    1_041_226 + (mix32(seed, 7) % 5000) + index * spread + (mix32(seed ^ 0xd1, index) % spread)
+  );
 }
 
 /**
@@ -38,7 +40,11 @@ function dealerRaterId(seed: number, count: number, index: number): number {
  * made on its own (the parallel writer relies on it) and editing how one review is written
  * leaves the others byte-for-byte as they were.
  */
-export function reviewAt(options: GenerateOptions, index: number, t: LocalDateTime): ReviewSourceInput {
+export function reviewAt(
+  options: GenerateOptions,
+  index: number,
+  t: LocalDateTime,
+): ReviewSourceInput {
   const { seed, count } = options;
   const rng = createRng(seed, index + 1);
   const v = sampleVisit(rng, index, t);
@@ -57,7 +63,11 @@ export function reviewAt(options: GenerateOptions, index: number, t: LocalDateTi
     id = { sourceReviewId: g.id, sourceUrl: googleReviewUrl(g.id, g.inner), title: null };
   } else {
     const dr = dealerRaterId(seed, count, index);
-    id = { sourceReviewId: String(dr), sourceUrl: dealerRaterReviewUrl(dr), title: writeTitle(rng, v, written) };
+    id = {
+      sourceReviewId: String(dr),
+      sourceUrl: dealerRaterReviewUrl(dr),
+      title: writeTitle(rng, v, written),
+    };
   }
   return buildRow(rng, v, id, author, written, reply);
 }

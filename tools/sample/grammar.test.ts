@@ -19,7 +19,9 @@ describe('template language', () => {
   it('treats an @ inside a word and a $ before a digit as text', () => {
     const t = compileTemplate('mail care@stonebridge-gm.example.com about $20');
     expect(t.slots).toEqual([]);
-    expect(expand(t, createRng(1), rules, fill)).toBe('mail care@stonebridge-gm.example.com about $20');
+    expect(expand(t, createRng(1), rules, fill)).toBe(
+      'mail care@stonebridge-gm.example.com about $20',
+    );
   });
 
   it('reports a possessive right after a slot', () => {
@@ -38,10 +40,48 @@ describe('template language', () => {
 });
 
 const KNOWN_SLOTS = new Set([
-  'make', 'adv', 'tech', 'sales', 'fin', 'parts', 'body', 'mgr', 'driver', 'staff', 'bilingual',
-  'onlyService', 'onlySale', 'car', 'model', 'newmodel', 'vehicle', 'newcar', 'trade', 'svc',
-  'svcb', 'svc2', 'svcdept', 'hours', 'days', 'weeks', 'appt', 'outtime', 'quote', 'bill', 'fee',
-  'saved', 'rate', 'upsell', 'dow', 'city', 'color', 'carro', 'nuevo', 'horas', 'dias', 'ciudad',
+  'make',
+  'adv',
+  'tech',
+  'sales',
+  'fin',
+  'parts',
+  'body',
+  'mgr',
+  'driver',
+  'staff',
+  'bilingual',
+  'onlyService',
+  'onlySale',
+  'car',
+  'model',
+  'newmodel',
+  'vehicle',
+  'newcar',
+  'trade',
+  'svc',
+  'svcb',
+  'svc2',
+  'svcdept',
+  'hours',
+  'days',
+  'weeks',
+  'appt',
+  'outtime',
+  'quote',
+  'bill',
+  'fee',
+  'saved',
+  'rate',
+  'upsell',
+  'dow',
+  'city',
+  'color',
+  'carro',
+  'nuevo',
+  'horas',
+  'dias',
+  'ciudad',
 ]);
 
 function allEnglish(): Template[] {

@@ -50,7 +50,10 @@ function parseSeq(src: string, pos: { i: number }, slots: Set<string>, nested: b
     if (ch === '{') {
       flush();
       pos.i++;
-      options[options.length - 1]!.push({ kind: 'choice', options: parseSeq(src, pos, slots, true) });
+      options[options.length - 1]!.push({
+        kind: 'choice',
+        options: parseSeq(src, pos, slots, true),
+      });
     } else if (ch === '}' && nested) {
       pos.i++;
       flush();
@@ -70,7 +73,12 @@ function parseSeq(src: string, pos: { i: number }, slots: Set<string>, nested: b
       if (ch === '@') options[options.length - 1]!.push({ kind: 'ref', name: m[1]! });
       else {
         const possessive = /^['’]s\b/.test(src.slice(pos.i));
-        options[options.length - 1]!.push({ kind: 'slot', name: m[1]!, form: m[2] ?? '', possessive });
+        options[options.length - 1]!.push({
+          kind: 'slot',
+          name: m[1]!,
+          form: m[2] ?? '',
+          possessive,
+        });
         slots.add(m[1]!);
       }
     } else {

@@ -18,7 +18,9 @@ function intlOffset(instant: string): string {
 
 describe('the posting timeline', () => {
   it('stays in order in UTC across the daylight-saving changes, even at a million reviews', () => {
-    const changes = ['2024-03-10', '2024-11-03', '2025-03-09', '2025-11-02', '2026-03-08'].map(dayNumber);
+    const changes = ['2024-03-10', '2024-11-03', '2025-03-09', '2025-11-02', '2026-03-08'].map(
+      dayNumber,
+    );
     let prev = '';
     let checked = 0;
     for (const t of postingTimes(createRng(1), 1_000_000)) {
@@ -48,7 +50,9 @@ describe('formatLocal (US Eastern)', () => {
   it('switches on the second Sunday of March and the first Sunday of November', () => {
     const spring = dayNumber('2025-03-09');
     expect(formatLocal(EASTERN, { day: spring, second: 3600 })).toBe('2025-03-09T01:00:00-05:00');
-    expect(formatLocal(EASTERN, { day: spring, second: 2.5 * 3600 })).toBe('2025-03-09T03:30:00-04:00');
+    expect(formatLocal(EASTERN, { day: spring, second: 2.5 * 3600 })).toBe(
+      '2025-03-09T03:30:00-04:00',
+    );
     const fall = dayNumber('2025-11-02');
     expect(formatLocal(EASTERN, { day: fall, second: 3600 })).toBe('2025-11-02T01:00:00-04:00');
     expect(formatLocal(EASTERN, { day: fall, second: 3 * 3600 })).toBe('2025-11-02T03:00:00-05:00');

@@ -1,6 +1,14 @@
 import { EVENTS } from './events.js';
 import type { Rng } from './prng.js';
-import type { Aspect, DeptGroup, LengthClass, Opinion, Polarity, Theme, Visit } from './visit-types.js';
+import type {
+  Aspect,
+  DeptGroup,
+  LengthClass,
+  Opinion,
+  Polarity,
+  Theme,
+  Visit,
+} from './visit-types.js';
 
 type Topic = Aspect | Theme;
 
@@ -61,8 +69,22 @@ const COMPLAINT: Partial<Record<Topic, number>> = {
   loaner: 1.5,
   'waiting-room': 1.2,
 };
-const PRAISE: Partial<Record<Topic, number>> = { staff: 4, 'quality-of-work': 1.5, 'waiting-room': 1, 'facility-amenities': 1 };
-const NEUTRAL_OK = new Set<Topic>(['wait-time', 'price-value', 'facility-amenities', 'scheduling', 'financing', 'sales-experience', 'quality-of-work', 'vehicle-cleanliness']);
+const PRAISE: Partial<Record<Topic, number>> = {
+  staff: 4,
+  'quality-of-work': 1.5,
+  'waiting-room': 1,
+  'facility-amenities': 1,
+};
+const NEUTRAL_OK = new Set<Topic>([
+  'wait-time',
+  'price-value',
+  'facility-amenities',
+  'scheduling',
+  'financing',
+  'sales-experience',
+  'quality-of-work',
+  'vehicle-cleanliness',
+]);
 
 const RANGE: Readonly<Record<LengthClass, readonly [number, number]>> = {
   tiny: [0, 1],
@@ -73,7 +95,10 @@ const RANGE: Readonly<Record<LengthClass, readonly [number, number]>> = {
 };
 
 const INCLUSION_LISTS = new Map(
-  Object.entries(INCLUSION).map(([dept, table]) => [dept, Object.entries(table) as [Topic, number][]]),
+  Object.entries(INCLUSION).map(([dept, table]) => [
+    dept,
+    Object.entries(table) as [Topic, number][],
+  ]),
 );
 
 function inclusionFor(v: Visit): [Topic, number][] {
@@ -112,17 +137,23 @@ function chooseTopics(rng: Rng, v: Visit): Topic[] {
   return topics;
 }
 
-function pickBy(rng: Rng, topics: readonly Topic[], weights: Partial<Record<Topic, number>>): number {
+function pickBy(
+  rng: Rng,
+  topics: readonly Topic[],
+  weights: Partial<Record<Topic, number>>,
+): number {
   return topics.indexOf(rng.weighted(topics.map((t) => [t, weights[t] ?? 0.6] as const)));
 }
 
 function polarities(rng: Rng, v: Visit, topics: readonly Topic[]): Polarity[] {
   const n = topics.length;
   const out: Polarity[] = new Array<Polarity>(n).fill('pos');
-  const soften = (i: number): Polarity => (NEUTRAL_OK.has(topics[i]!) && rng.chance(0.3) ? 'neu' : 'neg');
+  const soften = (i: number): Polarity =>
+    NEUTRAL_OK.has(topics[i]!) && rng.chance(0.3) ? 'neu' : 'neg';
   switch (v.valence) {
     case 'pos':
-      for (let i = 0; i < n; i++) if (NEUTRAL_OK.has(topics[i]!) && rng.chance(0.06)) out[i] = 'neu';
+      for (let i = 0; i < n; i++)
+        if (NEUTRAL_OK.has(topics[i]!) && rng.chance(0.06)) out[i] = 'neu';
       break;
     case 'mixed-pos':
       if (n > 0) {
@@ -148,10 +179,29 @@ function polarities(rng: Rng, v: Visit, topics: readonly Topic[]): Polarity[] {
 }
 
 function eraOf(v: Visit, topic: Topic, polarity: Polarity, rng: Rng): string | null {
-  if (topic === 'wait-time' && polarity === 'neg' && v.shortStaffed && rng.chance(0.75)) return 'shortstaffed';
-  if (topic === 'scheduling' && polarity === 'pos' && v.day >= EVENTS.onlineBooking && rng.chance(0.8)) return 'online';
-  if (topic === 'facility-amenities' && polarity === 'pos' && v.day >= EVENTS.loungeRenovated && rng.chance(0.7)) return 'renovated';
-  if (topic === 'facility-amenities' && polarity === 'neg' && v.day < EVENTS.loungeRenovated && rng.chance(0.7)) return 'old';
+  if (topic === 'wait-time' && polarity === 'neg' && v.shortStaffed && rng.chance(0.75))
+    return 'shortstaffed';
+  if (
+    topic === 'scheduling' &&
+    polarity === 'pos' &&
+    v.day >= EVENTS.onlineBooking &&
+    rng.chance(0.8)
+  )
+    return 'online';
+  if (
+    topic === 'facility-amenities' &&
+    polarity === 'pos' &&
+    v.day >= EVENTS.loungeRenovated &&
+    rng.chance(0.7)
+  )
+    return 'renovated';
+  if (
+    topic === 'facility-amenities' &&
+    polarity === 'neg' &&
+    v.day < EVENTS.loungeRenovated &&
+    rng.chance(0.7)
+  )
+    return 'old';
   return null;
 }
 
@@ -168,9 +218,28 @@ export function planOpinions(rng: Rng, v: Visit): Opinion[] {
   return topics.map((topic, i) => {
     let polarity = pols[i]!;
     if (topic === 'wait-time' && v.shortStaffed) polarity = 'neg';
-    if (topic === 'scheduling' && v.day >= EVENTS.onlineBooking && polarity !== 'pos' && rng.chance(0.75)) polarity = 'pos';
-    if (topic === 'scheduling' && v.day < EVENTS.onlineBooking && polarity === 'pos' && v.valence !== 'pos' && rng.chance(0.5)) polarity = 'neg';
-    if (topic === 'facility-amenities' && v.day >= EVENTS.loungeRenovated && polarity === 'neg' && rng.chance(0.6)) polarity = 'pos';
+    if (
+      topic === 'scheduling' &&
+      v.day >= EVENTS.onlineBooking &&
+      polarity !== 'pos' &&
+      rng.chance(0.75)
+    )
+      polarity = 'pos';
+    if (
+      topic === 'scheduling' &&
+      v.day < EVENTS.onlineBooking &&
+      polarity === 'pos' &&
+      v.valence !== 'pos' &&
+      rng.chance(0.5)
+    )
+      polarity = 'neg';
+    if (
+      topic === 'facility-amenities' &&
+      v.day >= EVENTS.loungeRenovated &&
+      polarity === 'neg' &&
+      rng.chance(0.6)
+    )
+      polarity = 'pos';
     return { topic, polarity, era: eraOf(v, topic, polarity, rng) };
   });
 }

@@ -1,11 +1,29 @@
 import { compileAll, compileRecord, compileRules, type Rules, type Template } from './grammar.js';
-import { CLOSERS, CONTEXT_BY_SERVICE, CONTEXT_FINANCE, CONTEXT_LEASE, CONTEXT_SALES, CONTEXT_SERVICE, ASIDES, OPENERS, TINY, UPDATES } from './text/frame-pools.js';
+import {
+  CLOSERS,
+  CONTEXT_BY_SERVICE,
+  CONTEXT_FINANCE,
+  CONTEXT_LEASE,
+  CONTEXT_SALES,
+  CONTEXT_SERVICE,
+  ASIDES,
+  OPENERS,
+  TINY,
+  UPDATES,
+} from './text/frame-pools.js';
 import { PARTS_BODY_POOLS, SHARED_POOLS } from './text/other-pools.js';
 import { RULES_EN } from './text/rules-en.js';
 import { SALES_POOLS } from './text/sales-pools.js';
 import { SERVICE_POOLS } from './text/service-pools.js';
 import { STORIES } from './text/story-pools.js';
-import { SPANISH_CLOSERS, SPANISH_CONTEXT_SALES, SPANISH_CONTEXT_SERVICE, SPANISH_POOLS, SPANISH_TINY, SPANISH_UPDATES } from './text/spanish-pools.js';
+import {
+  SPANISH_CLOSERS,
+  SPANISH_CONTEXT_SALES,
+  SPANISH_CONTEXT_SERVICE,
+  SPANISH_POOLS,
+  SPANISH_TINY,
+  SPANISH_UPDATES,
+} from './text/spanish-pools.js';
 import type { DeptGroup, Opinion } from './visit-types.js';
 
 type Pools = ReadonlyMap<string, readonly Template[]>;
@@ -16,7 +34,9 @@ function compilePairs(pairs: readonly (readonly [string, string])[]): TemplatePa
   return pairs.map(([es, en]) => [compileAll([es])[0]!, compileAll([en])[0]!] as const);
 }
 
-function compilePairRecord(record: Readonly<Record<string, readonly (readonly [string, string])[]>>): ReadonlyMap<string, readonly TemplatePair[]> {
+function compilePairRecord(
+  record: Readonly<Record<string, readonly (readonly [string, string])[]>>,
+): ReadonlyMap<string, readonly TemplatePair[]> {
   return new Map(Object.entries(record).map(([k, v]) => [k, compilePairs(v)]));
 }
 
@@ -37,7 +57,9 @@ export const EN = {
   asides: compileAll(ASIDES),
   tiny: compileRecord(TINY),
   updates: compileRecord(UPDATES),
-  stories: new Map(Object.entries(STORIES).map(([k, beats]) => [k, beats.map((b) => compileAll(b))])),
+  stories: new Map(
+    Object.entries(STORIES).map(([k, beats]) => [k, beats.map((b) => compileAll(b))]),
+  ),
 };
 
 /** The Spanish pools, each template paired with its English translation. */
@@ -53,14 +75,28 @@ export const ES = {
 function sourcesFor(dept: DeptGroup): [Pools, string][] {
   switch (dept) {
     case 'service':
-      return [[EN.service, ''], [EN.shared, '']];
+      return [
+        [EN.service, ''],
+        [EN.shared, ''],
+      ];
     case 'sales':
     case 'finance':
-      return [[EN.sales, ''], [EN.shared, '']];
+      return [
+        [EN.sales, ''],
+        [EN.shared, ''],
+      ];
     case 'parts':
-      return [[EN.partsBody, 'parts.'], [EN.shared, ''], [EN.service, '']];
+      return [
+        [EN.partsBody, 'parts.'],
+        [EN.shared, ''],
+        [EN.service, ''],
+      ];
     case 'body-shop':
-      return [[EN.partsBody, 'body.'], [EN.shared, ''], [EN.service, '']];
+      return [
+        [EN.partsBody, 'body.'],
+        [EN.shared, ''],
+        [EN.service, ''],
+      ];
   }
 }
 

@@ -29,7 +29,14 @@ describe('createRng', () => {
   it('samples weights in proportion', () => {
     const rng = createRng(3);
     let heads = 0;
-    for (let i = 0; i < 20_000; i++) if (rng.weighted([['h', 3], ['t', 1]] as const) === 'h') heads++;
+    for (let i = 0; i < 20_000; i++)
+      if (
+        rng.weighted([
+          ['h', 3],
+          ['t', 1],
+        ] as const) === 'h'
+      )
+        heads++;
     expect(heads / 20_000).toBeGreaterThan(0.73);
     expect(heads / 20_000).toBeLessThan(0.77);
   });

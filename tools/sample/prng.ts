@@ -22,7 +22,8 @@ export interface Rng {
 
 /** Mixes a seed and a stream index into a well-spread 32-bit integer (the murmur3 finaliser). */
 export function mix32(seed: number, index: number): number {
-  let h = (Math.imul(seed ^ 0x9e3779b9, 0x85ebca6b) ^ Math.imul(index + 0x6a09e667, 0xc2b2ae35)) >>> 0;
+  let h =
+    (Math.imul(seed ^ 0x9e3779b9, 0x85ebca6b) ^ Math.imul(index + 0x6a09e667, 0xc2b2ae35)) >>> 0;
   h ^= h >>> 16;
   h = Math.imul(h, 0x7feb352d);
   h ^= h >>> 15;

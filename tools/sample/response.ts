@@ -40,13 +40,15 @@ function fitting(pools: Pools, key: string, has: (slot: string) => boolean): rea
 function signer(rng: Rng, v: Visit, stars: number): RosterEntry {
   const negative = stars <= 2;
   const tamika = isOnStaff(byId('tamika-rhodes'), v.day);
-  if (v.dept === 'parts') return byId(negative || rng.chance(0.5) ? 'greg-ostrowski' : 'ray-dunbar');
+  if (v.dept === 'parts')
+    return byId(negative || rng.chance(0.5) ? 'greg-ostrowski' : 'ray-dunbar');
   if (v.dept === 'service' || v.dept === 'body-shop') {
     if (negative) return byId(rng.chance(0.8) ? 'greg-ostrowski' : 'dana-whitfield');
     if (tamika && rng.chance(0.6)) return byId('tamika-rhodes');
     return byId(rng.chance(0.7) ? 'greg-ostrowski' : 'dana-whitfield');
   }
-  if (negative) return byId(v.salesKind === 'used' && rng.chance(0.4) ? 'leonard-pruitt' : 'dana-whitfield');
+  if (negative)
+    return byId(v.salesKind === 'used' && rng.chance(0.4) ? 'leonard-pruitt' : 'dana-whitfield');
   if (tamika && rng.chance(0.6)) return byId('tamika-rhodes');
   return byId(v.salesKind === 'used' && rng.chance(0.3) ? 'leonard-pruitt' : 'dana-whitfield');
 }
@@ -64,7 +66,12 @@ function signature(rng: Rng, e: RosterEntry, spanish: boolean): string {
   const last = rest.join(' ');
   if (spanish) {
     const title = TITLES_ES[e.title] ?? e.title;
-    return rng.pick([`— ${e.name}, ${title}`, `Atentamente,\n${e.name}\n${title}`, `Saludos,\n${first}`, `${e.name} | ${title}`]);
+    return rng.pick([
+      `— ${e.name}, ${title}`,
+      `Atentamente,\n${e.name}\n${title}`,
+      `Saludos,\n${first}`,
+      `${e.name} | ${title}`,
+    ]);
   }
   return rng.pick([
     `— ${e.name}, ${e.title}`,
@@ -114,13 +121,18 @@ export function writeReply(rng: Rng, v: Visit, w: Written | null, author: Author
   const at = replyTime(rng, v, stars <= 2);
   if (!at) return null;
   const staff = w?.mentioned.find((e) => e.slot !== 'mgr');
-  const has = (slot: string): boolean => (slot === 'staff' ? staff !== undefined : slot === 'first' ? author.first !== null : true);
+  const has = (slot: string): boolean =>
+    slot === 'staff' ? staff !== undefined : slot === 'first' ? author.first !== null : true;
   const resolve = (slot: string): string => {
     if (slot === 'first') return author.first!;
     if (slot === 'staff') return staff!.name.split(' ')[0]!;
     if (slot === 'model') return v.car.model.model;
     if (slot === 'phone') return phoneFor(v);
-    if (slot === 'stars') return rng.pick([`${stars}-star`, `${['', 'one', 'two', 'three', 'four', 'five'][stars]}-star`]);
+    if (slot === 'stars')
+      return rng.pick([
+        `${stars}-star`,
+        `${['', 'one', 'two', 'three', 'four', 'five'][stars]}-star`,
+      ]);
     throw new Error(`unknown reply slot $${slot}`);
   };
   const pools = v.language === 'es' && !v.ratingOnly ? R_ES : R_EN;
@@ -139,10 +151,19 @@ export function writeReply(rng: Rng, v: Visit, w: Written | null, author: Author
   return text.trim() === '' ? null : { text, at };
 }
 
-function replyParts(rng: Rng, v: Visit, stars: number, author: Author, namedStaff: boolean): string[] {
+function replyParts(
+  rng: Rng,
+  v: Visit,
+  stars: number,
+  author: Author,
+  namedStaff: boolean,
+): string[] {
   const greet = author.first ? 'greet' : 'greetAnon';
   if (v.ratingOnly) return [stars >= 4 ? 'ratingOnlyPos' : 'ratingOnlyNeg'];
-  if (v.language === 'es') return stars >= 4 ? ['greet', 'thanks', 'specificPos', 'invite'] : ['greet', 'apology', 'contact'];
+  if (v.language === 'es')
+    return stars >= 4
+      ? ['greet', 'thanks', 'specificPos', 'invite']
+      : ['greet', 'apology', 'contact'];
   if (stars >= 4) {
     const keys = [greet, 'thanks'];
     if (namedStaff && rng.chance(0.7)) keys.push('specificPos');
@@ -151,6 +172,7 @@ function replyParts(rng: Rng, v: Visit, stars: number, author: Author, namedStaf
     keys.push('invite');
     return keys;
   }
-  if (stars === 3) return [greet, 'thanksMid', ...(rng.chance(0.5) ? ['apology'] : []), 'inviteMid'];
+  if (stars === 3)
+    return [greet, 'thanksMid', ...(rng.chance(0.5) ? ['apology'] : []), 'inviteMid'];
   return [greet, 'apology', ...(v.shortStaffed ? ['shortStaffed'] : []), 'contact'];
 }

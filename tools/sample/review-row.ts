@@ -2,7 +2,13 @@ import type { ReviewSourceInput } from '../../src/domain/review.js';
 import type { Author } from './authors.js';
 import type { Written } from './compose-en.js';
 import { WINDOW } from './events.js';
-import { addSeconds, compareLocal, formatLocal, type LocalDateTime, type UsZone } from './local-time.js';
+import {
+  addSeconds,
+  compareLocal,
+  formatLocal,
+  type LocalDateTime,
+  type UsZone,
+} from './local-time.js';
 import type { Rng } from './prng.js';
 import type { Reply } from './response.js';
 import type { Opinion, Visit } from './visit-types.js';
@@ -35,25 +41,43 @@ function subRatings(rng: Rng, v: Visit): ReviewSourceInput['subRatings'] {
   const staff = opinionOf(v, 'staff');
   return {
     customerService: scoreFor(rng, v.rating, staff ?? opinionOf(v, 'follow-up')),
-    quality: scoreFor(rng, v.rating, opinionOf(v, 'quality-of-work') ?? opinionOf(v, 'sales-experience')),
+    quality: scoreFor(
+      rng,
+      v.rating,
+      opinionOf(v, 'quality-of-work') ?? opinionOf(v, 'sales-experience'),
+    ),
     friendliness: scoreFor(rng, v.rating, staff),
-    pricing: rng.chance(0.12) ? null : scoreFor(rng, v.rating, opinionOf(v, 'price-value') ?? opinionOf(v, 'financing')),
+    pricing: rng.chance(0.12)
+      ? null
+      : scoreFor(rng, v.rating, opinionOf(v, 'price-value') ?? opinionOf(v, 'financing')),
     overallExperience: rng.chance(0.9) ? v.rating : clamp(v.rating + rng.pick([-1, 1])),
   };
 }
 
-function taggedStaff(rng: Rng, v: Visit, w: Written | null): NonNullable<ReviewSourceInput['taggedStaff']> {
+function taggedStaff(
+  rng: Rng,
+  v: Visit,
+  w: Written | null,
+): NonNullable<ReviewSourceInput['taggedStaff']> {
   const staffOpinion = opinionOf(v, 'staff');
   const tags: NonNullable<ReviewSourceInput['taggedStaff']> = [];
   for (const e of Object.values(v.staff)) {
     if (!e || e.slot === 'driver' || !rng.chance(e.slot === 'mgr' ? 0.4 : 0.85)) continue;
     const named = w?.mentioned.includes(e) ?? false;
-    tags.push({ name: e.name, via: 'tagged', rating: scoreFor(rng, v.rating, named ? staffOpinion : null) });
+    tags.push({
+      name: e.name,
+      via: 'tagged',
+      rating: scoreFor(rng, v.rating, named ? staffOpinion : null),
+    });
   }
   const main = w?.mentioned[0];
   if (main && rng.chance(0.04)) {
     const first = main.name.split(' ')[0]!;
-    tags.push({ name: rng.chance(0.5) ? first : `${first} in ${main.slot === 'sales' ? 'sales' : 'service'}`, via: 'free-text', rating: null });
+    tags.push({
+      name: rng.chance(0.5) ? first : `${first} in ${main.slot === 'sales' ? 'sales' : 'service'}`,
+      via: 'free-text',
+      rating: null,
+    });
   }
   return tags;
 }
@@ -65,17 +89,30 @@ function department(rng: Rng, v: Visit): ReviewSourceInput['department'] {
     return 'service';
   }
   if (!rng.chance(v.ratingOnly ? 0.15 : 0.4)) return null;
-  if (v.dept === 'sales') return rng.chance(0.3) ? (v.salesKind === 'used' ? 'sales-used' : 'sales-new') : 'sales';
+  if (v.dept === 'sales')
+    return rng.chance(0.3) ? (v.salesKind === 'used' ? 'sales-used' : 'sales-new') : 'sales';
   return v.dept;
 }
 
-function verification(rng: Rng, v: Visit, author: Author, published: LocalDateTime): ReviewSourceInput['verification'] {
+function verification(
+  rng: Rng,
+  v: Visit,
+  author: Author,
+  published: LocalDateTime,
+): ReviewSourceInput['verification'] {
   const level = author.anonymous
     ? 'unverified'
     : rng.weighted<'transaction-matched' | 'source-confirmed' | 'unverified'>(
         v.source === 'dealerrater'
-          ? [['transaction-matched', 75], ['source-confirmed', 25]]
-          : [['transaction-matched', 60], ['source-confirmed', 38], ['unverified', 2]],
+          ? [
+              ['transaction-matched', 75],
+              ['source-confirmed', 25],
+            ]
+          : [
+              ['transaction-matched', 60],
+              ['source-confirmed', 38],
+              ['unverified', 2],
+            ],
       );
   let checked = addSeconds(published, rng.int(2, 30) * 3600 + rng.int(0, 3599));
   if (compareLocal(checked, LAST) > 0) checked = LAST;

@@ -16,7 +16,8 @@ const business = Business.parse(data.business);
 const reviews = data.reviews.map((r) => ReviewSource.parse(r));
 const texts = reviews.filter((r) => r.reviewBody !== null);
 const share = (n: number): number => n / reviews.length;
-const stars = (k: number): number => share(reviews.filter((r) => r.reviewRating.ratingValue === k).length);
+const stars = (k: number): number =>
+  share(reviews.filter((r) => r.reviewRating.ratingValue === k).length);
 
 const dir = mkdtempSync(join(tmpdir(), 'sample-file-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -62,7 +63,11 @@ describe('sample/dealership.json', () => {
     expect(share(spanish.length)).toBeLessThan(0.07);
     const translated = reviews.filter((r) => r.reviewBodyTranslated !== null);
     expect(translated.length).toBeGreaterThan(10);
-    expect(translated.every((r) => r.inLanguage === 'es' && detectLanguage(r.reviewBodyTranslated) !== 'es')).toBe(true);
+    expect(
+      translated.every(
+        (r) => r.inLanguage === 'es' && detectLanguage(r.reviewBodyTranslated) !== 'es',
+      ),
+    ).toBe(true);
   });
 
   it('has owner responses on about 60%, more often on negative reviews, never before the review', () => {
@@ -76,7 +81,9 @@ describe('sample/dealership.json', () => {
     expect(rate([1, 2])).toBeGreaterThan(rate([5]) + 0.2);
     for (const r of answered) {
       expect(r.ownerResponse!.dateModified! > r.datePublished).toBe(true);
-      expect(r.ownerResponse!.text).toMatch(/Whitfield|Ostrowski|Rhodes|Pruitt|Dunbar|Dana|Greg|Tamika|Leonard|Ray|^Th|^We|^Gracias/);
+      expect(r.ownerResponse!.text).toMatch(
+        /Whitfield|Ostrowski|Rhodes|Pruitt|Dunbar|Dana|Greg|Tamika|Leonard|Ray|^Th|^We|^Gracias/,
+      );
     }
   });
 
@@ -85,12 +92,24 @@ describe('sample/dealership.json', () => {
     expect(edited.length).toBeGreaterThan(20);
     expect(edited.every((r) => r.dateModified! > r.datePublished)).toBe(true);
     // An edit shows in the text as the author's "UPDATE:" or "Edit:" paragraph.
-    expect(edited.every((r) => /\b(update|edit|actualización|editado)\b/i.test(r.reviewBody ?? ''))).toBe(true);
+    expect(
+      edited.every((r) => /\b(update|edit|actualización|editado)\b/i.test(r.reviewBody ?? '')),
+    ).toBe(true);
   });
 
   it('covers sales, service, finance, parts and body-shop visits', () => {
     const departments = new Set(reviews.map((r) => r.department));
-    for (const d of ['service', 'sales', 'sales-new', 'sales-used', 'lease', 'finance', 'parts', 'body-shop', null]) {
+    for (const d of [
+      'service',
+      'sales',
+      'sales-new',
+      'sales-used',
+      'lease',
+      'finance',
+      'parts',
+      'body-shop',
+      null,
+    ]) {
       expect(departments, String(d)).toContain(d);
     }
     for (const r of reviews.filter((x) => x.source === 'dealerrater')) {
@@ -99,7 +118,9 @@ describe('sample/dealership.json', () => {
       expect(r.subRatings).not.toBeNull();
       expect(r.recommendsDealer).not.toBeNull();
     }
-    expect(reviews.some((r) => r.taggedStaff.some((t) => t.via === 'tagged' && t.rating !== null))).toBe(true);
+    expect(
+      reviews.some((r) => r.taggedStaff.some((t) => t.via === 'tagged' && t.rating !== null)),
+    ).toBe(true);
   });
 
   it('uses source-shaped ids and links', () => {
@@ -112,7 +133,9 @@ describe('sample/dealership.json', () => {
         expect(r.sourceUrl).toMatch(/^https:\/\/www\.dealerrater\.com\/dealer\//);
       }
     }
-    expect(new Set(reviews.map((r) => `${r.source}:${r.sourceReviewId}`)).size).toBe(reviews.length);
+    expect(new Set(reviews.map((r) => `${r.source}:${r.sourceReviewId}`)).size).toBe(
+      reviews.length,
+    );
     expect(reviews.some((r) => r.author.name === 'A Google user')).toBe(true);
   });
 
@@ -139,9 +162,18 @@ describe('what the sample says', () => {
     const firstNames = business.staff.map((s) => s.name.split(' ')[0]!);
     const possessive = new RegExp(`\\b(${firstNames.join('|')})['’]?s\\b(?! (Wallace|Patel))`);
     expect(some(possessive)).toBeGreaterThan(5);
-    const lower = new RegExp(`\\b(${firstNames.filter((f) => f.length >= 4).map((f) => f.toLowerCase()).join('|')})\\b`);
+    const lower = new RegExp(
+      `\\b(${firstNames
+        .filter((f) => f.length >= 4)
+        .map((f) => f.toLowerCase())
+        .join('|')})\\b`,
+    );
     expect(some(lower)).toBeGreaterThan(5);
-    expect(some(/\b(Jeffery|Jeffry|Briana|Breanna|Caitlyn|Catlin|Kristin|Kirsten|Markus|Ramirez|Torrez|Jazmine|Stephan)\b/)).toBeGreaterThan(5);
+    expect(
+      some(
+        /\b(Jeffery|Jeffry|Briana|Breanna|Caitlyn|Catlin|Kristin|Kirsten|Markus|Ramirez|Torrez|Jazmine|Stephan)\b/,
+      ),
+    ).toBeGreaterThan(5);
     expect(some(/\b(Lupe|Alex|Jeff|Bobby|Lenny)\b/)).toBeGreaterThan(5);
   });
 
@@ -154,7 +186,16 @@ describe('what the sample says', () => {
   });
 
   it('talks about loaners, the shuttle, recalls, the coffee and trade-ins', () => {
-    for (const re of [/loaner/i, /shuttle/i, /recall/i, /coffee/i, /trade/i, /wait/i, /financ/i, /honest/i]) {
+    for (const re of [
+      /loaner/i,
+      /shuttle/i,
+      /recall/i,
+      /coffee/i,
+      /trade/i,
+      /wait/i,
+      /financ/i,
+      /honest/i,
+    ]) {
       expect(some(re), String(re)).toBeGreaterThan(10);
     }
   });
@@ -171,7 +212,16 @@ describe('what the sample says', () => {
   it('never repeats a long review, nor most of one', () => {
     const long = texts.filter((r) => body(r).length >= 300).map((r) => body(r));
     expect(new Set(long).size).toBe(long.length);
-    const sentences = long.map((t) => new Set(t.toLowerCase().split(/[.!?\n]+/).map((s) => s.trim()).filter((s) => s.length > 20)));
+    const sentences = long.map(
+      (t) =>
+        new Set(
+          t
+            .toLowerCase()
+            .split(/[.!?\n]+/)
+            .map((s) => s.trim())
+            .filter((s) => s.length > 20),
+        ),
+    );
     let similar = 0;
     for (let i = 0; i < sentences.length; i++) {
       for (let j = i + 1; j < sentences.length; j++) {
@@ -189,8 +239,17 @@ describe('what the sample says', () => {
     const window = (from: string, to: string): ReviewSource[] =>
       texts.filter((r) => r.datePublished >= from && r.datePublished < to);
     const waitShare = (g: ReviewSource[]): number =>
-      g.filter((r) => r.reviewRating.ratingValue <= 3 && /wait|hours|short ?staffed|short on techs|backed up|half a day|all morning|techs|esper/i.test(body(r))).length / g.length;
-    const bookShare = (g: ReviewSource[]): number => g.filter((r) => /online|text reminder|en línea/i.test(body(r)) && r.reviewRating.ratingValue >= 4).length / g.length;
+      g.filter(
+        (r) =>
+          r.reviewRating.ratingValue <= 3 &&
+          /wait|hours|short ?staffed|short on techs|backed up|half a day|all morning|techs|esper/i.test(
+            body(r),
+          ),
+      ).length / g.length;
+    const bookShare = (g: ReviewSource[]): number =>
+      g.filter(
+        (r) => /online|text reminder|en línea/i.test(body(r)) && r.reviewRating.ratingValue >= 4,
+      ).length / g.length;
     const before = window('2026-02-01', '2026-08-03');
     const after = window('2026-08-03', '2026-11-01');
     expect(waitShare(after)).toBeGreaterThan(1.4 * waitShare(before));

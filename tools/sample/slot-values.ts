@@ -40,13 +40,54 @@ export function createSlotContext(visit: Visit, rng: Rng, lang: 'en' | 'es'): Sl
 
 /** Slots that write nothing and only restrict a template to service visits or to sales. */
 const GUARDS = new Set(['onlyService', 'onlySale']);
-const STAFF_SLOTS = new Set(['adv', 'tech', 'sales', 'fin', 'parts', 'body', 'mgr', 'driver', 'staff', 'bilingual']);
-const WORDS = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten'];
-const PALABRAS = ['cero', 'una', 'dos', 'tres', 'cuatro', 'cinco', 'seis', 'siete', 'ocho', 'nueve', 'diez'];
+const STAFF_SLOTS = new Set([
+  'adv',
+  'tech',
+  'sales',
+  'fin',
+  'parts',
+  'body',
+  'mgr',
+  'driver',
+  'staff',
+  'bilingual',
+]);
+const WORDS = [
+  'zero',
+  'one',
+  'two',
+  'three',
+  'four',
+  'five',
+  'six',
+  'seven',
+  'eight',
+  'nine',
+  'ten',
+];
+const PALABRAS = [
+  'cero',
+  'una',
+  'dos',
+  'tres',
+  'cuatro',
+  'cinco',
+  'seis',
+  'siete',
+  'ocho',
+  'nueve',
+  'diez',
+];
 const DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 const UPSELLS = [
-  'a fuel system cleaning', 'an engine flush', 'a throttle body service', 'a power steering flush',
-  'an induction service', 'a $249 fuel injection cleaning', 'nitrogen in my tires', 'a $189 "engine decarbonization"',
+  'a fuel system cleaning',
+  'an engine flush',
+  'a throttle body service',
+  'a power steering flush',
+  'an induction service',
+  'a $249 fuel injection cleaning',
+  'nitrogen in my tires',
+  'a $189 "engine decarbonization"',
 ];
 
 /**
@@ -146,15 +187,37 @@ function carPhrase(rng: Rng, car: CarRef): string {
 
 function newCarPhrase(rng: Rng, v: Visit): string {
   const { model, year } = v.car;
-  const name = model.make === 'Chevrolet' || model.make === 'GMC' || model.make === 'Buick' ? model.model : `${model.make} ${model.model}`;
+  const name =
+    model.make === 'Chevrolet' || model.make === 'GMC' || model.make === 'Buick'
+      ? model.model
+      : `${model.make} ${model.model}`;
   if (v.salesKind === 'used') {
-    return rng.pick([withArticle(`used ${name}`), withArticle(`${year} ${name}`), withArticle(`certified pre-owned ${name}`), `a pre-owned ${name}`]);
+    return rng.pick([
+      withArticle(`used ${name}`),
+      withArticle(`${year} ${name}`),
+      withArticle(`certified pre-owned ${name}`),
+      `a pre-owned ${name}`,
+    ]);
   }
-  return rng.pick([withArticle(`${year} ${name}`), `a new ${name}`, withArticle(`${year} ${model.make} ${model.model}`), `a brand new ${name}`]);
+  return rng.pick([
+    withArticle(`${year} ${name}`),
+    `a new ${name}`,
+    withArticle(`${year} ${model.make} ${model.model}`),
+    `a brand new ${name}`,
+  ]);
 }
 
 function waitHours(rng: Rng): string {
-  return rng.pick(['three hours', 'almost 4 hours', '2.5 hours', 'over two hours', '3+ hours', 'four and a half hours', '5 hours', 'three and a half hours']);
+  return rng.pick([
+    'three hours',
+    'almost 4 hours',
+    '2.5 hours',
+    'over two hours',
+    '3+ hours',
+    'four and a half hours',
+    '5 hours',
+    'three and a half hours',
+  ]);
 }
 
 function english(ctx: SlotContext, name: string): string {
@@ -172,7 +235,12 @@ function english(ctx: SlotContext, name: string): string {
     case 'newcar':
       return memo(ctx, 'newcar', () => newCarPhrase(rng, v));
     case 'trade':
-      return rng.pick([`my old ${v.trade!.model.model}`, `our ${v.trade!.year} ${v.trade!.model.model}`, `my ${v.trade!.model.model}`, `my ${v.trade!.model.make}`]);
+      return rng.pick([
+        `my old ${v.trade!.model.model}`,
+        `our ${v.trade!.year} ${v.trade!.model.model}`,
+        `my ${v.trade!.model.model}`,
+        `my ${v.trade!.model.make}`,
+      ]);
     case 'svc':
       return memo(ctx, 'svc', () => rng.pick(v.services[0]!.np));
     case 'svcb':
@@ -180,13 +248,22 @@ function english(ctx: SlotContext, name: string): string {
     case 'svc2':
       return rng.pick(v.services[1]!.np);
     case 'svcdept':
-      return rng.pick(['service department', 'service department', 'service dept', 'service center']);
+      return rng.pick([
+        'service department',
+        'service department',
+        'service dept',
+        'service center',
+      ]);
     case 'hours':
       return memo(ctx, 'hours', () => waitHours(rng));
     case 'days':
-      return memo(ctx, 'days', () => rng.pick(['three days', 'a week', 'almost two weeks', '10 days', 'five days', 'four days']));
+      return memo(ctx, 'days', () =>
+        rng.pick(['three days', 'a week', 'almost two weeks', '10 days', 'five days', 'four days']),
+      );
     case 'weeks':
-      return memo(ctx, 'weeks', () => rng.pick(['three weeks', 'a month', 'six weeks', 'over a month', 'two months']));
+      return memo(ctx, 'weeks', () =>
+        rng.pick(['three weeks', 'a month', 'six weeks', 'over a month', 'two months']),
+      );
     case 'appt':
       return memo(ctx, 'appt', () => rng.pick(['7:30', '8am', '9:00', '10:15', '8:30 am', '7am']));
     case 'outtime':
@@ -206,7 +283,11 @@ function english(ctx: SlotContext, name: string): string {
     case 'saved':
       return rng.pick(['$20', '$40', '$75', 'about $50', '$30']);
     case 'rate':
-      return memo(ctx, 'rate', () => (v.rating >= 4 ? rng.pick(['3.9%', '4.9%', '2.9%', '5.4%']) : rng.pick(['9.9%', '12.9%', '14.5%', '8.4%'])));
+      return memo(ctx, 'rate', () =>
+        v.rating >= 4
+          ? rng.pick(['3.9%', '4.9%', '2.9%', '5.4%'])
+          : rng.pick(['9.9%', '12.9%', '14.5%', '8.4%']),
+      );
     case 'upsell':
       return rng.pick(UPSELLS);
     case 'dow':
@@ -231,7 +312,11 @@ function spanish(ctx: SlotContext, name: string): [string, string] {
   switch (name) {
     case 'carro':
       return rng.pick<[string, string]>([
-        kind === 'truck' ? ['mi troca', 'my truck'] : kind === 'car' ? ['mi carro', 'my car'] : ['mi camioneta', 'my SUV'],
+        kind === 'truck'
+          ? ['mi troca', 'my truck']
+          : kind === 'car'
+            ? ['mi carro', 'my car']
+            : ['mi camioneta', 'my SUV'],
         [`mi ${model}`, `my ${model}`],
         ['el carro de mi esposa', "my wife's car"],
         [`mi ${model} ${v.car.year}`, `my ${v.car.year} ${model}`],
@@ -248,10 +333,18 @@ function spanish(ctx: SlotContext, name: string): [string, string] {
       return rng.pick(v.services[0]!.es) as [string, string];
     case 'horas': {
       const h = rng.int(2, 5);
-      return rng.pick<[string, string]>([[`${PALABRAS[h]} horas`, `${WORDS[h]} hours`], [`casi ${PALABRAS[h]} horas`, `almost ${WORDS[h]} hours`], [`más de ${PALABRAS[h]} horas`, `more than ${WORDS[h]} hours`]]);
+      return rng.pick<[string, string]>([
+        [`${PALABRAS[h]} horas`, `${WORDS[h]} hours`],
+        [`casi ${PALABRAS[h]} horas`, `almost ${WORDS[h]} hours`],
+        [`más de ${PALABRAS[h]} horas`, `more than ${WORDS[h]} hours`],
+      ]);
     }
     case 'dias':
-      return rng.pick<[string, string]>([['tres días', 'three days'], ['una semana', 'a week'], ['casi dos semanas', 'almost two weeks']]);
+      return rng.pick<[string, string]>([
+        ['tres días', 'three days'],
+        ['una semana', 'a week'],
+        ['casi dos semanas', 'almost two weeks'],
+      ]);
     case 'ciudad': {
       const c = rng.pick(STORE.nearby);
       return [c, c];
@@ -295,7 +388,8 @@ function queue(ctx: SlotContext, name: string, en: string): void {
 /** Replays, for the English translation, the value the Spanish text gave a slot. */
 export function translatedSlot(ctx: SlotContext, name: string, form: string): string {
   if (GUARDS.has(name)) return '';
-  if (STAFF_SLOTS.has(name) && form) return pronounFor(staffFor(ctx.visit, name)!, form === 'o' ? 'he' : form);
+  if (STAFF_SLOTS.has(name) && form)
+    return pronounFor(staffFor(ctx.visit, name)!, form === 'o' ? 'he' : form);
   const list = ctx.translation.get(name);
   const value = list?.shift();
   if (value === undefined) throw new Error(`translation lost slot $${name}`);

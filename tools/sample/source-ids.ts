@@ -14,7 +14,11 @@ export function googleReviewId(seed: number, index: number): { id: string; inner
   let tail = B64[hi >>> 4]! + B64[((hi & 0xf) << 2) | (x >>> 30)]!;
   for (let shift = 24; shift >= 0; shift -= 6) tail += B64[(x >>> shift) & 0x3f]!;
   const inner = `CIHM0ogKEICAgID${tail}`;
-  const bytes = Buffer.concat([Buffer.from([0x0a, inner.length]), Buffer.from(inner, 'ascii'), Buffer.from([0x10, 0x01])]);
+  const bytes = Buffer.concat([
+    Buffer.from([0x0a, inner.length]),
+    Buffer.from(inner, 'ascii'),
+    Buffer.from([0x10, 0x01]),
+  ]);
   return { id: bytes.toString('base64url'), inner };
 }
 

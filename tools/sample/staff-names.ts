@@ -17,7 +17,8 @@ function splitName(name: string): [string, string] {
 function misspell(rng: Rng, e: RosterEntry): NameStyle {
   const [first, last] = splitName(e.name);
   const wrong = rng.pick(e.misspellings);
-  const ofFirst = wrong[0] === first[0] && Math.abs(wrong.length - first.length) <= 1 && wrong !== last;
+  const ofFirst =
+    wrong[0] === first[0] && Math.abs(wrong.length - first.length) <= 1 && wrong !== last;
   if (ofFirst) return { first: rng.chance(0.3) ? `${wrong} ${last}` : wrong, later: wrong };
   return { first: `${first} ${wrong}`, later: first };
 }
@@ -29,7 +30,8 @@ function misspell(rng: Rng, e: RosterEntry): NameStyle {
  */
 export function chooseNameStyle(rng: Rng, e: RosterEntry): NameStyle {
   const [first, last] = splitName(e.name);
-  if (e.slot === 'driver' && rng.chance(0.45)) return { first: `Mr. ${first}`, later: `Mr. ${first}` };
+  if (e.slot === 'driver' && rng.chance(0.45))
+    return { first: `Mr. ${first}`, later: `Mr. ${first}` };
   const form = rng.weighted<Form>([
     ['full', 22],
     ['first', 50],

@@ -10,12 +10,48 @@ import type { CarRef, DeptGroup, Edit, LengthClass, Valence, Visit, Voice } from
 type Dist<T> = readonly (readonly [T, number])[];
 
 const STARS: Readonly<Record<DeptGroup | 'short-staffed', Dist<number>>> = {
-  service: [[5, 57], [4, 15.5], [3, 6.5], [2, 5.5], [1, 15.5]],
-  sales: [[5, 73], [4, 13.5], [3, 4], [2, 3], [1, 6.5]],
-  finance: [[5, 55], [4, 13], [3, 8], [2, 7], [1, 17]],
-  parts: [[5, 50], [4, 15], [3, 10], [2, 8], [1, 17]],
-  'body-shop': [[5, 60], [4, 14], [3, 7], [2, 6], [1, 13]],
-  'short-staffed': [[5, 30], [4, 20], [3, 14], [2, 13], [1, 23]],
+  service: [
+    [5, 57],
+    [4, 15.5],
+    [3, 6.5],
+    [2, 5.5],
+    [1, 15.5],
+  ],
+  sales: [
+    [5, 73],
+    [4, 13.5],
+    [3, 4],
+    [2, 3],
+    [1, 6.5],
+  ],
+  finance: [
+    [5, 55],
+    [4, 13],
+    [3, 8],
+    [2, 7],
+    [1, 17],
+  ],
+  parts: [
+    [5, 50],
+    [4, 15],
+    [3, 10],
+    [2, 8],
+    [1, 17],
+  ],
+  'body-shop': [
+    [5, 60],
+    [4, 14],
+    [3, 7],
+    [2, 6],
+    [1, 13],
+  ],
+  'short-staffed': [
+    [5, 30],
+    [4, 20],
+    [3, 14],
+    [2, 13],
+    [1, 23],
+  ],
 };
 
 const DR_SHARE: Readonly<Record<DeptGroup, number>> = {
@@ -29,19 +65,65 @@ const DR_SHARE: Readonly<Record<DeptGroup, number>> = {
 const RATING_ONLY: readonly number[] = [0, 0.12, 0.1, 0.12, 0.2, 0.2];
 
 const LENGTHS: Readonly<Record<number, Dist<LengthClass>>> = {
-  5: [['tiny', 30], ['short', 32], ['medium', 25], ['long', 10], ['epic', 3]],
-  4: [['tiny', 15], ['short', 30], ['medium', 33], ['long', 16], ['epic', 6]],
-  3: [['tiny', 8], ['short', 25], ['medium', 35], ['long', 22], ['epic', 10]],
-  2: [['tiny', 5], ['short', 15], ['medium', 35], ['long', 30], ['epic', 15]],
-  1: [['tiny', 7], ['short', 15], ['medium', 30], ['long', 30], ['epic', 18]],
+  5: [
+    ['tiny', 30],
+    ['short', 32],
+    ['medium', 25],
+    ['long', 10],
+    ['epic', 3],
+  ],
+  4: [
+    ['tiny', 15],
+    ['short', 30],
+    ['medium', 33],
+    ['long', 16],
+    ['epic', 6],
+  ],
+  3: [
+    ['tiny', 8],
+    ['short', 25],
+    ['medium', 35],
+    ['long', 22],
+    ['epic', 10],
+  ],
+  2: [
+    ['tiny', 5],
+    ['short', 15],
+    ['medium', 35],
+    ['long', 30],
+    ['epic', 15],
+  ],
+  1: [
+    ['tiny', 7],
+    ['short', 15],
+    ['medium', 30],
+    ['long', 30],
+    ['epic', 18],
+  ],
 };
 
 const VALENCE: Readonly<Record<number, Dist<Valence>>> = {
-  5: [['pos', 88], ['mixed-pos', 12]],
-  4: [['pos', 40], ['mixed-pos', 60]],
-  3: [['mixed', 70], ['mixed-pos', 15], ['mixed-neg', 15]],
-  2: [['mixed-neg', 60], ['neg', 40]],
-  1: [['neg', 80], ['mixed-neg', 20]],
+  5: [
+    ['pos', 88],
+    ['mixed-pos', 12],
+  ],
+  4: [
+    ['pos', 40],
+    ['mixed-pos', 60],
+  ],
+  3: [
+    ['mixed', 70],
+    ['mixed-pos', 15],
+    ['mixed-neg', 15],
+  ],
+  2: [
+    ['mixed-neg', 60],
+    ['neg', 40],
+  ],
+  1: [
+    ['neg', 80],
+    ['mixed-neg', 20],
+  ],
 };
 
 const deptTable = (salesPush: number): Dist<DeptGroup> => [
@@ -63,7 +145,12 @@ function pickDept(rng: Rng, t: LocalDateTime): DeptGroup {
 
 const STAFF_TABLES = new Map<string, Dist<RosterEntry>>();
 
-function pickStaff(rng: Rng, slot: StaffSlot, day: number, spanish: boolean): RosterEntry | undefined {
+function pickStaff(
+  rng: Rng,
+  slot: StaffSlot,
+  day: number,
+  spanish: boolean,
+): RosterEntry | undefined {
   const key = `${slot}${spanish ? '+' : '-'}${day}`;
   let table = STAFF_TABLES.get(key);
   if (!table) {
@@ -92,7 +179,8 @@ function pickCar(rng: Rng, day: number, franchise: boolean, newest: boolean): Ca
     }
     const last = Math.min(model.years[1], year);
     const age = Math.floor(rng.logNormal(5, 0.6));
-    if (model.years[0] <= last - 1) return { model, year: Math.max(model.years[0], last - 1 - age) };
+    if (model.years[0] <= last - 1)
+      return { model, year: Math.max(model.years[0], last - 1 - age) };
   }
 }
 
@@ -101,15 +189,22 @@ function pickServices(rng: Rng, dept: DeptGroup, day: number): CatalogueEntry[] 
   if (dept === 'parts') return [serviceById('parts-counter')];
   if (dept !== 'service') return [];
   const inWave = day >= EVENTS.recallWaveStart && day <= EVENTS.recallWaveEnd;
-  const main =
-    inWave && rng.chance(0.18)
-      ? serviceById('recall')
-      : rng.weighted(SERVICE_TABLE);
+  const main = inWave && rng.chance(0.18) ? serviceById('recall') : rng.weighted(SERVICE_TABLE);
   if (!rng.chance(0.25)) return [main];
   const second = rng.weighted(
     (main.id === 'oil-change'
-      ? [['tire-rotation', 6], ['filters-wipers', 2], ['state-inspection', 2], ['battery', 1]]
-      : [['oil-change', 5], ['alignment', 1], ['tire-rotation', 1], ['state-inspection', 1]]) as Dist<string>,
+      ? [
+          ['tire-rotation', 6],
+          ['filters-wipers', 2],
+          ['state-inspection', 2],
+          ['battery', 1],
+        ]
+      : [
+          ['oil-change', 5],
+          ['alignment', 1],
+          ['tire-rotation', 1],
+          ['state-inspection', 1],
+        ]) as Dist<string>,
   );
   return second === main.id ? [main] : [main, serviceById(second)];
 }
@@ -132,13 +227,18 @@ function pickVoice(rng: Rng, rating: number, spanish: boolean): Voice {
 function pickEdit(rng: Rng, rating: number, textual: boolean, day: number): Edit | null {
   // Replies come within 12 days and edits within 15 days after that: recent reviews are unedited.
   if (!textual || day > WINDOW.end - 30) return null;
-  if (rating >= 3 && rng.chance(0.014)) return { kind: 'raised', originalRating: rng.pick([1, 1, 2]) };
+  if (rating >= 3 && rng.chance(0.014))
+    return { kind: 'raised', originalRating: rng.pick([1, 1, 2]) };
   if (rating >= 4 && rng.chance(0.018)) return { kind: 'thanks', originalRating: rating };
-  if (rating <= 2 && rng.chance(0.08)) return { kind: 'lowered', originalRating: rng.pick([3, 4, 4, 5]) };
+  if (rating <= 2 && rng.chance(0.08))
+    return { kind: 'lowered', originalRating: rng.pick([3, 4, 4, 5]) };
   return null;
 }
 
-function assignStaff(rng: Rng, v: Pick<Visit, 'dept' | 'day' | 'language' | 'salesKind'>): Visit['staff'] {
+function assignStaff(
+  rng: Rng,
+  v: Pick<Visit, 'dept' | 'day' | 'language' | 'salesKind'>,
+): Visit['staff'] {
   const es = v.language === 'es';
   const staff: Visit['staff'] = {};
   const put = (slot: StaffSlot, p: number): void => {
@@ -148,11 +248,13 @@ function assignStaff(rng: Rng, v: Pick<Visit, 'dept' | 'day' | 'language' | 'sal
     put('adv', 0.8);
     put('tech', 0.5);
     put('driver', 0.06);
-    if (rng.chance(0.15)) staff.mgr = rng.chance(0.85) ? mgr('greg-ostrowski') : mgr('dana-whitfield');
+    if (rng.chance(0.15))
+      staff.mgr = rng.chance(0.85) ? mgr('greg-ostrowski') : mgr('dana-whitfield');
   } else if (v.dept === 'sales' || v.dept === 'finance') {
     put('sales', v.dept === 'sales' ? 0.88 : 0.5);
     put('fin', v.dept === 'finance' ? 0.85 : 0.3);
-    if (rng.chance(0.15)) staff.mgr = v.salesKind === 'used' ? mgr('leonard-pruitt') : mgr('dana-whitfield');
+    if (rng.chance(0.15))
+      staff.mgr = v.salesKind === 'used' ? mgr('leonard-pruitt') : mgr('dana-whitfield');
   } else if (v.dept === 'parts') {
     put('parts', 0.7);
   } else {
@@ -180,10 +282,19 @@ export function sampleVisit(rng: Rng, index: number, t: LocalDateTime): Visit {
   const language = rng.chance(dept === 'sales' || dept === 'finance' ? 0.07 : 0.05) ? 'es' : 'en';
   const salesKind =
     dept === 'sales' || dept === 'finance'
-      ? rng.weighted<'new' | 'used' | 'lease'>([['new', 55], ['used', 37], ['lease', 8]])
+      ? rng.weighted<'new' | 'used' | 'lease'>([
+          ['new', 55],
+          ['used', 37],
+          ['lease', 8],
+        ])
       : null;
   const isSale = salesKind !== null;
-  const car = pickCar(rng, t.day, !isSale || salesKind !== 'used' || rng.chance(0.45), isSale && salesKind !== 'used');
+  const car = pickCar(
+    rng,
+    t.day,
+    !isSale || salesKind !== 'used' || rng.chance(0.45),
+    isSale && salesKind !== 'used',
+  );
   const trade = isSale && rng.chance(0.45) ? pickCar(rng, t.day, rng.chance(0.4), false) : null;
   let length = rng.weighted(LENGTHS[rating]!);
   if (source === 'dealerrater' && length === 'tiny') length = 'short';

@@ -4,7 +4,9 @@ import { contract, tidy } from './voice.js';
 describe('contract', () => {
   it('contracts the way people write, keeping the capital', () => {
     expect(contract('You will not regret it')).toBe("You won't regret it");
-    expect(contract('I am sure they are done and it is ready')).toBe("I'm sure they're done and it's ready");
+    expect(contract('I am sure they are done and it is ready')).toBe(
+      "I'm sure they're done and it's ready",
+    );
     expect(contract('Did not call. We have been waiting')).toBe("Didn't call. We've been waiting");
   });
 

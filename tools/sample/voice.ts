@@ -67,7 +67,9 @@ const POS_EMOJI = ['👍', '🙏', '😊', '💯', '🔥', '🙌', '👏', '⭐�
 const NEG_EMOJI = ['😡', '🤬', '👎', '😤', '🙄', '😠'];
 
 const PROTECTED = new Set(
-  ROSTER.flatMap((e) => [...e.name.split(/\s+/), ...e.aliases, ...e.misspellings]).map((w) => w.toLowerCase()),
+  ROSTER.flatMap((e) => [...e.name.split(/\s+/), ...e.aliases, ...e.misspellings]).map((w) =>
+    w.toLowerCase(),
+  ),
 );
 
 /** Collapses the doubled spaces that empty alternatives leave, and spaces before punctuation. */
@@ -100,7 +102,8 @@ function lowerFirst(s: string): string {
     end++;
   }
   const word = s.slice(0, end);
-  if (inner || word === 'I' || word === 'Mr' || word === 'Ms' || PROTECTED.has(word.toLowerCase())) return s;
+  if (inner || word === 'I' || word === 'Mr' || word === 'Ms' || PROTECTED.has(word.toLowerCase()))
+    return s;
   return s.charAt(0).toLowerCase() + s.slice(1);
 }
 
@@ -111,7 +114,14 @@ function upperFirst(s: string): string {
 const TO_NEG = ['but', 'however,', 'unfortunately', 'that said,', 'on the other hand,'];
 const TO_POS = ['but', 'luckily', 'thankfully', 'on the bright side,', 'that said,'];
 const MORE_POS = ['also', 'plus', 'on top of that,', 'and', 'not only that but'];
-const MORE_NEG = ['also', 'oh and', 'on top of that,', 'to make matters worse,', 'not to mention', 'plus'];
+const MORE_NEG = [
+  'also',
+  'oh and',
+  'on top of that,',
+  'to make matters worse,',
+  'not to mention',
+  'plus',
+];
 
 function connect(sentences: Sentence[], v: Visit, rng: Rng): string[] {
   const out: string[] = [];
@@ -125,14 +135,19 @@ function connect(sentences: Sentence[], v: Visit, rng: Rng): string[] {
         (prev.pol === 'pos' && s.pol === 'neg') || (prev.pol === 'neg' && s.pol === 'pos');
       const r = rng.next();
       if (differ && r < 0.35) {
-        out[out.length - 1] += rng.pick([', but ', ' but ', ', though ', ', although ']) + lowerFirst(text);
+        out[out.length - 1] +=
+          rng.pick([', but ', ' but ', ', though ', ', although ']) + lowerFirst(text);
         prev = s;
         return;
       }
       if (differ && r < 0.65) {
         const only =
           i === lastOp && v.valence === 'mixed-pos'
-            ? rng.pick(['the only downside was that', 'my only complaint is that', 'only thing I would say is'])
+            ? rng.pick([
+                'the only downside was that',
+                'my only complaint is that',
+                'only thing I would say is',
+              ])
             : i === lastOp && v.valence === 'mixed-neg'
               ? rng.pick([
                   'the only good thing was that',
@@ -180,7 +195,9 @@ function typoWord(word: string, rng: Rng): string {
   const alts = TYPOS[lower];
   if (alts) {
     const alt = rng.pick(alts);
-    return word[0] === word[0]!.toUpperCase() && word[0] !== word[0]!.toLowerCase() ? upperFirst(alt) : alt;
+    return word[0] === word[0]!.toUpperCase() && word[0] !== word[0]!.toLowerCase()
+      ? upperFirst(alt)
+      : alt;
   }
   if (word.length >= 6 && /^[a-z]+$/.test(word)) {
     const i = rng.int(1, word.length - 3);
@@ -220,7 +237,11 @@ function dropApostrophes(text: string): string {
 function paragraphs(parts: string[], v: Visit, rng: Rng): string {
   const n = parts.length;
   const count =
-    v.length === 'epic' ? rng.int(2, Math.min(4, Math.max(2, Math.floor(n / 2)))) : v.length === 'long' && rng.chance(0.5) ? 2 : 1;
+    v.length === 'epic'
+      ? rng.int(2, Math.min(4, Math.max(2, Math.floor(n / 2))))
+      : v.length === 'long' && rng.chance(0.5)
+        ? 2
+        : 1;
   if (count <= 1 || n < 3) return parts.join(rng.chance(0.04) ? '  ' : ' ');
   const sep = rng.chance(0.75) ? '\n\n' : '\n';
   const size = Math.ceil(n / count);
@@ -235,7 +256,12 @@ function paragraphs(parts: string[], v: Visit, rng: Rng): string {
  * angry, adds everyday typos, drops apostrophes, breaks long reviews into paragraphs, appends
  * the edit paragraph, and now and then an emoji.
  */
-export function finishText(sentences: Sentence[], v: Visit, rng: Rng, update: string | null): string {
+export function finishText(
+  sentences: Sentence[],
+  v: Visit,
+  rng: Rng,
+  update: string | null,
+): string {
   const style = STYLE[v.voice];
   const positive = v.valence === 'pos' || v.valence === 'mixed-pos';
   const contracting = rng.chance(style.contract);
@@ -250,7 +276,9 @@ export function finishText(sentences: Sentence[], v: Visit, rng: Rng, update: st
   });
   if (v.voice === 'gushing' && rng.chance(0.3)) {
     const i = rng.int(0, parts.length - 1);
-    parts[i] = parts[i]!.replace(/\b(great|amazing|awesome|excellent|best)\b/i, (w) => w.toUpperCase());
+    parts[i] = parts[i]!.replace(/\b(great|amazing|awesome|excellent|best)\b/i, (w) =>
+      w.toUpperCase(),
+    );
   }
   let text = paragraphs(parts, v, rng);
   text = addTypos(text, style.typo, rng);

@@ -75,7 +75,9 @@ export async function writeSampleParallel(
   const workers = Array.from(
     { length: Math.min(jobs, chunks) },
     (_, worker) =>
-      new Worker(workerUrl, { workerData: { options, jobs: Math.min(jobs, chunks), worker } satisfies WorkerInput }),
+      new Worker(workerUrl, {
+        workerData: { options, jobs: Math.min(jobs, chunks), worker } satisfies WorkerInput,
+      }),
   );
   try {
     output.write(head());

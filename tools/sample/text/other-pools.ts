@@ -22,7 +22,10 @@ export const SHARED_POOLS: Readonly<Record<string, readonly string[]>> = {
     '{the restroom|the bathroom} {was filthy|needs attention}',
     'the waiting room {needs a makeover|is stuck in the 90s}',
   ],
-  'facility-amenities.neu': ['the waiting area is {fine|ok}{, nothing fancy|}', 'typical dealership waiting room'],
+  'facility-amenities.neu': [
+    'the waiting area is {fine|ok}{, nothing fancy|}',
+    'typical dealership waiting room',
+  ],
   'waiting-room.pos': [
     '{free|fresh} {coffee|popcorn|snacks|cookies} {in the lounge|while you wait}{ is a nice touch|}',
     'the {coffee|cappuccino machine} in the waiting room is {actually good|better than Starbucks}',
@@ -79,12 +82,16 @@ export const PARTS_BODY_POOLS: Readonly<Record<string, readonly string[]>> = {
     '{ordered|paid for} a part {three|four} weeks ago and {it is still not here|nobody can tell me when it is coming}',
     'put on hold for {20|30} minutes {by|calling} the {parts department|parts desk}',
   ],
-  'parts.price-value.pos': ['{the parts counter|$parts} {gave me|matched} {a fair price|the online price}{ on OEM parts|}'],
+  'parts.price-value.pos': [
+    '{the parts counter|$parts} {gave me|matched} {a fair price|the online price}{ on OEM parts|}',
+  ],
   'parts.price-value.neg': [
     '{paid|charged} {$90|$140} for a {part|sensor} {I found|that is} {$35|$40} online',
     'parts prices are {high|steep}{ even for OEM parts|}',
   ],
-  'parts.honesty-trust.neg': ['{they|the parts counter} ordered the wrong part {twice|again} and {blamed me|would not refund the shipping}'],
+  'parts.honesty-trust.neg': [
+    '{they|the parts counter} ordered the wrong part {twice|again} and {blamed me|would not refund the shipping}',
+  ],
   'body.staff.pos': [
     '$body {kept me updated|sent me pictures} {the whole time|every few days} and {worked with my insurance|handled everything}',
     '$body {walked me through the estimate|explained the insurance process} {and answered every question|without rushing me}',
@@ -106,7 +113,13 @@ export const PARTS_BODY_POOLS: Readonly<Record<string, readonly string[]>> = {
     '{they|the body shop} {had my car|kept it} for {five weeks|over a month|seven weeks} {and the rental coverage ran out|for what was supposed to take a week}',
   ],
   'body.wait-time.pos': ['{done|finished} {a day early|on time|ahead of schedule}'],
-  'body.price-value.pos': ['{they|$body} worked directly with {my insurance|State Farm|Geico|Progressive} so I only paid my deductible'],
-  'body.price-value.neg': ['{the estimate|their estimate} was {way|$2,000} higher than {the independent body shop|two other shops}'],
-  'body.vehicle-cleanliness.pos': ['{they|the shop} {washed|cleaned} {it|the whole car} {inside and out|} before I picked it up'],
+  'body.price-value.pos': [
+    '{they|$body} worked directly with {my insurance|State Farm|Geico|Progressive} so I only paid my deductible',
+  ],
+  'body.price-value.neg': [
+    '{the estimate|their estimate} was {way|$2,000} higher than {the independent body shop|two other shops}',
+  ],
+  'body.vehicle-cleanliness.pos': [
+    '{they|the shop} {washed|cleaned} {it|the whole car} {inside and out|} before I picked it up',
+  ],
 };

@@ -3,7 +3,18 @@
  * idea comes out in many everyday wordings.
  */
 export const RULES_EN: Readonly<Record<string, readonly string[]>> = {
-  great: ['great', 'awesome', 'amazing', 'excellent', 'fantastic', 'outstanding', 'wonderful', 'top notch', 'phenomenal', 'great'],
+  great: [
+    'great',
+    'awesome',
+    'amazing',
+    'excellent',
+    'fantastic',
+    'outstanding',
+    'wonderful',
+    'top notch',
+    'phenomenal',
+    'great',
+  ],
   very: ['very', 'really', 'super', 'extremely', 'so', 'very', 'really'],
   friendly: ['friendly', 'nice', 'pleasant', 'courteous', 'kind', 'polite', 'personable'],
   helpful: ['helpful', 'knowledgeable', 'professional', 'attentive', 'patient', 'thorough'],
@@ -11,7 +22,13 @@ export const RULES_EN: Readonly<Record<string, readonly string[]>> = {
   rude: ['rude', 'dismissive', 'condescending', 'short with me', 'unprofessional', 'snippy'],
   bad: ['terrible', 'horrible', 'awful', 'unacceptable', 'pathetic', 'lousy'],
   ridiculous: ['ridiculous', 'unacceptable', 'insane', 'absurd', 'crazy', 'a joke'],
-  recommend: ['highly recommend', 'would recommend', 'definitely recommend', 'recommend', '100% recommend'],
+  recommend: [
+    'highly recommend',
+    'would recommend',
+    'definitely recommend',
+    'recommend',
+    '100% recommend',
+  ],
   team: ['team', 'crew', 'staff', 'folks', 'people'],
   place: ['this place', 'this dealership', 'Stonebridge', 'this dealer', 'them'],
   honestly: ['honestly', 'to be honest', 'truthfully', 'I have to say', 'seriously'],

@@ -49,7 +49,9 @@ export const SALES_POOLS: Readonly<Record<string, readonly string[]>> = {
     '{they|$sales} {kept|would not stop} {trying|pushing} to {sell us|get us into} {a more expensive trim|a lease we did not want}',
     '{the|our} {test drive|appointment} {was|got} {cancelled|pushed back} {twice|three times} {by them|without a call}',
   ],
-  'sales-experience.neu': ['typical car buying experience, {nothing special|no better or worse than anywhere else}'],
+  'sales-experience.neu': [
+    'typical car buying experience, {nothing special|no better or worse than anywhere else}',
+  ],
   'price-value.pos': [
     '{got|they gave us} a {great|fair|good} {deal|price}{ on our new $model|}',
     '{they|$sales} {honored|matched} {the internet price|a quote from another dealer}',

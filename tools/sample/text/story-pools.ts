@@ -66,7 +66,7 @@ export const STORIES: Readonly<Record<string, readonly (readonly string[])[]>> =
       'I was back on the road {before noon|in time to pick up my kids}',
     ],
     [
-      'I have been bringing {my cars|our family\'s vehicles} here for {years|a long time} and {it has always been|they have always been} {consistent|the same great experience}',
+      "I have been bringing {my cars|our family's vehicles} here for {years|a long time} and {it has always been|they have always been} {consistent|the same great experience}",
       'this was my first time here after {moving to the area|my old dealer closed} and {I am sold|I found my new service department}',
     ],
     [
