@@ -5,14 +5,21 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 /**
- * Layers run one way. Each folder of `src` may import only the folders listed here (and its own
- * files); the entry files (`service.ts`, `serve.ts`, `main.ts`, `bin.ts`, `app.ts`) wire them.
+ * Layers run one way. Each folder of `src` (or top-level file: `logger`, `config`, `cli`,
+ * `catalogue`) may import only the ones listed here (and its own files); the wiring files
+ * (`service.ts`, `serve.ts`, `main.ts`, `bin.ts`, `app.ts`) wire them. Nothing in `src` imports
+ * `tools/` (the offline tooling builds on the service, never the reverse).
  */
 const LAYERS = {
   platform: [],
   domain: [],
   representation: [],
+  logger: [],
   store: ['domain', 'platform'],
+  // The environment's schema (it checks DATABASE_URL with the store's own rules).
+  config: ['store'],
+  // The conventions every command line shares.
+  cli: ['config'],
   mentions: ['domain'],
   reviews: ['domain'],
   insights: ['domain', 'store', 'mentions', 'reviews', 'cli', 'config'],
@@ -58,42 +65,47 @@ const LAYERS = {
     'config',
   ],
 };
-const FOLDERS = [
-  ...Object.keys(LAYERS),
-  'app',
-  'service',
-  'serve',
-  'main',
-  'bin',
-  'cli',
-  'config',
-  'logger',
-];
+const FOLDERS = [...Object.keys(LAYERS), 'app', 'service', 'serve', 'main', 'bin'];
 
+/** `src` never imports the offline tools (`../tools/` from a top-level file of `src`). */
+const NO_TOOLS = {
+  regex: '^(\\.\\./)+tools/',
+  message: 'src never imports tools/ (offline tooling builds on the service, not the reverse).',
+};
+
+/**
+ * The import rules of one layer. Its folder's files reach the others with `../`; a top-level file
+ * (`src/config.ts`) reaches them with `./`.
+ */
 function layerRule(folder, allowed) {
   const forbidden = FOLDERS.filter((f) => f !== folder && !allowed.includes(f));
-  return {
-    files: [`src/${folder}/**/*.ts`],
-    // A test may wire its module into the service's upper layers (a route on a real port).
-    ignores: ['src/**/*.test.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              regex: `^(\\.\\./)+(${forbidden.join('|')})(/|\\.js$)`,
-              message: `src/${folder} may import only ${allowed.join(', ') || 'nothing else in src'} (layers run one way: eslint.config.js).`,
-            },
-            {
-              regex: '^(\\.\\./)+[^./][^/]*/(.+/)?internal/',
-              message: "Another feature's internal/ files are private: import its public surface.",
-            },
-          ],
-        },
-      ],
+  const rule = (up, toolsUp) => ({
+    'no-restricted-imports': [
+      'error',
+      {
+        patterns: [
+          {
+            regex: `^${up}(${forbidden.join('|')})(/|\\.js$)`,
+            message: `src/${folder} may import only ${allowed.join(', ') || 'nothing else in src'} (layers run one way: eslint.config.js).`,
+          },
+          {
+            regex: `^${up}[^./][^/]*/(.+/)?internal/`,
+            message: "Another feature's internal/ files are private: import its public surface.",
+          },
+          { ...NO_TOOLS, regex: `^${toolsUp}tools/` },
+        ],
+      },
+    ],
+  });
+  return [
+    {
+      files: [`src/${folder}/**/*.ts`],
+      // A test may wire its module into the service's upper layers (a route on a real port).
+      ignores: ['src/**/*.test.ts'],
+      rules: rule('(\\.\\./)+', '(\\.\\./){2,}'),
     },
-  };
+    { files: [`src/${folder}.ts`], rules: rule('\\./', '\\.\\./') },
+  ];
 }
 
 export default tseslint.config(
@@ -136,7 +148,12 @@ export default tseslint.config(
     ignores: ['src/main.ts', 'src/logger.ts', 'src/**/cli.ts', 'src/**/*.test.ts'],
     rules: { 'no-console': 'error' },
   },
-  ...Object.entries(LAYERS).map(([folder, allowed]) => layerRule(folder, allowed)),
+  ...Object.entries(LAYERS).flatMap(([folder, allowed]) => layerRule(folder, allowed)),
+  {
+    files: ['src/*.ts', 'src/**/*.test.ts'],
+    ignores: Object.keys(LAYERS).map((name) => `src/${name}.ts`),
+    rules: { 'no-restricted-imports': ['error', { patterns: [NO_TOOLS] }] },
+  },
   {
     // Tests may reach into internals to prove them; tools build only on public surfaces.
     files: ['tools/**/*.ts'],
