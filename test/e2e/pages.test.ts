@@ -2,7 +2,7 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { ReviewsDocument, SearchResponse } from '../../src/domain/public-schemas.js';
-import type { Review } from '../../src/domain/review.js';
+import type { Review, ReviewSourceInput } from '../../src/domain/review.js';
 import { testBusiness, testReviews } from '../helpers/fixtures.js';
 import { hostileReviews, jsonLdBlocks, pageReviewIds, PAYLOADS } from '../helpers/hostile.js';
 import { http } from '../helpers/http.js';
@@ -12,10 +12,24 @@ import { startTestService, TEST_BASE_URL, type TestService } from '../helpers/se
 let svc: TestService;
 let all: Review[];
 
+/** Reviews at each verification level (docs/data-model.md), newer than the rest. */
+const LEVELS: ReviewSourceInput[] = (
+  ['transaction-matched', 'source-confirmed', 'unverified'] as const
+).map((level, i) => ({
+  source: 'google',
+  sourceReviewId: `level-${level}`,
+  reviewRating: { ratingValue: 4 },
+  name: null,
+  reviewBody: `A review whose verification level is ${level}.`,
+  author: { name: `Level ${i}` },
+  datePublished: `2026-01-0${i + 1}T18:00:00.000Z`,
+  verification: { level, checkedAt: `2026-01-0${i + 1}T18:00:00.000Z` },
+}));
+
 beforeAll(async () => {
   svc = await startTestService({
     business: testBusiness(),
-    reviews: [...testReviews(150), ...hostileReviews()],
+    reviews: [...testReviews(150), ...hostileReviews(), ...LEVELS],
   });
   all = ReviewsDocument.parse((await http(`${svc.url}/reviews.json`)).json()).reviews;
 });
@@ -73,6 +87,28 @@ describe('GET /', () => {
     expect(sheet.status).toBe(200);
     expect(sheet.headers['content-type']).toBe('text/css; charset=utf-8');
     expect(sheet.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+  });
+
+  it('claims verification only where the data model has it: a badge for transaction-matched reviews alone', async () => {
+    const res = await page('/');
+    // No blanket claim in the title, the social titles or the footer: some reviews are unverified.
+    expect(res.text).not.toMatch(/verified customer reviews/i);
+    expect(res.text).toContain('<title>Test Motors: customer reviews</title>');
+    const card = (sourceId: string) => {
+      const id = all.find((r) => r.sourceReviewId === sourceId)!.id;
+      return new RegExp(`<article[^>]*data-review-id="${id}"[\\s\\S]*?</article>`).exec(
+        res.text,
+      )![0];
+    };
+    expect(card('level-transaction-matched')).toContain(
+      '<span class="badge verified">Verified customer</span>',
+    );
+    // An ordinary import (source-confirmed, the default) and an unverified review get no badge.
+    for (const id of ['level-source-confirmed', 'r1-149', 'level-unverified'])
+      expect(card(id)).not.toMatch(/class="badge verified"|>Verified</);
+    expect(card('level-unverified')).toContain('<span class="badge plain">Not verified</span>');
+    // The footer says what the badge means.
+    expect(res.text).toMatch(/<footer[\s\S]*Verified customer[\s\S]*service visit or purchase/);
   });
 
   it('links the staff and services a review mentions to their filtered views', async () => {

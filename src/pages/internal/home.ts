@@ -192,7 +192,7 @@ export function renderHome(site: Site, snapshot: Snapshot, q: PageQuery): PageOu
       : `Rated ${formatRating(aggregate.ratingValue)} out of 5 from ${plural(aggregate.ratingCount, 'rating')}`;
   const title = filtered
     ? `Reviews matching your filters · ${name}`
-    : `${name}: verified customer reviews${page > 1 ? ` (page ${page})` : ''}`;
+    : `${name}: customer reviews${page > 1 ? ` (page ${page})` : ''}`;
   return {
     ok: true,
     html: sitePage(
