@@ -412,6 +412,44 @@ describe('GET /insights', () => {
       304,
     );
   });
+
+  it('quotes each FAQ answer with its first distinct quotes, complaints too, never the same words twice', async () => {
+    const html = (await page('/insights')).text;
+    const doc = (await http(`${svc.url}/insights.json`)).json<{
+      faq: { question: string; basis: { negative: number }; evidence: { quote: string }[] }[];
+    }>();
+    const words = (q: string) =>
+      q
+        .toLowerCase()
+        .replace(/[^\p{L}\p{N}]+/gu, ' ')
+        .trim();
+    const decode = (s: string) =>
+      s
+        .replace(/&#39;/g, "'")
+        .replace(/&quot;/g, '"')
+        .replace(/&lt;/g, '<')
+        .replace(/&gt;/g, '>')
+        .replace(/&amp;/g, '&');
+    let complaints = 0;
+    for (const f of doc.faq) {
+      const block = new RegExp(
+        `<summary>${f.question.replace(/[?]/g, '\\?')}</summary>[\\s\\S]*?</details>`,
+      ).exec(html);
+      expect(block, f.question).not.toBeNull();
+      const shown = [...block![0].matchAll(/<blockquote[^>]*><p>“([\s\S]*?)”<\/p>/g)].map((m) =>
+        decode(m[1]!),
+      );
+      expect(shown.length, f.question).toBeLessThanOrEqual(3);
+      expect(new Set(shown.map(words)).size, f.question).toBe(shown.length);
+      const distinct = [...new Map(f.evidence.map((e) => [words(e.quote), e.quote])).values()];
+      expect(shown, f.question).toEqual(distinct.slice(0, 3));
+      if (f.basis.negative > 0) complaints++;
+    }
+    expect(complaints).toBeGreaterThan(0);
+    // The price question: most reviews that compare the price with a quote complain here.
+    const price = doc.faq.find((f) => f.question.startsWith('Is the final price'))!;
+    expect(price.evidence[0]!.quote).toMatch(/higher than the quote/);
+  });
 });
 
 describe('GET /embed', () => {

@@ -1,5 +1,6 @@
 import type { Polarity } from '../analyzer.js';
 import type { Evidence, EvidenceByPolarity, Sentiment } from '../schema.js';
+import { quoteKey } from './evidence.js';
 
 /** One review's opinion about one subject (an aspect, a person, a topic...). */
 export type ReviewPolarity = 'positive' | 'negative' | 'neutral' | 'mixed';
@@ -52,18 +53,18 @@ export class Tally {
     if (candidate.polarity === 'conflict') return;
     const list = this.best[candidate.polarity];
     const rank = candidate.confidence - lengthPenalty(candidate.quote.length);
-    // One candidate per review: evidence quotes a review once, so its other sentences must not
-    // take the places that other reviews' quotes need.
-    const same = list.findIndex((x) => x.c.reviewId === candidate.reviewId);
-    if (same >= 0) {
-      if (!before(rank, candidate.order, list[same]!)) return;
-      list.splice(same, 1);
-    }
+    // Most candidates rank below every kept one: they are turned away before any other work.
     const worst = list[list.length - 1];
     if (list.length >= KEEP && worst && !before(rank, candidate.order, worst)) return;
+    const key = quoteKey(candidate.quote);
+    // One candidate per review, and one per wording: evidence quotes a review once and a repeated
+    // sentence once, so neither may take the places that other quotes need.
+    const same = list.filter((x) => x.c.reviewId === candidate.reviewId || x.key === key);
+    if (same.some((x) => !before(rank, candidate.order, x))) return;
+    for (const x of same) list.splice(list.indexOf(x), 1);
     let i = list.length;
     while (i > 0 && before(rank, candidate.order, list[i - 1]!)) i--;
-    list.splice(i, 0, { c: candidate, rank });
+    list.splice(i, 0, { c: candidate, rank, key });
     if (list.length > KEEP) list.pop();
   }
 
@@ -82,19 +83,15 @@ export class Tally {
     };
   }
 
-  /** Up to `perPolarity` quotes per polarity, one per review: confident, readable and recent first. */
+  /**
+   * Up to `perPolarity` quotes per polarity, one per review and one per wording: confident,
+   * readable and recent first.
+   */
   evidence(perPolarity = 3): EvidenceByPolarity {
-    const pick = (polarity: 'positive' | 'negative' | 'neutral'): Evidence[] => {
-      const chosen: Evidence[] = [];
-      const seen = new Set<string>();
-      for (const { c } of this.best[polarity]) {
-        if (seen.has(c.reviewId)) continue;
-        seen.add(c.reviewId);
-        chosen.push({ reviewId: c.reviewId, quote: c.quote });
-        if (chosen.length === perPolarity) break;
-      }
-      return chosen;
-    };
+    const pick = (polarity: 'positive' | 'negative' | 'neutral'): Evidence[] =>
+      this.best[polarity]
+        .slice(0, perPolarity)
+        .map(({ c }) => ({ reviewId: c.reviewId, quote: c.quote }));
     return { positive: pick('positive'), negative: pick('negative'), neutral: pick('neutral') };
   }
 }
@@ -102,6 +99,8 @@ export class Tally {
 interface Ranked {
   c: Candidate;
   rank: number;
+  /** `quoteKey` of the quote. */
+  key: string;
 }
 
 /** Candidates kept per polarity: enough to find three from distinct reviews. */

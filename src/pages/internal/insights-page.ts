@@ -1,5 +1,5 @@
 import type { Business } from '../../domain/business.js';
-import type { Insights } from '../../insights/index.js';
+import { quoteKey, type Insights } from '../../insights/index.js';
 import { LEGEND, sentimentBar, sharesText, sparkline } from './charts.js';
 import { formatCount, formatDate, formatRating, percent, plural, words } from './format.js';
 import { html, raw, type Html } from './html.js';
@@ -15,8 +15,20 @@ function quote(e: Evidence, polarity: Polarity = ''): Html {
   return html`<blockquote${polarity ? html` class="${polarity}"` : ''}><p>“${e.quote}”</p><a href="${reviewPath(e.reviewId)}">Read the review</a></blockquote>`;
 }
 
+/** The first `max` quotes of a list, each review and each wording once. */
 function quotes(list: readonly Evidence[], polarity: Polarity, max: number): Html[] {
-  return list.slice(0, max).map((e) => quote(e, polarity));
+  const reviews = new Set<string>();
+  const wordings = new Set<string>();
+  const out: Html[] = [];
+  for (const e of list) {
+    if (out.length === max) break;
+    const key = quoteKey(e.quote);
+    if (reviews.has(e.reviewId) || wordings.has(key)) continue;
+    reviews.add(e.reviewId);
+    wordings.add(key);
+    out.push(quote(e, polarity));
+  }
+  return out;
 }
 
 function facts(doc: Insights, aggregate: AggregateRating): Html {
