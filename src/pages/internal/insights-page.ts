@@ -151,19 +151,21 @@ interface EntityRow {
   negative: number;
 }
 
-function entityTable(
-  id: string,
-  title: string,
-  first: string,
-  extra: string | null,
-  rows: EntityRow[],
-): Html {
+/**
+ * A table of people, services or areas. A role goes under the name rather than in a column of its
+ * own, so that the table fits a phone; should it still be wider than the screen, its wrapper is a
+ * named region that takes the keyboard focus, so that keyboard users can scroll it.
+ */
+function entityTable(id: string, title: string, first: string, rows: EntityRow[]): Html {
   if (rows.length === 0) return raw('');
   const body = rows.map(
     (r) =>
       html`<tr>
-        <th scope="row">${r.href ? html`<a href="${r.href}">${r.name}</a>` : r.name}</th>
-        ${extra ? html`<td>${r.extra ?? ''}</td>` : ''}
+        <th scope="row">
+          ${r.href ? html`<a href="${r.href}">${r.name}</a>` : r.name}${
+            r.extra ? html`<span class="sub">${r.extra}</span>` : ''
+          }
+        </th>
         <td class="num">${formatCount(r.mentions)}</td>
         <td class="num">${r.averageRating === null ? '–' : formatRating(r.averageRating)}</td>
         <td class="bar-cell">${sentimentBar(r)}</td>
@@ -171,12 +173,11 @@ function entityTable(
   );
   return html`<section aria-labelledby="${id}">
     <h2 id="${id}">${title}</h2>
-    <div class="table-wrap">
+    <div class="table-wrap" role="region" aria-labelledby="${id}" tabindex="0">
       <table>
         <thead>
           <tr>
             <th scope="col">${first}</th>
-            ${extra ? html`<th scope="col">${extra}</th>` : ''}
             <th scope="col" class="num">Reviews</th>
             <th scope="col" class="num">Avg. stars</th>
             <th scope="col">Sentiment</th>
@@ -252,8 +253,7 @@ export function renderInsightsPage(
     ${entityTable(
       'staff-title',
       'Staff',
-      'Name',
-      'Role',
+      'Name and role',
       technicians.map((t) => ({
         ...t,
         href: staffPath(t.name),
@@ -264,14 +264,12 @@ export function renderInsightsPage(
       'services-title',
       'Services',
       'Service',
-      null,
       services.map((s) => ({ ...s, href: servicePath(s.id), extra: null })),
     )}
     ${entityTable(
       'areas-title',
       'Areas of the dealership',
       'Area',
-      null,
       serviceAreas.map((s) => ({ ...s, href: null, extra: null })),
     )}
     ${topics(doc)} ${faq(doc)}

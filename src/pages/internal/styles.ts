@@ -119,7 +119,12 @@ th,td{text-align:left;padding:.6rem .75rem;border-bottom:1px solid var(--line);v
 tr:last-child td{border-bottom:0}
 th{font-size:.8rem;color:var(--muted);font-weight:600}
 td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}
-td.bar-cell{min-width:8rem}
+td.bar-cell{min-width:8rem;width:35%}
+td.num,th.num{width:1%}
+td.num{white-space:nowrap}
+th .sub{display:block;font-weight:400;font-size:.8rem;color:var(--muted)}
+tbody th{font-size:.925rem;color:var(--ink);font-weight:600;overflow-wrap:break-word}
+@media (max-width:560px){th,td{padding:.55rem .4rem}th:first-child,td:first-child{padding-left:.75rem}td.bar-cell{min-width:4rem;width:28%}}
 details{background:var(--card);border:1px solid var(--line);border-radius:var(--radius);padding:.75rem 1rem;margin-bottom:.5rem}
 summary{cursor:pointer;font-weight:600;padding:.25rem 0}
 .change{display:flex;gap:.75rem;align-items:flex-start}
