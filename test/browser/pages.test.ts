@@ -1,19 +1,80 @@
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ReviewsDocument, SearchResponse } from '../../src/domain/public-schemas.js';
-import type { Review } from '../../src/domain/review.js';
+import type { BusinessInput } from '../../src/domain/business.js';
+import type { Review, ReviewSourceInput } from '../../src/domain/review.js';
 import { testBusiness, testReviews } from '../helpers/fixtures.js';
 import { hostileReviews } from '../helpers/hostile.js';
 import { http } from '../helpers/http.js';
 import { startTestService, type TestService } from '../helpers/service.js';
-import { axeViolations, launch, screenshots, type Browser } from './chromium.js';
+import { axeViolations, launch, screenshots, SCREENSHOTS, type Browser } from './chromium.js';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+
+/** The frame the widget is documented for: the snippet of docs/pages.md. */
+const FRAME = (() => {
+  const doc = readFileSync(join(ROOT, 'docs', 'pages.md'), 'utf8');
+  const m = /<iframe src="[^"]*\/embed"[^>]*?width="(\d+)" height="(\d+)"/.exec(doc);
+  if (!m) throw new Error('docs/pages.md has no widget snippet');
+  return { width: Number(m[1]), height: Number(m[2]) };
+})();
+
+/** A token no line break may split on its own: a long address. */
+const TOKEN = `https://www.example.com/${'a-very-long-path-segment-without-any-spaces/'.repeat(4)}`;
+
+/** The newest reviews: long tokens in the title, author, text and reply, and long texts. */
+const LONG: ReviewSourceInput[] = [
+  {
+    source: 'google',
+    sourceReviewId: 'long-1',
+    reviewRating: { ratingValue: 2 },
+    name: `Read this first ${TOKEN}`,
+    reviewBody: `${'Waited all day for a simple oil change and nobody called me back. '.repeat(30)}${TOKEN}`,
+    author: { name: `Reviewer${'x'.repeat(70)}` },
+    datePublished: '2026-01-12T18:00:00.000Z',
+    ownerResponse: { text: `Please see ${TOKEN}` },
+  },
+  {
+    source: 'dealerrater',
+    sourceReviewId: 'long-2',
+    reviewRating: { ratingValue: 5 },
+    name: null,
+    reviewBody: 'Superlongwordwithoutanyspacesatall'.repeat(12),
+    author: { name: 'W'.repeat(120) },
+    datePublished: '2026-01-11T18:00:00.000Z',
+  },
+  {
+    source: 'google',
+    sourceReviewId: 'long-3',
+    reviewRating: { ratingValue: 4 },
+    name: 'A long visit, told at length',
+    reviewBody:
+      'They fixed the brakes and rotated the tires, and the waiting room was fine. '.repeat(12),
+    author: { name: 'Maximiliana Fernández-Castellanos de la Vega' },
+    datePublished: '2026-01-10T18:00:00.000Z',
+  },
+];
+
+/** The sample dealership's profile and its 200 newest reviews. */
+function sampleData(): { business: BusinessInput; reviews: ReviewSourceInput[] } {
+  const sample = JSON.parse(readFileSync(join(ROOT, 'sample', 'dealership.json'), 'utf8')) as {
+    business: BusinessInput;
+    reviews: ReviewSourceInput[];
+  };
+  const reviews = [...sample.reviews]
+    .sort((a, b) => String(b.datePublished).localeCompare(String(a.datePublished)))
+    .slice(0, 200);
+  return { business: sample.business, reviews };
+}
 
 /** A site on another origin whose page frames `target()`. */
 async function framingSite(target: () => string): Promise<{ server: Server; origin: string }> {
   const server = createServer((req, res) => {
-    const body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>A dealer's site</title></head><body><h1>Our reviews</h1><iframe id="widget" title="Customer reviews" src="${target()}" width="380" height="460"></iframe></body></html>`;
+    const body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>A dealer's site</title></head><body><h1>Our reviews</h1><iframe id="widget" title="Customer reviews" src="${target()}" width="${FRAME.width}" height="${FRAME.height}"></iframe></body></html>`;
     res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
     res.end(body);
   });
@@ -22,6 +83,7 @@ async function framingSite(target: () => string): Promise<{ server: Server; orig
 }
 
 let svc: TestService;
+let sample: TestService;
 let all: Review[];
 let browser: Browser;
 let allowed: { server: Server; origin: string };
@@ -35,15 +97,17 @@ beforeAll(async () => {
   stranger = await framingSite(() => `${svc.url}/embed`);
   svc = await startTestService({
     business: testBusiness(),
-    reviews: [...testReviews(150), ...hostileReviews()],
+    reviews: [...testReviews(150), ...hostileReviews(), ...LONG],
     env: { EMBED_ALLOWED_ORIGINS: allowed.origin },
   });
+  sample = await startTestService(sampleData());
   all = ReviewsDocument.parse((await http(`${svc.url}/reviews.json`)).json()).reviews;
   browser = await launch();
 });
 afterAll(async () => {
   await browser?.close();
   await svc?.stop();
+  await sample?.stop();
   allowed?.server.close();
   stranger?.server.close();
 });
@@ -178,12 +242,69 @@ describe('the pages in a browser', () => {
   });
 });
 
+/** What of the widget shows in a viewport of its size, measured in the page. */
+interface WidgetBox {
+  scrollWidth: number;
+  scrollHeight: number;
+  width: number;
+  height: number;
+  more: { top: number; bottom: number; right: number };
+  listBottom: number;
+  items: { bottom: number; right: number }[];
+}
+
+const measureWidget = (p: Page): Promise<WidgetBox> =>
+  p.evaluate(`(() => {
+    const box = (el) => el.getBoundingClientRect();
+    const list = document.querySelector('.embed-card ul');
+    return {
+      scrollWidth: document.documentElement.scrollWidth,
+      scrollHeight: document.documentElement.scrollHeight,
+      width: innerWidth,
+      height: innerHeight,
+      more: box(document.querySelector('.embed-card .more')),
+      listBottom: box(list).bottom,
+      items: [...list.querySelectorAll('li')].map(box),
+    };
+  })()`);
+
 describe('the widget', () => {
+  it.each([
+    ['the sample dealership', FRAME.width, () => sample],
+    ['the sample dealership', 300, () => sample],
+    ['long reviews', FRAME.width, () => svc],
+    ['long reviews', 300, () => svc],
+  ])(
+    'fits its documented frame with %s at %i px wide: no scrolling, "Read all" in view, every review shown whole',
+    async (_name, width, service) => {
+      await page.setViewportSize({ width, height: FRAME.height });
+      await page.goto(`${service().url}/embed`);
+      const box = await measureWidget(page);
+      expect(box.scrollHeight, JSON.stringify(box)).toBeLessThanOrEqual(box.height);
+      expect(box.scrollWidth, JSON.stringify(box)).toBeLessThanOrEqual(box.width);
+      expect(box.more.top).toBeGreaterThanOrEqual(0);
+      expect(box.more.bottom).toBeLessThanOrEqual(box.height);
+      expect(box.more.right).toBeLessThanOrEqual(box.width);
+      // The three newest written reviews, none cut off by the frame.
+      expect(box.items).toHaveLength(3);
+      for (const item of box.items) {
+        expect(item.bottom, JSON.stringify(box)).toBeLessThanOrEqual(box.listBottom + 0.5);
+        expect(item.right).toBeLessThanOrEqual(box.width);
+      }
+      await page.screenshot({
+        path: join(
+          SCREENSHOTS,
+          `embed-${service() === sample ? 'sample' : 'long'}-${width}x${FRAME.height}.png`,
+        ),
+      });
+    },
+  );
+
   it('is accessible on its own', async () => {
-    await page.setViewportSize({ width: 380, height: 460 });
+    await page.setViewportSize(FRAME);
     await page.goto(`${svc.url}/embed`);
     await expectAccessible(page);
-    await page.screenshot({ path: `${(await import('./chromium.js')).SCREENSHOTS}/embed-380.png` });
+    await page.screenshot({ path: join(SCREENSHOTS, `embed-${FRAME.width}.png`) });
     expect(problems).toEqual([]);
   });
 
@@ -193,7 +314,7 @@ describe('the widget', () => {
     const frame = page.frameLocator('#widget');
     await frame.locator('.embed-card').waitFor();
     expect(await frame.locator('.embed-card h1').textContent()).toContain('Test Motors');
-    expect(await frame.locator('.embed-card .score').isVisible()).toBe(true);
+    expect(await frame.locator('.embed-card .embed-score').isVisible()).toBe(true);
     await screenshots(page, 'embed-framed');
     expect(problems).toEqual([]);
   });

@@ -79,18 +79,16 @@ ${main}
 `.value;
 }
 
-/** A page meant for an iframe (`/embed`): no header or footer. */
+/** A page meant for an iframe (`/embed`): no header or footer; `main` is the page's `main` element. */
 export function embedPage(site: Site, business: Business | null, head: Head, main: Html): string {
   return html`<!doctype html>
-<html lang="en">
+<html lang="en" class="embed">
 <head>
 ${headTags(site, business, head)}
 <meta name="robots" content="noindex">
 </head>
 <body class="embed">
-${STAR_SPRITE}<main>
-${main}
-</main>
+${STAR_SPRITE}${main}
 </body>
 </html>
 `.value;

@@ -139,15 +139,19 @@ summary{cursor:pointer;font-weight:600;padding:.25rem 0}
 .tag.better{background:#e7f6ec;color:#14532d}
 .error-page{max-width:40rem}
 .error-page ul{padding-left:1.25rem}
-body.embed{background:#fff}
-.embed-card{padding:1rem;max-width:420px;margin:0 auto}
-.embed-card .head{display:flex;align-items:center;gap:.75rem;flex-wrap:wrap;margin-bottom:.25rem}
-.embed-card .big{font-size:2rem;font-weight:700;line-height:1}
-.embed-card h1{font-size:1.05rem;margin:0 0 .5rem}
-.embed-card ul{list-style:none;margin:.75rem 0;padding:0}
-.embed-card li{border-top:1px solid var(--line);padding:.6rem 0}
-.embed-card li p{margin:.2rem 0 0;font-size:.9rem}
-.embed-card .more{font-weight:600}
+html.embed,body.embed{background:#fff}
+.embed-card{display:flex;flex-direction:column;max-height:100vh;max-width:440px;margin:0 auto;padding:.85rem 1rem;overflow:hidden}
+.embed-card h1{font-size:1rem;margin:0;white-space:nowrap;overflow:hidden;text-overflow:ellipsis;flex:none}
+.embed-score{display:flex;align-items:center;flex-wrap:wrap;gap:.2rem .5rem;margin:.3rem 0 .5rem;flex:none}
+.embed-score .big{font-size:1.9rem;font-weight:700;line-height:1}
+.embed-score .muted{font-size:.875rem}
+.embed-card ul{list-style:none;margin:0;padding:0;flex:0 1 auto;min-height:0;overflow:hidden}
+.embed-card li{border-top:1px solid var(--line);padding:.5rem 0}
+.embed-card .who{display:flex;align-items:center;gap:.4rem;margin:0;font-size:.875rem;white-space:nowrap;min-width:0}
+.embed-card .who a{flex:0 1 auto;min-width:0;overflow:hidden;text-overflow:ellipsis;font-weight:600}
+.embed-card .who time{flex:none;color:var(--muted);margin-left:auto}
+.embed-card .excerpt{margin:.15rem 0 0;font-size:.875rem;line-height:1.4;display:-webkit-box;-webkit-box-orient:vertical;-webkit-line-clamp:3;line-clamp:3;overflow:hidden;overflow-wrap:anywhere}
+.embed-card .more{flex:none;margin-top:.4rem;padding:.35rem 0;font-weight:600;align-self:flex-start}
 `;
 
 /** The icon of the pages (a star), also served at `/favicon.ico`. */
