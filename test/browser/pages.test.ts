@@ -268,6 +268,32 @@ const measureWidget = (p: Page): Promise<WidgetBox> =>
     };
   })()`);
 
+describe('long words on a phone', () => {
+  it('never make a page wider than a 375 px screen', async () => {
+    const long = (id: string) => all.find((r) => r.sourceReviewId === id)!.id;
+    await page.setViewportSize({ width: 375, height: 900 });
+    const paths = [
+      '/',
+      `/reviews/${long('long-1')}`,
+      `/reviews/${long('long-2')}`,
+      `/?query=${'x'.repeat(200)}`,
+      `/?mentions_technician=${'Y'.repeat(120)}`,
+      '/insights',
+      '/?rating=9',
+      '/no/such/page',
+    ];
+    for (const path of paths) {
+      await page.goto(`${svc.url}${path}`);
+      const width = await page.evaluate('document.documentElement.scrollWidth');
+      expect(width, path).toBeLessThanOrEqual(375);
+    }
+    await page.goto(`${svc.url}/`);
+    await page.screenshot({ path: join(SCREENSHOTS, 'home-long-words-375.png') });
+    await page.goto(`${svc.url}/reviews/${long('long-1')}`);
+    await page.screenshot({ path: join(SCREENSHOTS, 'review-long-words-375.png'), fullPage: true });
+  });
+});
+
 describe('the widget', () => {
   it.each([
     ['the sample dealership', FRAME.width, () => sample],

@@ -8,6 +8,8 @@ export const SITE_CSS = `
 font-family:system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,"Noto Sans",sans-serif;line-height:1.55;color:var(--ink);background:var(--bg);-webkit-text-size-adjust:100%}
 *,*::before,*::after{box-sizing:border-box}
 body{margin:0;font-size:1rem}
+main,header.site,footer.site{overflow-wrap:anywhere}
+table{overflow-wrap:break-word}
 a{color:var(--accent);text-underline-offset:2px}
 a:hover{text-decoration-thickness:2px}
 :focus-visible{outline:3px solid var(--accent);outline-offset:2px;border-radius:4px}
