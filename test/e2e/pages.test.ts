@@ -331,6 +331,27 @@ describe('JSON-LD', () => {
     });
   });
 
+  it('describes /insights as a WebPage about the AutoDealer with its aggregate rating', async () => {
+    const blocks = jsonLdBlocks((await page('/insights')).text);
+    expect(blocks).toHaveLength(1);
+    const doc = ReviewsDocument.parse((await http(`${svc.url}/reviews.json`)).json());
+    expect(blocks[0]).toMatchObject({
+      '@context': 'https://schema.org',
+      '@type': 'WebPage',
+      url: `${TEST_BASE_URL}/insights`,
+      about: {
+        '@type': 'AutoDealer',
+        '@id': `${TEST_BASE_URL}/#business`,
+        name: 'Test Motors',
+        aggregateRating: {
+          '@type': 'AggregateRating',
+          ratingValue: doc.aggregateRating.ratingValue,
+          ratingCount: doc.aggregateRating.ratingCount,
+        },
+      },
+    });
+  });
+
   it('describes a review page as a Review of the AutoDealer', async () => {
     const r = all[5]!;
     const [ld] = jsonLdBlocks((await page(`/reviews/${r.id}`)).text) as Record<string, unknown>[];

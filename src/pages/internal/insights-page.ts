@@ -3,6 +3,7 @@ import { quoteKey, type Insights } from '../../insights/index.js';
 import { LEGEND, sentimentBar, sharesText, sparkline } from './charts.js';
 import { formatCount, formatDate, formatRating, percent, plural, words } from './format.js';
 import { html, raw, type Html } from './html.js';
+import { insightsLd } from './json-ld.js';
 import { businessName, sitePage, type Site } from './layout.js';
 import { reviewPath, servicePath, staffPath } from './links.js';
 import type { AggregateRating } from '../../domain/aggregate.js';
@@ -287,14 +288,21 @@ export function renderInsightsPage(
     doc.aspects.reduce((n, a) => n + a.positive, 0),
     doc.aspects.reduce((n, a) => n + a.mentions, 0),
   );
+  const title = `Insights at a glance · ${name}`;
+  const description = `What ${plural(doc.reviewCount, 'customer review')} say about ${name}: ${score}% of aspect mentions are positive. Strengths, weaknesses, staff, services and trends.`;
   return sitePage(
     site,
     business,
     {
-      title: `Insights at a glance · ${name}`,
-      description: `What ${plural(doc.reviewCount, 'customer review')} say about ${name}: ${score}% of aspect mentions are positive. Strengths, weaknesses, staff, services and trends.`,
+      title,
+      description,
       path: '/insights',
       nav: 'insights',
+      jsonLd: insightsLd(site, business, aggregate, {
+        title,
+        description,
+        dateModified: doc.generatedAt,
+      }),
     },
     main,
   );
