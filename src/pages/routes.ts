@@ -20,7 +20,12 @@ import { renderHome } from './internal/home.js';
 import { renderInsightsPage } from './internal/insights-page.js';
 import type { Site } from './internal/layout.js';
 import { renderReviewPage } from './internal/review-page.js';
-import { renderRobots, renderSitemap, renderSitemapIndex } from './internal/sitemap.js';
+import {
+  renderRobots,
+  renderSitemap,
+  renderSitemapIndex,
+  sitemapCount,
+} from './internal/sitemap.js';
 import { hasFilters, parsePageQuery, type PageQuery } from './query.js';
 
 const HTML = 'text/html; charset=utf-8';
@@ -255,15 +260,15 @@ export function createPages(options: PagesOptions): Pages {
     );
   };
 
+  // A file is rendered on its first request per version, then served from the version's slot.
   const sitemap = (req: IncomingMessage, res: ServerResponse, name: string) => {
     const snap = published.current();
     const n = SitemapParam.safeParse(name);
-    const body = n.success ? renderSitemap(site, snap, n.data) : null;
-    if (body === null) return sendError(req, res, 404);
+    if (!n.success || n.data > sitemapCount(snap)) return sendError(req, res, 404);
     return send(
       req,
       res,
-      once(snap, `sitemap:${n.data}`, () => xml(body, snap)),
+      once(snap, `sitemap:${n.data}`, () => xml(renderSitemap(site, snap, n.data)!, snap)),
     );
   };
 
