@@ -178,7 +178,10 @@ export function createPages(options: PagesOptions): Pages {
         parsedInsights.set(doc, parsed);
       }
       return {
-        body: renderInsightsPage(site, snap.business, snap.aggregate, parsed),
+        body: renderInsightsPage(site, snap.business, snap.aggregate, parsed, (id) => {
+          const pos = snap.index.positionOf(id);
+          return pos < 0 ? null : snap.review(pos).inLanguage;
+        }),
         lastModifiedMs: doc.lastModifiedMs,
         headers: headers.page,
       };

@@ -26,10 +26,22 @@ const LEVELS: ReviewSourceInput[] = (
   verification: { level, checkedAt: `2026-01-0${i + 1}T18:00:00.000Z` },
 }));
 
+/** The newest review, in Spanish. */
+const SPANISH: ReviewSourceInput = {
+  source: 'google',
+  sourceReviewId: 'es-newest',
+  reviewRating: { ratingValue: 5 },
+  name: null,
+  reviewBody: 'Excelente servicio, muy rápido y amable. Gracias a todo el equipo por la ayuda.',
+  inLanguage: 'es',
+  author: { name: 'Lucía' },
+  datePublished: '2026-01-05T18:00:00.000Z',
+};
+
 beforeAll(async () => {
   svc = await startTestService({
     business: testBusiness(),
-    reviews: [...testReviews(150), ...hostileReviews(), ...LEVELS],
+    reviews: [...testReviews(150), ...hostileReviews(), ...LEVELS, SPANISH],
   });
   all = ReviewsDocument.parse((await http(`${svc.url}/reviews.json`)).json()).reviews;
 });
@@ -422,7 +434,7 @@ describe('GET /insights', () => {
     expect(res.text).toMatch(/<svg\s+class="bar"/);
     expect(res.text).toMatch(/<svg\s+class="spark"/);
     const links = [
-      ...res.text.matchAll(/<blockquote[^>]*><p>[\s\S]*?<\/p><a href="\/reviews\/([^"]+)">/g),
+      ...res.text.matchAll(/<blockquote[^>]*><p[^>]*>[\s\S]*?<\/p><a href="\/reviews\/([^"]+)">/g),
     ].map((m) => m[1]!);
     const quotes = res.text.match(/<blockquote/g)?.length ?? 0;
     expect(quotes).toBeGreaterThan(0);
@@ -432,6 +444,19 @@ describe('GET /insights', () => {
     expect((await page('/insights', { 'If-None-Match': String(res.headers.etag) })).status).toBe(
       304,
     );
+  });
+
+  it('marks the language of quotes from reviews not in English (WCAG 3.1.2)', async () => {
+    const html = (await page('/insights')).text;
+    const language = new Map(all.map((r) => [r.id, r.inLanguage]));
+    const quotes = [
+      ...html.matchAll(
+        /<blockquote[^>]*><p( lang="[^"]+")?>[\s\S]*?<\/p><a href="\/reviews\/([^"]+)">/g,
+      ),
+    ].map((m) => ({ lang: m[1] ?? '', language: language.get(m[2]!) }));
+    const spanish = quotes.filter((q) => q.language === 'es');
+    expect(spanish.length).toBeGreaterThan(0);
+    for (const q of quotes) expect(q.lang).toBe(q.language === 'es' ? ' lang="es"' : '');
   });
 
   it('quotes each FAQ answer with its first distinct quotes, complaints too, never the same words twice', async () => {
@@ -457,8 +482,8 @@ describe('GET /insights', () => {
         `<summary>${f.question.replace(/[?]/g, '\\?')}</summary>[\\s\\S]*?</details>`,
       ).exec(html);
       expect(block, f.question).not.toBeNull();
-      const shown = [...block![0].matchAll(/<blockquote[^>]*><p>“([\s\S]*?)”<\/p>/g)].map((m) =>
-        decode(m[1]!),
+      const shown = [...block![0].matchAll(/<blockquote[^>]*><p[^>]*>“([\s\S]*?)”<\/p>/g)].map(
+        (m) => decode(m[1]!),
       );
       expect(shown.length, f.question).toBeLessThanOrEqual(3);
       expect(new Set(shown.map(words)).size, f.question).toBe(shown.length);
@@ -481,6 +506,9 @@ describe('GET /embed', () => {
     expect(res.headers['content-security-policy']).toMatch(/frame-ancestors \*$/);
     expect(res.text).toContain('<meta name="robots" content="noindex">');
     expect(res.text).toContain('target="_blank" rel="noopener"');
+    // The newest review is in Spanish, and its excerpt says so (WCAG 3.1.2).
+    expect(res.text).toMatch(/<p class="excerpt" lang="es">Excelente servicio/);
+    expect(res.text.match(/ lang="es"/g)).toHaveLength(1);
   });
 
   it('may be framed only by EMBED_ALLOWED_ORIGINS when set', async () => {

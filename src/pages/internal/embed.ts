@@ -4,6 +4,7 @@ import { formatRating, formatShortDate, plural, truncate } from './format.js';
 import { html } from './html.js';
 import { businessName, embedPage, type Site } from './layout.js';
 import { reviewPath } from './links.js';
+import { langAttr } from './review-card.js';
 import { reviewStars, stars } from './stars.js';
 
 /** Written reviews the badge shows. */
@@ -43,7 +44,7 @@ export function renderEmbed(site: Site, snapshot: Snapshot): string {
             >${r.author.name}</a
           ><time datetime="${r.date}">${formatShortDate(r.date)}</time>
         </p>
-        <p class="excerpt">${truncate(r.reviewBody ?? '', 220)}</p>
+        <p class="excerpt"${langAttr(r.inLanguage)}>${truncate(r.reviewBody ?? '', 220)}</p>
       </li>`,
   );
   const value = aggregate.ratingValue;

@@ -6,18 +6,27 @@ import { html, raw, type Html } from './html.js';
 import { insightsLd } from './json-ld.js';
 import { businessName, sitePage, type Site } from './layout.js';
 import { reviewPath, servicePath, staffPath } from './links.js';
+import { langAttr } from './review-card.js';
 import type { AggregateRating } from '../../domain/aggregate.js';
 
 type Evidence = Insights['faq'][number]['evidence'][number];
 type Polarity = 'positive' | 'negative' | 'neutral' | '';
 
-/** A verbatim quote, linking to its review's page. */
-function quote(e: Evidence, polarity: Polarity = ''): Html {
-  return html`<blockquote${polarity ? html` class="${polarity}"` : ''}><p>“${e.quote}”</p><a href="${reviewPath(e.reviewId)}">Read the review</a></blockquote>`;
+/** The language of a review by its id (`null`: unknown, or not published any more). */
+export type LanguageOf = (reviewId: string) => string | null;
+
+/** A verbatim quote, in its review's language, linking to its review's page. */
+function quote(e: Evidence, lang: LanguageOf, polarity: Polarity = ''): Html {
+  return html`<blockquote${polarity ? html` class="${polarity}"` : ''}><p${langAttr(lang(e.reviewId))}>“${e.quote}”</p><a href="${reviewPath(e.reviewId)}">Read the review</a></blockquote>`;
 }
 
 /** The first `max` quotes of a list, each review and each wording once. */
-function quotes(list: readonly Evidence[], polarity: Polarity, max: number): Html[] {
+function quotes(
+  list: readonly Evidence[],
+  lang: LanguageOf,
+  polarity: Polarity,
+  max: number,
+): Html[] {
   const reviews = new Set<string>();
   const wordings = new Set<string>();
   const out: Html[] = [];
@@ -27,7 +36,7 @@ function quotes(list: readonly Evidence[], polarity: Polarity, max: number): Htm
     if (reviews.has(e.reviewId) || wordings.has(key)) continue;
     reviews.add(e.reviewId);
     wordings.add(key);
-    out.push(quote(e, polarity));
+    out.push(quote(e, lang, polarity));
   }
   return out;
 }
@@ -57,7 +66,7 @@ function facts(doc: Insights, aggregate: AggregateRating): Html {
   </dl>`;
 }
 
-function summary(doc: Insights): Html {
+function summary(doc: Insights, lang: LanguageOf): Html {
   const s = doc.summary;
   const points = (
     title: string,
@@ -70,7 +79,7 @@ function summary(doc: Insights): Html {
           <h3>${title}</h3>
           ${list.map(
             (p) =>
-              html`<div class="point"><p>${p.statement}</p>${quotes(p.evidence, polarity, 1)}</div>`,
+              html`<div class="point"><p>${p.statement}</p>${quotes(p.evidence, lang, polarity, 1)}</div>`,
           )}
         </div>`;
   return html`<section aria-labelledby="summary-title">
@@ -118,7 +127,7 @@ function changes(doc: Insights): Html {
   </section>`;
 }
 
-function aspects(doc: Insights): Html {
+function aspects(doc: Insights, lang: LanguageOf): Html {
   const cards = doc.aspects.map(
     (a) =>
       html`<article class="card">
@@ -126,7 +135,7 @@ function aspects(doc: Insights): Html {
         <p class="muted">${plural(a.mentions, 'review')} mention it</p>
         ${sentimentBar(a)}
         <p class="shares">${sharesText(a)}</p>
-        ${sparkline(a.trend)}${quotes(a.evidence.positive, 'positive', 1)}${quotes(a.evidence.negative, 'negative', 1)}
+        ${sparkline(a.trend)}${quotes(a.evidence.positive, lang, 'positive', 1)}${quotes(a.evidence.negative, lang, 'negative', 1)}
       </article>`,
   );
   return html`<section aria-labelledby="aspects-title">
@@ -192,7 +201,7 @@ function entityTable(id: string, title: string, first: string, rows: EntityRow[]
   </section>`;
 }
 
-function topics(doc: Insights): Html {
+function topics(doc: Insights, lang: LanguageOf): Html {
   if (doc.topics.length === 0) return raw('');
   const cards = doc.topics.map(
     (t) =>
@@ -203,7 +212,7 @@ function topics(doc: Insights): Html {
         </p>
         ${sentimentBar(t)}
         <p class="shares">${sharesText(t)}</p>
-        ${quotes(t.evidence.positive, 'positive', 1)}${quotes(t.evidence.negative, 'negative', 1)}
+        ${quotes(t.evidence.positive, lang, 'positive', 1)}${quotes(t.evidence.negative, lang, 'negative', 1)}
       </article>`,
   );
   return html`<section aria-labelledby="topics-title">
@@ -212,14 +221,14 @@ function topics(doc: Insights): Html {
   </section>`;
 }
 
-function faq(doc: Insights): Html {
+function faq(doc: Insights, lang: LanguageOf): Html {
   if (doc.faq.length === 0) return raw('');
   const items = doc.faq.map(
     (f) =>
       html`<details>
         <summary>${f.question}</summary>
         <p>${f.answer}</p>
-        ${quotes(f.evidence, '', 3)}
+        ${quotes(f.evidence, lang, '', 3)}
       </details>`,
   );
   return html`<section aria-labelledby="faq-title">
@@ -238,6 +247,7 @@ export function renderInsightsPage(
   business: Business | null,
   aggregate: AggregateRating,
   doc: Insights,
+  lang: LanguageOf = () => null,
 ): string {
   const name = businessName(business);
   const { technicians, services, serviceAreas } = doc.entities;
@@ -250,7 +260,7 @@ export function renderInsightsPage(
       What ${plural(doc.reviewCount, 'review')} of ${name} ${period} say, topic by topic. Every
       quote links to its review.
     </p>
-    ${facts(doc, aggregate)} ${summary(doc)} ${changes(doc)} ${aspects(doc)}
+    ${facts(doc, aggregate)} ${summary(doc, lang)} ${changes(doc)} ${aspects(doc, lang)}
     ${entityTable(
       'staff-title',
       'Staff',
@@ -273,7 +283,7 @@ export function renderInsightsPage(
       'Area',
       serviceAreas.map((s) => ({ ...s, href: null, extra: null })),
     )}
-    ${topics(doc)} ${faq(doc)}
+    ${topics(doc, lang)} ${faq(doc, lang)}
     <section aria-labelledby="method-title">
       <h2 id="method-title">How this is computed</h2>
       <div class="card">

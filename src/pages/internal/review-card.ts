@@ -14,8 +14,12 @@ export function reviewHeading(r: Review): string {
   return r.name ?? `Review by ${r.author.name}`;
 }
 
-function lang(r: Review): Html {
-  return r.inLanguage && !/^en\b/i.test(r.inLanguage) ? html` lang="${r.inLanguage}"` : raw('');
+/**
+ * The `lang` attribute of text in a language other than the pages' English (WCAG 3.1.2), or
+ * nothing.
+ */
+export function langAttr(inLanguage: string | null | undefined): Html {
+  return inLanguage && !/^en\b/i.test(inLanguage) ? html` lang="${inLanguage}"` : raw('');
 }
 
 /**
@@ -41,7 +45,7 @@ function body(r: Review): Html {
   const translation = r.reviewBodyTranslated
     ? html`<div class="translation"><p class="label">English translation</p>${paragraphs(r.reviewBodyTranslated, raw(' lang="en"'))}</div>`
     : '';
-  return html`${paragraphs(r.reviewBody, lang(r))}${translation}`;
+  return html`${paragraphs(r.reviewBody, langAttr(r.inLanguage))}${translation}`;
 }
 
 function mentions(r: Review, ctx: CardContext): Html {
