@@ -199,32 +199,55 @@ describe('GET /', () => {
   });
 
   it.each([
-    ['rating=9', 'Stars'],
-    ['min_rating=1e0', 'At least'],
-    ['since=2024-02-30', 'From'],
-    ['since=2024-05-01&until=2024-01-01', 'From'],
-    ['page=0', 'Page'],
-    ['limit=5', 'A parameter'],
-    ['rating=5&rating=4', 'Stars'],
-    ['mentions_technician=Mike', 'Staff member'],
+    ['rating=9', 'Stars', 'Choose a whole number of stars from 1 to 5.'],
+    ['rating=2.5', 'Stars', 'Choose a whole number of stars from 1 to 5.'],
+    ['min_rating=1e0', 'At least', 'Choose a number of stars from 1 to 5.'],
+    ['min_rating=0', 'At least', 'Choose a number of stars from 1 to 5.'],
+    ['since=2024-02-30', 'From', 'Enter a real date, written year-month-day (2025-06-30).'],
+    ['until=June', 'To', 'Enter a real date, written year-month-day (2025-06-30).'],
+    [
+      'since=2024-05-01&until=2024-01-01',
+      'Dates',
+      'Choose a “From” date on or before the “To” date.',
+    ],
+    ['page=0', 'Page', 'Pages are numbered from 1 to 10,000.'],
+    ['page=first', 'Page', 'Pages are numbered from 1 to 10,000.'],
+    [
+      'limit=5',
+      'The address',
+      'holds a setting this page does not use. Start again from all reviews.',
+    ],
+    ['rating=5&rating=4', 'Stars', 'was given more than once. Choose one.'],
+    ['mentions_service=' + 's'.repeat(65), 'Service', 'Choose a service from the list.'],
+    [
+      'mentions_technician=Mike',
+      'Staff member',
+      'Several staff members have this first name. Choose one:',
+    ],
   ])(
-    'answers bad filters (%s) with a friendly 400 page that does not echo them',
-    async (qs, label) => {
+    'answers bad filters (%s) with a friendly 400 page in plain words that does not echo them',
+    async (qs, label, message) => {
       const res = await page(`/?${qs}&query=%3Cscript%3Ezzz`);
       expect(res.status).toBe(400);
       expectPageHeaders(res);
       expect(res.headers['cache-control']).toBe('no-store');
       expect(res.text).toContain('<h1>Some filters could not be used</h1>');
       expect(res.text).toContain(`<strong>${label}</strong>`);
+      expect(res.text).toContain(message);
+      // Never the validation library's wording, nor a parameter's name.
+      expect(res.text).not.toMatch(/expected|Too big|Too small|<=|must be|until|min_rating/);
       expect(res.text).not.toContain('zzz');
       expect(res.text).toContain('<a href="/">Go to all reviews</a>');
     },
   );
 
-  it('names the full names to use when a first name is shared (the search rule)', async () => {
-    const res = await page('/?mentions_technician=mike');
+  it('offers the full names to choose from when a first name is shared (the search rule)', async () => {
+    const res = await page('/?mentions_technician=mike&rating=5');
     expect(res.status).toBe(400);
-    expect(res.text).toContain('Mike Chen, Mike Torres');
+    for (const name of ['Mike Chen', 'Mike Torres'])
+      expect(res.text).toContain(
+        `<a href="/?mentions_technician=${name.replace(' ', '+')}#reviews">${name}</a>`,
+      );
   });
 
   it('answers a browser asking for an unknown path with the HTML 404 page, and programs with JSON', async () => {
@@ -246,10 +269,16 @@ describe('GET /', () => {
     expect(post.json()).toMatchObject({ error: 'not_found' });
   });
 
-  it('answers a page past the last with a 404 page', async () => {
-    const res = await page('/?rating=2&page=50');
+  it('answers a page past the last with a 404 page that links to the last page', async () => {
+    const last = Math.ceil((await searchIds('rating=5&limit=1')).total / 20);
+    expect(last).toBeGreaterThan(1);
+    const res = await page('/?rating=5&page=50');
     expect(res.status).toBe(404);
-    expect(res.text).toContain('<h1>Page not found</h1>');
+    expect(res.text).toContain('<h1>No more reviews here</h1>');
+    expect(res.text).not.toMatch(/removed/);
+    expect(res.text).toContain(
+      `<a href="/?rating=5&amp;page=${last}#reviews">Go to the last page (page ${last})</a>`,
+    );
   });
 });
 
@@ -416,7 +445,8 @@ describe('GET /reviews/{id}', () => {
       const res = await page(`/reviews/${id}`);
       expect(res.status).toBe(404);
       expectPageHeaders(res);
-      expect(res.text).toContain('<h1>Page not found</h1>');
+      expect(res.text).toContain('<h1>Review not found</h1>');
+      expect(res.text).toContain('no longer published');
       expect(res.headers['cache-control']).toBe('no-store');
     },
   );
@@ -444,6 +474,24 @@ describe('GET /insights', () => {
     expect((await page('/insights', { 'If-None-Match': String(res.headers.etag) })).status).toBe(
       304,
     );
+  });
+
+  it('says plainly that there is nothing to show yet when there are no reviews', async () => {
+    const empty = await startTestService({ business: null, reviews: [] });
+    try {
+      let res = await http(`${empty.url}/insights`);
+      for (let i = 0; i < 100 && res.status === 503; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        res = await http(`${empty.url}/insights`);
+      }
+      expect(res.status).toBe(200);
+      expect(res.text).toContain('<h2>No reviews yet</h2>');
+      expect(res.text).not.toMatch(/\b0 reviews|of Customer reviews|No ratings/);
+      // No empty aspect cards, tables or questions.
+      expect(res.text).not.toMatch(/<article|<table|<details/);
+    } finally {
+      await empty.stop();
+    }
   });
 
   it('marks the language of quotes from reviews not in English (WCAG 3.1.2)', async () => {

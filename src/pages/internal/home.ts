@@ -5,17 +5,15 @@ import { runSearch } from '../../reviews/search.js';
 import type { Snapshot } from '../../snapshot/types.js';
 import { FILTER_NAMES, hasFilters, PAGE_SIZE, type FilterName, type PageQuery } from '../query.js';
 import { businessCard } from './business-card.js';
+import type { ErrorDetail } from './error-page.js';
 import { formatCount, formatDate, formatRating, plural, words } from './format.js';
 import { html, raw, type Html } from './html.js';
 import { listLd } from './json-ld.js';
 import { businessName, sitePage, type Site } from './layout.js';
-import { queryValues, viewPath } from './links.js';
+import { queryValues, REVIEWS_ANCHOR, viewHref, viewPath } from './links.js';
 import { reviewCard, type CardContext } from './review-card.js';
 
-export type PageOutcome =
-  | { ok: true; html: string }
-  | { ok: false; status: 400; issues: Issue[] }
-  | { ok: false; status: 404 };
+export type PageOutcome = { ok: true; html: string } | { ok: false; error: ErrorDetail };
 
 /** Service ids to names, from the business's catalogue. */
 export function cardContext(snapshot: Snapshot): CardContext {
@@ -147,6 +145,24 @@ function pager(q: PageQuery, page: number, pages: number): Html {
 }
 
 /**
+ * The 400 of a search the index refused: a first name several staff members share, with a link
+ * to the reviews of each full name.
+ */
+function searchError(snapshot: Snapshot, q: PageQuery, issues: Issue[]): ErrorDetail {
+  const names =
+    q.mentions_technician === undefined ? null : snapshot.index.ambiguous(q.mentions_technician);
+  // The links carry the staff filter alone: an error page never repeats what was sent.
+  return {
+    status: 400,
+    issues,
+    choices: (names ?? []).map((name) => ({
+      label: name,
+      href: viewHref({ mentions_technician: name }),
+    })),
+  };
+}
+
+/**
  * Renders `GET /` for a parsed query: the business, the filter form, the page of matching
  * reviews (the search of `/api/reviews/search`, newest first) and the pager. A page past the
  * last is a 404; an ambiguous staff name is the search's 400.
@@ -156,9 +172,22 @@ export function renderHome(site: Site, snapshot: Snapshot, q: PageQuery): PageOu
   const offset = (page - 1) * PAGE_SIZE;
   const { page: _page, ...filters } = q;
   const outcome = runSearch(snapshot.index, { ...filters, limit: offset + PAGE_SIZE });
-  if (!outcome.ok) return { ok: false, status: 400, issues: outcome.issues };
+  if (!outcome.ok) return { ok: false, error: searchError(snapshot, q, outcome.issues) };
   const { total } = outcome.hits;
-  if (page > 1 && offset >= total) return { ok: false, status: 404 };
+  if (page > 1 && offset >= total) {
+    const last = Math.max(1, Math.ceil(total / PAGE_SIZE));
+    return {
+      ok: false,
+      error: {
+        status: 404,
+        what: 'results',
+        last: {
+          label: last === 1 ? 'Go to the first page' : `Go to the last page (page ${last})`,
+          href: viewHref({ ...queryValues(q), page: last }),
+        },
+      },
+    };
+  }
   const reviews: Review[] = outcome.hits.positions.slice(offset).map((pos) => snapshot.review(pos));
   const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
   const filtered = hasFilters(q);
@@ -179,7 +208,7 @@ export function renderHome(site: Site, snapshot: Snapshot, q: PageQuery): PageOu
       ? ''
       : `Showing ${formatCount(offset + 1)}–${formatCount(offset + reviews.length)} of ${plural(total, filtered ? 'matching review' : 'review')}, newest first`;
   const main = html`${businessCard(business, aggregate)} ${filterForm(snapshot, q)}
-    <section aria-labelledby="reviews-title">
+    <section id="${REVIEWS_ANCHOR}" aria-labelledby="reviews-title">
       <div class="result-head">
         <h2 id="reviews-title">${filtered ? 'Matching reviews' : 'Reviews'}</h2>
         <p class="muted">${shown}</p>

@@ -255,9 +255,21 @@ export function renderInsightsPage(
     doc.period.from && doc.period.to
       ? `from ${formatDate(doc.period.from)} to ${formatDate(doc.period.to)}`
       : '';
-  const main = html`<h1>Insights at a glance</h1>
+  const of = business ? ` of ${business.name}` : '';
+  const main =
+    doc.reviewCount === 0
+      ? html`<h1>Insights at a glance</h1>
+          <div class="card empty">
+            <h2>No reviews yet</h2>
+            <p>
+              As soon as customers' reviews${of} are published, this page shows what they praise
+              and what they criticise, topic by topic, with their own words.
+            </p>
+            <p><a href="/">Go to the reviews</a></p>
+          </div>`
+      : html`<h1>Insights at a glance</h1>
     <p class="muted">
-      What ${plural(doc.reviewCount, 'review')} of ${name} ${period} say, topic by topic. Every
+      What ${plural(doc.reviewCount, 'review')}${of} ${period} say, topic by topic. Every
       quote links to its review.
     </p>
     ${facts(doc, aggregate)} ${summary(doc, lang)} ${changes(doc)} ${aspects(doc, lang)}
@@ -299,7 +311,10 @@ export function renderInsightsPage(
     doc.aspects.reduce((n, a) => n + a.mentions, 0),
   );
   const title = `Insights at a glance · ${name}`;
-  const description = `What ${plural(doc.reviewCount, 'customer review')} say about ${name}: ${score}% of aspect mentions are positive. Strengths, weaknesses, staff, services and trends.`;
+  const description =
+    doc.reviewCount === 0
+      ? `What customers praise and criticise${of}, as soon as their reviews are published.`
+      : `What ${plural(doc.reviewCount, 'customer review')} say${of}: ${score}% of aspect mentions are positive. Strengths, weaknesses, staff, services and trends.`;
   return sitePage(
     site,
     business,

@@ -18,6 +18,14 @@ export function viewPath(values: Values): string {
   return qs ? `/?${qs}` : '/';
 }
 
+/** Where the list of reviews starts on `/` (its section's id): links to views go straight there. */
+export const REVIEWS_ANCHOR = 'reviews';
+
+/** A link to a view of `/`: its path, scrolled to the list of reviews. */
+export function viewHref(values: Values): string {
+  return `${viewPath(values)}#${REVIEWS_ANCHOR}`;
+}
+
 /** The values of a parsed page query, for `viewPath`. */
 export function queryValues(q: PageQuery): Values {
   const out: Values = {};
