@@ -38,10 +38,26 @@ const SPANISH: ReviewSourceInput = {
   datePublished: '2026-01-05T18:00:00.000Z',
 };
 
+/** Four reviews about the wait in each of the last two months of 2025: a trend to draw. */
+const WAITS: ReviewSourceInput[] = ['2025-11', '2025-12'].flatMap((month) =>
+  [1, 2, 3, 4].map((day) => ({
+    source: 'google' as const,
+    sourceReviewId: `wait-${month}-${day}`,
+    reviewRating: { ratingValue: day === 1 ? 5 : 2 },
+    name: null,
+    reviewBody:
+      day === 1
+        ? 'The wait was short and they had my car ready in under an hour.'
+        : `Waited ${day + 1} hours for a simple oil change. The wait was far too long.`,
+    author: { name: `Waiting customer ${day}` },
+    datePublished: `${month}-0${day + 4}T18:00:00.000Z`,
+  })),
+);
+
 beforeAll(async () => {
   svc = await startTestService({
     business: testBusiness(),
-    reviews: [...testReviews(150), ...hostileReviews(), ...LEVELS, SPANISH],
+    reviews: [...testReviews(150), ...hostileReviews(), ...LEVELS, SPANISH, ...WAITS],
   });
   all = ReviewsDocument.parse((await http(`${svc.url}/reviews.json`)).json()).reviews;
 });
@@ -458,11 +474,18 @@ describe('GET /insights', () => {
     expect(res.status).toBe(200);
     expectPageHeaders(res);
     const insights = (await http(`${svc.url}/insights.json`)).json<{
-      aspects: { name: string }[];
+      aspects: { name: string; mentions: number; trend: { mentions: number }[] }[];
     }>();
-    for (const a of insights.aspects) expect(res.text).toContain(`<h3>${a.name}</h3>`);
+    const mentioned = insights.aspects.filter((a) => a.mentions > 0);
+    expect(mentioned.length).toBeGreaterThan(0);
+    for (const a of mentioned) expect(res.text).toContain(`<h3>${a.name}</h3>`);
     expect(res.text).toMatch(/<svg\s+class="bar"/);
-    expect(res.text).toMatch(/<svg\s+class="spark"/);
+    // A sparkline for each aspect with two months of at least three mentions (charts.test.ts).
+    const trends = insights.aspects.filter(
+      (a) => a.trend.filter((m) => m.mentions >= 3).length >= 2,
+    ).length;
+    expect(trends).toBeGreaterThan(0);
+    expect(res.text.match(/<figure class="spark">/g)?.length ?? 0).toBe(trends);
     const links = [
       ...res.text.matchAll(/<blockquote[^>]*><p[^>]*>[\s\S]*?<\/p><a href="\/reviews\/([^"]+)">/g),
     ].map((m) => m[1]!);

@@ -141,8 +141,9 @@ function aspects(doc: Insights, lang: LanguageOf): Html {
   return html`<section aria-labelledby="aspects-title">
     <h2 id="aspects-title">What customers talk about</h2>
     <p class="muted">
-      Each aspect with the share of positive, mixed, neutral and negative mentions, and the share of
-      positive mentions month by month.
+      For each topic: how the reviews that mention it speak of it, and month by month the share
+      that speak well of it (the dashed line is 50%; a pale dot is a month with only one or two
+      mentions).
     </p>
     ${LEGEND}
     <div class="grid">${cards}</div>

@@ -107,9 +107,14 @@ svg.bar{width:100%;height:.75rem;display:block;border-radius:4px;overflow:hidden
 .legend li{display:flex;align-items:center;gap:.35rem}
 .legend svg{width:.8rem;height:.8rem}
 .shares{font-size:.8rem;color:var(--muted);margin:0}
-svg.spark{width:100%;height:2.5rem;display:block;margin:.5rem 0 .25rem}
-svg.spark polyline{fill:none;stroke:var(--accent);stroke-width:1.5;vector-effect:non-scaling-stroke}
-svg.spark line{stroke:var(--line);stroke-width:1;vector-effect:non-scaling-stroke}
+.spark{margin:.75rem 0 .5rem}
+.spark figcaption{font-size:.75rem;color:var(--muted);margin-bottom:.15rem}
+.spark svg{width:100%;height:2.75rem;display:block;overflow:visible}
+.spark polyline{fill:none;stroke:var(--accent);stroke-width:2;stroke-linejoin:round;stroke-linecap:round;vector-effect:non-scaling-stroke}
+.spark .dot{stroke:var(--accent);stroke-width:5;stroke-linecap:round;vector-effect:non-scaling-stroke}
+.spark .few{stroke:#93a4c8;stroke-width:4;stroke-linecap:round;vector-effect:non-scaling-stroke}
+.spark line{stroke:#d1d5db;stroke-width:1;stroke-dasharray:3 3;vector-effect:non-scaling-stroke}
+.spark-axis{font-size:.75rem;color:var(--muted);margin:.15rem 0 0;display:flex;justify-content:space-between;gap:1rem}
 blockquote{margin:.5rem 0 0;padding:0 0 0 .75rem;border-left:3px solid var(--line);font-size:.925rem}
 blockquote.positive{border-color:var(--pos)}
 blockquote.negative{border-color:var(--neg)}
@@ -135,7 +140,6 @@ summary{cursor:pointer;font-weight:600;padding:.25rem 0}
 .point{margin-bottom:1rem}
 .point:last-child{margin-bottom:0}
 .point>p{font-weight:600;margin-bottom:.25rem}
-.spark-caption{font-size:.75rem;color:var(--muted);margin:0 0 .5rem;display:flex;justify-content:space-between}
 .tag{display:inline-block;padding:.1rem .5rem;border-radius:99px;font-size:.75rem;font-weight:700;flex:none}
 .tag.worse{background:#fde8e8;color:#8a1c1c}
 .tag.better{background:#e7f6ec;color:#14532d}
