@@ -5,4 +5,5 @@ export { computeInsights } from './build.js';
 export type { InsightsInput, InsightsMethod } from './build.js';
 export { Insights } from './schema.js';
 export { quoteKey } from './internal/evidence.js';
+export type { Polarity } from './analyzer.js';
 export { renderReport } from './report.js';

@@ -53,6 +53,7 @@ export function computeAspects(
           quote: s.text,
           polarity: a.polarity,
           confidence: a.confidence,
+          rating: p.review.reviewRating.ratingValue,
         });
       }
     }

@@ -6,7 +6,7 @@ import { computeAspects } from './aspects.js';
 import { proportionalEvidence, quoteKey } from './evidence.js';
 import { computeFaq } from './faq.js';
 import type { PreparedReview } from './prepare.js';
-import { Tally } from './tally.js';
+import { CONTRADICTION_MIN_CONFIDENCE, Tally } from './tally.js';
 import { sentenceFlags, statedMinutes } from './themes.js';
 import { topicInsights } from './topics.js';
 
@@ -93,11 +93,115 @@ describe('Tally evidence', () => {
     const tally = new Tally();
     const quotes = ['Parts prices are high.', 'Parts prices are high!', 'The bill was too high.'];
     quotes.forEach((quote, i) =>
-      tally.offer({ reviewId: `r${i}`, order: i, quote, polarity: 'negative', confidence: 0.9 }),
+      tally.offer({
+        reviewId: `r${i}`,
+        order: i,
+        quote,
+        polarity: 'negative',
+        confidence: 0.9,
+        rating: 1,
+      }),
     );
     expect(tally.evidence().negative.map((e) => e.quote)).toEqual([
       'Parts prices are high.',
       'The bill was too high.',
+    ]);
+  });
+});
+
+describe('evidence against the stars', () => {
+  const offer = (
+    tally: Tally,
+    reviewId: string,
+    polarity: Polarity,
+    rating: number,
+    confidence: number,
+  ) =>
+    tally.offer({
+      reviewId,
+      order: 0,
+      quote: `The sentence of review ${reviewId}, of a readable length.`,
+      polarity,
+      confidence,
+      rating,
+    });
+
+  it('quotes praise from well-rated reviews and complaints from poorly rated ones first', () => {
+    const tally = new Tally();
+    offer(tally, 'praise-from-1-star', 'positive', 1, 0.95);
+    offer(tally, 'praise-from-3-stars', 'positive', 3, 0.9);
+    offer(tally, 'praise-from-5-stars', 'positive', 5, 0.6);
+    offer(tally, 'complaint-from-4-stars', 'negative', 4, 0.97);
+    offer(tally, 'complaint-from-2-stars', 'negative', 2, 0.5);
+    const ev = tally.evidence();
+    // A 3-star review speaks both ways: after an agreeing quote only when it is less confident.
+    expect(ev.positive.map((e) => e.reviewId)).toEqual([
+      'praise-from-3-stars',
+      'praise-from-5-stars',
+      'praise-from-1-star',
+    ]);
+    expect(ev.negative.map((e) => e.reviewId)).toEqual([
+      'complaint-from-2-stars',
+      'complaint-from-4-stars',
+    ]);
+  });
+
+  it(`never quotes a judgement that contradicts the stars below ${CONTRADICTION_MIN_CONFIDENCE} confidence`, () => {
+    const tally = new Tally();
+    offer(tally, 'complaint-from-5-stars', 'negative', 5, 0.87);
+    offer(tally, 'praise-from-1-star', 'positive', 1, 0.82);
+    offer(tally, 'neutral-from-1-star', 'neutral', 1, 0.5);
+    expect(tally.evidence()).toEqual({
+      positive: [],
+      negative: [],
+      neutral: [
+        {
+          reviewId: 'neutral-from-1-star',
+          quote: 'The sentence of review neutral-from-1-star, of a readable length.',
+        },
+      ],
+    });
+  });
+
+  it('keeps the counts whatever the quotes: the stars choose quotes, not figures', () => {
+    const reviews = [
+      // The model's mistakes of the sample: praise in a 1-star review, a complaint in a 5-star one.
+      prepared(
+        'plus lowballed me on my trade-in by thousands and they kept ran my credit!',
+        'price-value',
+        'positive',
+        1,
+        0.82,
+      ),
+      prepared(
+        'They could have easily charged me for a new part but did not.',
+        'price-value',
+        'negative',
+        5,
+        0.87,
+      ),
+      prepared(
+        'The parts counter gave me a fair price on OEM parts!',
+        'price-value',
+        'positive',
+        5,
+        0.7,
+      ),
+      prepared(
+        'Their shop charge alone was more than the part itself.',
+        'price-value',
+        'negative',
+        1,
+        0.6,
+      ),
+    ];
+    const [price] = computeAspects(reviews, [CATEGORIES[1]!], ['2025-06']);
+    expect(price).toMatchObject({ mentions: 4, positive: 2, negative: 2 });
+    expect(price!.evidence.positive.map((e) => e.quote)).toEqual([
+      'The parts counter gave me a fair price on OEM parts!',
+    ]);
+    expect(price!.evidence.negative.map((e) => e.quote)).toEqual([
+      'Their shop charge alone was more than the part itself.',
     ]);
   });
 });

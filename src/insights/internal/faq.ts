@@ -75,6 +75,7 @@ function aspectSubset(prepared: readonly PreparedReview[], aspect: string, flag:
         quote: s.text,
         polarity: a.polarity,
         confidence: a.confidence,
+        rating: p.review.reviewRating.ratingValue,
       });
     }
     if (polarities.length) tally.add(combine(polarities));

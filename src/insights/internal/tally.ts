@@ -30,6 +30,33 @@ export interface Candidate {
   quote: string;
   polarity: Polarity;
   confidence: number;
+  /** The review's star rating: a quote should not contradict the stars its author gave. */
+  rating: number;
+}
+
+/**
+ * A model's judgement that contradicts the review's stars (praise from a 1- or 2-star review, a
+ * complaint from a 4- or 5-star one) is quoted only at this confidence or above, and after every
+ * quote that agrees: below it, most such judgements are the model's mistakes ("They could have
+ * charged me for a new part but didn't" read as a complaint), and a shopper reads the first
+ * quote of a list as the typical one.
+ */
+export const CONTRADICTION_MIN_CONFIDENCE = 0.9;
+
+/**
+ * How far a quote's polarity agrees with its review's stars: 0 when they agree (or the quote is
+ * neutral), 0.25 off the rank for a 3-star review (mixed by nature), 2 off (after every agreeing
+ * quote) for a contradiction, `null` when a contradiction is not confident enough to quote.
+ */
+export function ratingDisagreement(
+  polarity: Polarity,
+  rating: number,
+  confidence: number,
+): number | null {
+  if (polarity !== 'positive' && polarity !== 'negative') return 0;
+  if (rating === 3) return 0.25;
+  if ((polarity === 'positive') === rating >= 4) return 0;
+  return confidence >= CONTRADICTION_MIN_CONFIDENCE ? 2 : null;
 }
 
 /** Counts review-level polarities and picks evidence for one subject. */
@@ -52,7 +79,13 @@ export class Tally {
   offer(candidate: Candidate): void {
     if (candidate.polarity === 'conflict') return;
     const list = this.best[candidate.polarity];
-    const rank = candidate.confidence - lengthPenalty(candidate.quote.length);
+    const disagreement = ratingDisagreement(
+      candidate.polarity,
+      candidate.rating,
+      candidate.confidence,
+    );
+    if (disagreement === null) return;
+    const rank = candidate.confidence - lengthPenalty(candidate.quote.length) - disagreement;
     // Most candidates rank below every kept one: they are turned away before any other work.
     const worst = list[list.length - 1];
     if (list.length >= KEEP && worst && !before(rank, candidate.order, worst)) return;
@@ -84,8 +117,8 @@ export class Tally {
   }
 
   /**
-   * Up to `perPolarity` quotes per polarity, one per review and one per wording: confident,
-   * readable and recent first.
+   * Up to `perPolarity` quotes per polarity, one per review and one per wording: agreeing with
+   * their review's stars, confident, readable and recent first.
    */
   evidence(perPolarity = 3): EvidenceByPolarity {
     const pick = (polarity: 'positive' | 'negative' | 'neutral'): Evidence[] =>
