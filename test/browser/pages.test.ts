@@ -156,6 +156,11 @@ describe('the pages in a browser', () => {
     expect((await page.locator('h1').textContent())?.trim()).toBe('Test Motors');
     await expectAccessible(page);
     await screenshots(page, 'home');
+    // The filters are folded away until asked for.
+    const submit = page.getByRole('button', { name: 'Show reviews' });
+    expect(await submit.isVisible()).toBe(false);
+    await page.getByText('Search and filter reviews').click();
+    expect(await submit.isVisible()).toBe(true);
     await page.getByLabel('Stars', { exact: true }).selectOption('5');
     await page.getByLabel('Words in the review').fill('brake');
     await Promise.all([
@@ -165,6 +170,12 @@ describe('the pages in a browser', () => {
     const url = new URL(page.url());
     expect(url.searchParams.get('rating')).toBe('5');
     expect(url.searchParams.get('query')).toBe('brake');
+    // The results open in view, not a screen or two below the form.
+    expect(url.hash).toBe('#reviews');
+    const top = await page.evaluate(
+      `document.getElementById('reviews').getBoundingClientRect().top`,
+    );
+    expect(top).toBeLessThan(300);
     expect(await shownIds(page)).toEqual(await searchIds('rating=5&query=brake'));
     expect(await page.getByLabel('Words in the review').inputValue()).toBe('brake');
     await expectAccessible(page);
@@ -267,6 +278,27 @@ const measureWidget = (p: Page): Promise<WidgetBox> =>
       items: [...list.querySelectorAll('li')].map(box),
     };
   })()`);
+
+describe('on a phone', () => {
+  it('shows the first reviews on the first screen, and the pager on one row', async () => {
+    await page.setViewportSize({ width: 375, height: 900 });
+    await page.goto(`${svc.url}/`);
+    const layout = (await page.evaluate(`({
+      reviews: document.getElementById('reviews').getBoundingClientRect().top,
+      pager: [...document.querySelector('nav.pager').children].map((e) => e.getBoundingClientRect()),
+    })`)) as { reviews: number; pager: { top: number; bottom: number; right: number }[] };
+    expect(layout.reviews).toBeLessThan(900);
+    expect(layout.pager).toHaveLength(3);
+    const [newer, where, older] = layout.pager;
+    // "Page 1 of n" and "Older" side by side, on the row of the (empty) "Newer" place.
+    expect(Math.abs(where!.top - older!.top)).toBeLessThan(20);
+    expect(where!.bottom).toBeGreaterThan(older!.top);
+    expect(newer!.bottom).toBeGreaterThan(where!.top);
+    expect(older!.right).toBeLessThanOrEqual(375);
+    await page.locator('nav.pager').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(SCREENSHOTS, 'pager-375.png') });
+  });
+});
 
 describe('long words on a phone', () => {
   it('never make a page wider than a 375 px screen', async () => {

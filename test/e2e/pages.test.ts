@@ -97,7 +97,15 @@ describe('GET /', () => {
     expect(res.text).toContain('<h1>Test Motors</h1>');
     expect(res.text).toContain('1 Main St, Springfield, IL 62701');
     expect(pageReviewIds(res.text)).toEqual(all.slice(0, 20).map((r) => r.id));
-    for (const star of [1, 2, 3, 4, 5]) expect(res.text).toContain(`href="/?rating=${star}"`);
+    // Links to views open at the list of reviews.
+    for (const star of [1, 2, 3, 4, 5])
+      expect(res.text).toContain(`href="/?rating=${star}#reviews"`);
+    expect(res.text).toContain('<section id="reviews" aria-labelledby="reviews-title">');
+    expect(res.text).toMatch(/<form\s+class="filters"\s+method="get"\s+action="\/#reviews"/);
+    expect(res.text).toContain('<a rel="next" href="/?page=2#reviews"');
+    // The filters are folded away on the first page, open on a filtered view.
+    expect(res.text).toContain('<details class="card filters-panel">');
+    expect((await page('/?rating=5')).text).toContain('<details class="card filters-panel" open>');
     // Local dates, in words, with the machine-readable date.
     expect(res.text).toContain(`<time datetime="${all[2]!.date}">`);
     // Feeds, the hub and the stylesheet, which is a hashed file on this origin.
@@ -141,9 +149,15 @@ describe('GET /', () => {
 
   it('links the staff and services a review mentions to their filtered views', async () => {
     const res = await page('/');
-    expect(res.text).toContain('href="/?mentions_technician=Sarah+Lopez">Sarah Lopez</a>');
+    expect(res.text).toContain('href="/?mentions_technician=Sarah+Lopez#reviews">Sarah Lopez</a>');
     const withService = await page('/?mentions_service=brakes');
-    expect(withService.text).toContain('href="/?mentions_service=brakes">Brake service</a>');
+    expect(withService.text).toContain(
+      'href="/?mentions_service=brakes#reviews">Brake service</a>',
+    );
+    // Removing a filter keeps the others.
+    expect((await page('/?mentions_service=brakes&rating=5')).text).toMatch(
+      /<a href="\/\?rating=5#reviews"\s*>Service: Brake service/,
+    );
   });
 
   it('answers conditional requests, HEAD and gzip and brotli like the JSON documents', async () => {

@@ -16,12 +16,13 @@ const PARTS = [
   ['negative', 'neg', 'Negative'],
 ] as const;
 
-/** The shares of `s` in words (`63% positive, 5% mixed, 0% neutral, 32% negative`). */
+/** The shares of `s` in words, leaving out those of nobody (`63% positive, 5% mixed, 32% negative`). */
 export function sharesText(s: Shares): string {
   const total = s.positive + s.mixed + s.neutral + s.negative;
-  return PARTS.map(([key, , label]) => `${percent(s[key], total)}% ${label.toLowerCase()}`).join(
-    ', ',
-  );
+  if (total === 0) return 'No mentions';
+  return PARTS.filter(([key]) => s[key] > 0)
+    .map(([key, , label]) => `${percent(s[key], total)}% ${label.toLowerCase()}`)
+    .join(', ');
 }
 
 /**

@@ -61,9 +61,20 @@ function filterForm(snapshot: Snapshot, q: PageQuery): Html {
   const services = catalogue.map((s) => option(s.id, s.name, s.id === q.mentions_service));
   if (q.mentions_service !== undefined && !catalogue.some((s) => s.id === q.mentions_service))
     services.push(option(q.mentions_service, q.mentions_service, true));
-  return html`<section class="card" aria-labelledby="filters-title">
-    <h2 id="filters-title">Find reviews</h2>
-    <form class="filters" method="get" action="/" role="search">
+  // Folded away until asked for (no script: a details element), so that on a phone the reviews
+  // start on the first screen; open on a filtered view, where the filters are being worked on.
+  return html`<details class="card filters-panel"${hasFilters(q) ? raw(' open') : ''}>
+    <summary>
+      <span id="filters-title">Search and filter reviews</span
+      ><span class="hint">Words, stars, dates, staff, service</span>
+    </summary>
+    <form
+      class="filters"
+      method="get"
+      action="/#${REVIEWS_ANCHOR}"
+      role="search"
+      aria-labelledby="filters-title"
+    >
       <div class="wide">
         <label for="f-query">Words in the review</label
         ><input id="f-query" name="query" type="search" maxlength="200" value="${q.query ?? ''}" />
@@ -83,7 +94,7 @@ function filterForm(snapshot: Snapshot, q: PageQuery): Html {
         >${hasFilters(q) ? html`<a href="/">Clear all filters</a>` : ''}
       </div>
     </form>
-  </section>`;
+  </details>`;
 }
 
 const FILTER_LABELS: Record<FilterName, string> = {
@@ -117,7 +128,7 @@ function chips(snapshot: Snapshot, q: PageQuery): Html {
     const rest = { ...values };
     delete rest[name];
     return html`<li>
-      <a href="${viewPath(rest)}"
+      <a href="${viewHref(rest)}"
         >${FILTER_LABELS[name]}: ${filterValue(snapshot, name, q)} <span aria-hidden="true">×</span
         ><span class="visually-hidden">(remove this filter)</span></a
       >
@@ -128,19 +139,27 @@ function chips(snapshot: Snapshot, q: PageQuery): Html {
   </ul>`;
 }
 
+/**
+ * Newer, "Page n of m", older, on one row even on a phone: the links say "Newer" and "Older" to
+ * the eye and "Newer reviews" and "Older reviews" to assistive technology.
+ */
 function pager(q: PageQuery, page: number, pages: number): Html {
   if (pages <= 1) return raw('');
   const values = queryValues(q);
   const newer =
     page > 1
-      ? html`<a rel="prev" href="${viewPath({ ...values, page: page - 1 })}">← Newer reviews</a>`
-      : html`<span class="spacer"></span>`;
+      ? html`<a rel="prev" href="${viewHref({ ...values, page: page - 1 })}"
+          ><span aria-hidden="true">←</span> Newer<span class="visually-hidden"> reviews</span></a
+        >`
+      : html`<span></span>`;
   const older =
     page < pages
-      ? html`<a rel="next" href="${viewPath({ ...values, page: page + 1 })}">Older reviews →</a>`
-      : html`<span class="spacer"></span>`;
+      ? html`<a rel="next" href="${viewHref({ ...values, page: page + 1 })}"
+          >Older<span class="visually-hidden"> reviews</span> <span aria-hidden="true">→</span></a
+        >`
+      : html`<span></span>`;
   return html`<nav class="pager" aria-label="Pages">
-    ${newer}<span class="muted">Page ${formatCount(page)} of ${formatCount(pages)}</span>${older}
+    ${newer}<span class="where">Page ${formatCount(page)} of ${formatCount(pages)}</span>${older}
   </nav>`;
 }
 

@@ -34,12 +34,12 @@ export function queryValues(q: PageQuery): Values {
   return out;
 }
 
-/** The view of the reviews that mention a staff member. */
+/** A link to the reviews that mention a staff member. */
 export function staffPath(name: string): string {
-  return viewPath({ mentions_technician: name });
+  return viewHref({ mentions_technician: name });
 }
 
-/** The view of the reviews that mention a service. */
+/** A link to the reviews that mention a service. */
 export function servicePath(id: string): string {
-  return viewPath({ mentions_service: id });
+  return viewHref({ mentions_service: id });
 }

@@ -90,9 +90,20 @@ ol.reviews{list-style:none;margin:0;padding:0}
 .reply .text p:last-child{margin:0}
 .reply .label{font-weight:600;font-size:.875rem;margin-bottom:.25rem}
 .empty{text-align:center;padding:2rem 1rem}
-nav.pager{display:flex;justify-content:space-between;align-items:center;gap:1rem;margin-top:1.5rem;flex-wrap:wrap}
-nav.pager a{display:inline-block;padding:.6rem 1rem;border:1px solid var(--line);border-radius:8px;background:var(--card);text-decoration:none;font-weight:600}
-nav.pager .spacer{min-width:6rem}
+nav.pager{display:grid;grid-template-columns:1fr auto 1fr;align-items:center;gap:.75rem;margin-top:1.5rem}
+nav.pager a{display:inline-block;padding:.6rem 1rem;border:1px solid var(--line);border-radius:8px;background:var(--card);text-decoration:none;font-weight:600;white-space:nowrap}
+nav.pager a[rel=next]{justify-self:end}
+nav.pager a[rel=prev]{justify-self:start}
+nav.pager .where{color:var(--muted);font-size:.9rem;text-align:center}
+.filters-panel{padding:0}
+.filters-panel>summary{display:flex;flex-wrap:wrap;align-items:baseline;gap:.1rem .75rem;padding:1rem 1.25rem;font-weight:700;font-size:1.1rem;list-style:none;border-radius:var(--radius)}
+.filters-panel>summary::-webkit-details-marker{display:none}
+.filters-panel>summary::before{content:"";width:.55rem;height:.55rem;border-right:2px solid currentColor;border-bottom:2px solid currentColor;transform:rotate(-45deg);margin-right:.15rem;align-self:center;transition:transform .15s}
+.filters-panel[open]>summary::before{transform:rotate(45deg)}
+.filters-panel .hint{font-weight:400;font-size:.875rem;color:var(--muted)}
+.filters-panel form{padding:0 1.25rem 1.25rem}
+input[type=date]{padding-left:.45rem;padding-right:.35rem;min-width:0}
+@media (max-width:480px){.card{padding:1rem}.card.filters-panel{padding:0}.filters-panel>summary{padding:.9rem 1rem}.filters-panel form{padding:0 1rem 1rem;gap:.75rem}}
 .crumbs{margin-bottom:1rem}
 .crumbs a{display:inline-block;padding:.25rem 0}
 .grid{display:grid;gap:1rem;grid-template-columns:repeat(auto-fill,minmax(280px,1fr))}
@@ -101,6 +112,7 @@ nav.pager .spacer{min-width:6rem}
 .facts div{background:var(--card);border:1px solid var(--line);border-radius:var(--radius);padding:1rem}
 .facts dt{color:var(--muted);font-size:.875rem}
 .facts dd{margin:0;font-size:1.5rem;font-weight:700}
+.facts .of{font-size:.9rem;font-weight:600;color:var(--muted)}
 svg.bar{width:100%;height:.75rem;display:block;border-radius:4px;overflow:hidden;margin:.35rem 0}
 .pos{fill:var(--pos)}.mix{fill:var(--mix)}.neu{fill:var(--neu)}.neg{fill:var(--neg)}
 .legend{display:flex;flex-wrap:wrap;gap:.25rem .9rem;list-style:none;margin:0 0 1rem;padding:0;font-size:.875rem}
@@ -115,9 +127,19 @@ svg.bar{width:100%;height:.75rem;display:block;border-radius:4px;overflow:hidden
 .spark .few{stroke:#93a4c8;stroke-width:4;stroke-linecap:round;vector-effect:non-scaling-stroke}
 .spark line{stroke:#d1d5db;stroke-width:1;stroke-dasharray:3 3;vector-effect:non-scaling-stroke}
 .spark-axis{font-size:.75rem;color:var(--muted);margin:.15rem 0 0;display:flex;justify-content:space-between;gap:1rem}
-blockquote{margin:.5rem 0 0;padding:0 0 0 .75rem;border-left:3px solid var(--line);font-size:.925rem}
+blockquote{margin:.75rem 0 0;padding:0 0 0 .75rem;border-left:3px solid var(--line);font-size:.925rem}
 blockquote.positive{border-color:var(--pos)}
 blockquote.negative{border-color:var(--neg)}
+blockquote.positive::before,blockquote.negative::before{display:block;font-size:.7rem;font-weight:700;letter-spacing:.04em;text-transform:uppercase;margin-bottom:.1rem}
+blockquote.positive::before{content:"Praise";color:var(--pos)}
+blockquote.negative::before{content:"Complaint";color:var(--neg)}
+.lead{color:var(--muted);font-size:1.05rem;max-width:46rem}
+.summary ul{margin:0;padding-left:1.1rem}
+.summary li{margin:.3rem 0}
+.summary li::marker{color:var(--muted)}
+.point-head{display:flex;flex-wrap:wrap;justify-content:space-between;gap:.1rem .75rem;margin:0}
+.point-head .muted{font-size:.875rem}
+.note{font-size:.875rem;margin-top:.5rem}
 blockquote p{margin:0 0 .2rem;overflow-wrap:anywhere}
 blockquote a{font-size:.8rem}
 .table-wrap{overflow-x:auto;background:var(--card);border:1px solid var(--line);border-radius:var(--radius)}
@@ -137,9 +159,9 @@ summary{cursor:pointer;font-weight:600;padding:.25rem 0}
 .change{display:flex;gap:.75rem;align-items:flex-start}
 .change p{margin:0}
 .grid.two{grid-template-columns:repeat(auto-fit,minmax(280px,1fr))}
-.point{margin-bottom:1rem}
-.point:last-child{margin-bottom:0}
-.point>p{font-weight:600;margin-bottom:.25rem}
+.point{padding:.75rem 0;border-top:1px solid var(--line)}
+.point:first-of-type{border-top:0;padding-top:.25rem}
+.point:last-child{padding-bottom:0}
 .tag{display:inline-block;padding:.1rem .5rem;border-radius:99px;font-size:.75rem;font-weight:700;flex:none}
 .tag.worse{background:#fde8e8;color:#8a1c1c}
 .tag.better{background:#e7f6ec;color:#14532d}
