@@ -247,7 +247,9 @@ describe('the pages in a browser', () => {
     await screenshots(page, 'error-400');
     const missing = await page.goto(`${svc.url}/reviews/00000000-0000-4000-8000-000000000000`);
     expect(missing!.status()).toBe(404);
+    expect((await page.locator('h1').textContent())?.trim()).toBe('Review not found');
     await expectAccessible(page);
+    await screenshots(page, 'error-404');
     // The 400 and 404 responses themselves are what the browser reports.
     expect(problems.filter((p) => !/status of 40[04]/.test(p))).toEqual([]);
   });
