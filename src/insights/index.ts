@@ -4,4 +4,6 @@ export type { InsightsEngine } from './engine.js';
 export { computeInsights } from './build.js';
 export type { InsightsInput, InsightsMethod } from './build.js';
 export { Insights } from './schema.js';
+export { quoteKey } from './internal/evidence.js';
+export type { Polarity } from './analyzer.js';
 export { renderReport } from './report.js';

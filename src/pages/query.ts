@@ -31,17 +31,31 @@ export const PageQuery = z
   .superRefine(checkDateRange);
 export type PageQuery = z.output<typeof PageQuery>;
 
-/** The filter names of the page query, in the order links write them. */
-export const FILTER_NAMES = [
-  'rating',
-  'min_rating',
-  'since',
-  'until',
-  'query',
-  'mentions_technician',
-  'mentions_service',
-] as const;
-export type FilterName = (typeof FILTER_NAMES)[number];
+/**
+ * The filter names of the page query, in the order links write them: the search's own fields
+ * (`searchFields`) but `limit`, so that a filter added to the search is a filter of the pages.
+ */
+export const FILTER_NAMES = Object.keys(filterFields) as FilterName[];
+export type FilterName = keyof typeof filterFields;
+
+/**
+ * Which parameters of a query schema's fields are numbers (`integer` or `number`), read from the
+ * fields themselves (through `optional` and `default`): the query string writes them as text.
+ */
+export function numericParams(
+  fields: Readonly<Record<string, z.ZodType>>,
+): Record<string, 'integer' | 'number'> {
+  const out: Record<string, 'integer' | 'number'> = {};
+  for (const [name, field] of Object.entries(fields)) {
+    let type: z.ZodType = field;
+    while (type instanceof z.ZodOptional || type instanceof z.ZodDefault)
+      type = type.def.innerType as z.ZodType;
+    if (type instanceof z.ZodNumber) out[name] = type.isInt ? 'integer' : 'number';
+  }
+  return out;
+}
+
+const NUMERIC = numericParams(PageQuery.shape);
 
 /** Campaign parameters that links shared on social networks carry; pages ignore them. */
 const TRACKING = /^(utm_[a-z_]{1,40}|fbclid|gclid|msclkid)$/;
@@ -57,11 +71,7 @@ export function parsePageQuery(query: string): ParseResult<PageQuery> {
     if (value === '' || TRACKING.test(key)) continue;
     params.append(key, value);
   }
-  return parseQueryParams(params, PageQuery, {
-    rating: 'integer',
-    min_rating: 'number',
-    page: 'integer',
-  });
+  return parseQueryParams(params, PageQuery, NUMERIC);
 }
 
 /** True when no filter is set (page 1 of everything, or a later page of everything). */

@@ -1,7 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 import { DOCUMENTS, type ServiceUrls } from '../catalogue.js';
-import type { Issue } from '../domain/issues.js';
 import { stableJson } from '../domain/stable-json.js';
 import { COMMON_HEADERS, sendRepresentation } from '../http/respond.js';
 import type { Route } from '../http/router.js';
@@ -14,13 +13,18 @@ import {
 import type { Published, Snapshot } from '../snapshot/types.js';
 import { prepareAssets } from './internal/assets.js';
 import { renderEmbed } from './internal/embed.js';
-import { renderErrorPage } from './internal/error-page.js';
+import { renderErrorPage, type ErrorDetail } from './internal/error-page.js';
 import { pageHeaders } from './internal/headers.js';
 import { renderHome } from './internal/home.js';
 import { renderInsightsPage } from './internal/insights-page.js';
 import type { Site } from './internal/layout.js';
 import { renderReviewPage } from './internal/review-page.js';
-import { renderRobots, renderSitemap, renderSitemapIndex } from './internal/sitemap.js';
+import {
+  renderRobots,
+  renderSitemap,
+  renderSitemapIndex,
+  sitemapCount,
+} from './internal/sitemap.js';
 import { hasFilters, parsePageQuery, type PageQuery } from './query.js';
 
 const HTML = 'text/html; charset=utf-8';
@@ -133,17 +137,12 @@ export function createPages(options: PagesOptions): Pages {
       ? rep.then((r) => sendRepresentation(req, res, r))
       : sendRepresentation(req, res, rep);
 
-  const sendError = (
-    req: IncomingMessage,
-    res: ServerResponse,
-    status: 400 | 404 | 503,
-    issues: readonly Issue[] = [],
-  ): void => {
-    const body = Buffer.from(renderErrorPage(site, published.current().business, status, issues));
-    res.writeHead(status, {
+  const sendError = (req: IncomingMessage, res: ServerResponse, detail: ErrorDetail): void => {
+    const body = Buffer.from(renderErrorPage(site, published.current().business, detail));
+    res.writeHead(detail.status, {
       ...COMMON_HEADERS,
       ...headers.page,
-      ...(status === 503 ? { 'Retry-After': '5' } : {}),
+      ...(detail.status === 503 ? { 'Retry-After': '5' } : {}),
       'Cache-Control': 'no-store',
       'Content-Type': HTML,
       'Content-Length': body.length,
@@ -173,7 +172,10 @@ export function createPages(options: PagesOptions): Pages {
         parsedInsights.set(doc, parsed);
       }
       return {
-        body: renderInsightsPage(site, snap.business, snap.aggregate, parsed),
+        body: renderInsightsPage(site, snap.business, snap.aggregate, parsed, (id) => {
+          const pos = snap.index.positionOf(id);
+          return pos < 0 ? null : snap.review(pos).inLanguage;
+        }),
         lastModifiedMs: doc.lastModifiedMs,
         headers: headers.page,
       };
@@ -204,7 +206,7 @@ export function createPages(options: PagesOptions): Pages {
 
   const home = (req: IncomingMessage, res: ServerResponse, query: string) => {
     const parsed = parsePageQuery(query);
-    if (!parsed.ok) return sendError(req, res, 400, parsed.issues);
+    if (!parsed.ok) return sendError(req, res, { status: 400, issues: parsed.issues });
     const q = parsed.value;
     const snap = published.current();
     if (!hasFilters(q) && (q.page ?? 1) === 1) return send(req, res, firstPage(snap));
@@ -212,7 +214,7 @@ export function createPages(options: PagesOptions): Pages {
     const hit = snap.responses.get(key);
     if (hit) return sendRepresentation(req, res, hit);
     const page = homePage(snap, q);
-    if (!page.ok) return sendError(req, res, page.status, page.status === 400 ? page.issues : []);
+    if (!page.ok) return sendError(req, res, page.error);
     return sendRepresentation(
       req,
       res,
@@ -224,7 +226,7 @@ export function createPages(options: PagesOptions): Pages {
     const snap = published.current();
     const valid = ReviewIdParam.safeParse(id);
     const pos = valid.success ? snap.index.positionOf(valid.data) : -1;
-    if (pos < 0) return sendError(req, res, 404);
+    if (pos < 0) return sendError(req, res, { status: 404, what: 'review' });
     const rep = cached(snap, `page:review:${valid.data}`, () =>
       prepare(renderReviewPage(site, snap, snap.review(pos)), changedMs(snap)),
     );
@@ -233,7 +235,7 @@ export function createPages(options: PagesOptions): Pages {
 
   const insights = (req: IncomingMessage, res: ServerResponse) => {
     const rep = insightsPage(published.current());
-    return rep ? send(req, res, rep) : sendError(req, res, 503);
+    return rep ? send(req, res, rep) : sendError(req, res, { status: 503 });
   };
 
   const embed = (req: IncomingMessage, res: ServerResponse) =>
@@ -255,15 +257,16 @@ export function createPages(options: PagesOptions): Pages {
     );
   };
 
+  // A file is rendered on its first request per version, then served from the version's slot.
   const sitemap = (req: IncomingMessage, res: ServerResponse, name: string) => {
     const snap = published.current();
     const n = SitemapParam.safeParse(name);
-    const body = n.success ? renderSitemap(site, snap, n.data) : null;
-    if (body === null) return sendError(req, res, 404);
+    if (!n.success || n.data > sitemapCount(snap))
+      return sendError(req, res, { status: 404, what: 'page' });
     return send(
       req,
       res,
-      once(snap, `sitemap:${n.data}`, () => xml(body, snap)),
+      once(snap, `sitemap:${n.data}`, () => xml(renderSitemap(site, snap, n.data)!, snap)),
     );
   };
 
@@ -274,7 +277,7 @@ export function createPages(options: PagesOptions): Pages {
 
   const asset = (req: IncomingMessage, res: ServerResponse, name: string) => {
     const rep = assets.files.get(name);
-    if (!rep) return sendError(req, res, 404);
+    if (!rep) return sendError(req, res, { status: 404, what: 'page' });
     return sendRepresentation(req, res, rep);
   };
 
@@ -285,7 +288,7 @@ export function createPages(options: PagesOptions): Pages {
       !/\btext\/html\b/i.test(req.headers.accept ?? '')
     )
       return false;
-    sendError(req, res, 404);
+    sendError(req, res, { status: 404, what: 'page' });
     return true;
   };
 

@@ -1,19 +1,80 @@
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ReviewsDocument, SearchResponse } from '../../src/domain/public-schemas.js';
-import type { Review } from '../../src/domain/review.js';
+import type { BusinessInput } from '../../src/domain/business.js';
+import type { Review, ReviewSourceInput } from '../../src/domain/review.js';
 import { testBusiness, testReviews } from '../helpers/fixtures.js';
 import { hostileReviews } from '../helpers/hostile.js';
 import { http } from '../helpers/http.js';
 import { startTestService, type TestService } from '../helpers/service.js';
-import { axeViolations, launch, screenshots, type Browser } from './chromium.js';
+import { axeViolations, launch, screenshots, SCREENSHOTS, type Browser } from './chromium.js';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+
+/** The frame the widget is documented for: the snippet of docs/pages.md. */
+const FRAME = (() => {
+  const doc = readFileSync(join(ROOT, 'docs', 'pages.md'), 'utf8');
+  const m = /<iframe src="[^"]*\/embed"[^>]*?width="(\d+)" height="(\d+)"/.exec(doc);
+  if (!m) throw new Error('docs/pages.md has no widget snippet');
+  return { width: Number(m[1]), height: Number(m[2]) };
+})();
+
+/** A token no line break may split on its own: a long address. */
+const TOKEN = `https://www.example.com/${'a-very-long-path-segment-without-any-spaces/'.repeat(4)}`;
+
+/** The newest reviews: long tokens in the title, author, text and reply, and long texts. */
+const LONG: ReviewSourceInput[] = [
+  {
+    source: 'google',
+    sourceReviewId: 'long-1',
+    reviewRating: { ratingValue: 2 },
+    name: `Read this first ${TOKEN}`,
+    reviewBody: `${'Waited all day for a simple oil change and nobody called me back. '.repeat(30)}${TOKEN}`,
+    author: { name: `Reviewer${'x'.repeat(70)}` },
+    datePublished: '2026-01-12T18:00:00.000Z',
+    ownerResponse: { text: `Please see ${TOKEN}` },
+  },
+  {
+    source: 'dealerrater',
+    sourceReviewId: 'long-2',
+    reviewRating: { ratingValue: 5 },
+    name: null,
+    reviewBody: 'Superlongwordwithoutanyspacesatall'.repeat(12),
+    author: { name: 'W'.repeat(120) },
+    datePublished: '2026-01-11T18:00:00.000Z',
+  },
+  {
+    source: 'google',
+    sourceReviewId: 'long-3',
+    reviewRating: { ratingValue: 4 },
+    name: 'A long visit, told at length',
+    reviewBody:
+      'They fixed the brakes and rotated the tires, and the waiting room was fine. '.repeat(12),
+    author: { name: 'Maximiliana Fernández-Castellanos de la Vega' },
+    datePublished: '2026-01-10T18:00:00.000Z',
+  },
+];
+
+/** The sample dealership's profile and its 200 newest reviews. */
+function sampleData(): { business: BusinessInput; reviews: ReviewSourceInput[] } {
+  const sample = JSON.parse(readFileSync(join(ROOT, 'sample', 'dealership.json'), 'utf8')) as {
+    business: BusinessInput;
+    reviews: ReviewSourceInput[];
+  };
+  const reviews = [...sample.reviews]
+    .sort((a, b) => String(b.datePublished).localeCompare(String(a.datePublished)))
+    .slice(0, 200);
+  return { business: sample.business, reviews };
+}
 
 /** A site on another origin whose page frames `target()`. */
 async function framingSite(target: () => string): Promise<{ server: Server; origin: string }> {
   const server = createServer((req, res) => {
-    const body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>A dealer's site</title></head><body><h1>Our reviews</h1><iframe id="widget" title="Customer reviews" src="${target()}" width="380" height="460"></iframe></body></html>`;
+    const body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>A dealer's site</title></head><body><h1>Our reviews</h1><iframe id="widget" title="Customer reviews" src="${target()}" width="${FRAME.width}" height="${FRAME.height}"></iframe></body></html>`;
     res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
     res.end(body);
   });
@@ -22,6 +83,7 @@ async function framingSite(target: () => string): Promise<{ server: Server; orig
 }
 
 let svc: TestService;
+let sample: TestService;
 let all: Review[];
 let browser: Browser;
 let allowed: { server: Server; origin: string };
@@ -35,15 +97,17 @@ beforeAll(async () => {
   stranger = await framingSite(() => `${svc.url}/embed`);
   svc = await startTestService({
     business: testBusiness(),
-    reviews: [...testReviews(150), ...hostileReviews()],
+    reviews: [...testReviews(150), ...hostileReviews(), ...LONG],
     env: { EMBED_ALLOWED_ORIGINS: allowed.origin },
   });
+  sample = await startTestService(sampleData());
   all = ReviewsDocument.parse((await http(`${svc.url}/reviews.json`)).json()).reviews;
   browser = await launch();
 });
 afterAll(async () => {
   await browser?.close();
   await svc?.stop();
+  await sample?.stop();
   allowed?.server.close();
   stranger?.server.close();
 });
@@ -75,9 +139,15 @@ const shownIds = (p: Page) =>
     .locator('article[data-review-id]')
     .evaluateAll((els) => els.map((e) => e.getAttribute('data-review-id')));
 
+/** axe-core finds no WCAG 2.1 A or AA violation at a phone's width and at a desktop's. */
 async function expectAccessible(p: Page): Promise<void> {
-  const violations = await axeViolations(p);
-  expect(violations, JSON.stringify(violations, null, 2)).toEqual([]);
+  const size = p.viewportSize();
+  for (const width of [375, 1280]) {
+    await p.setViewportSize({ width, height: 900 });
+    const violations = await axeViolations(p);
+    expect(violations, `${width} px: ${JSON.stringify(violations, null, 2)}`).toEqual([]);
+  }
+  if (size) await p.setViewportSize(size);
 }
 
 describe('the pages in a browser', () => {
@@ -86,6 +156,11 @@ describe('the pages in a browser', () => {
     expect((await page.locator('h1').textContent())?.trim()).toBe('Test Motors');
     await expectAccessible(page);
     await screenshots(page, 'home');
+    // The filters are folded away until asked for.
+    const submit = page.getByRole('button', { name: 'Show reviews' });
+    expect(await submit.isVisible()).toBe(false);
+    await page.getByText('Search and filter reviews').click();
+    expect(await submit.isVisible()).toBe(true);
     await page.getByLabel('Stars', { exact: true }).selectOption('5');
     await page.getByLabel('Words in the review').fill('brake');
     await Promise.all([
@@ -95,6 +170,12 @@ describe('the pages in a browser', () => {
     const url = new URL(page.url());
     expect(url.searchParams.get('rating')).toBe('5');
     expect(url.searchParams.get('query')).toBe('brake');
+    // The results open in view, not a screen or two below the form.
+    expect(url.hash).toBe('#reviews');
+    const top = await page.evaluate(
+      `document.getElementById('reviews').getBoundingClientRect().top`,
+    );
+    expect(top).toBeLessThan(300);
     expect(await shownIds(page)).toEqual(await searchIds('rating=5&query=brake'));
     expect(await page.getByLabel('Words in the review').inputValue()).toBe('brake');
     await expectAccessible(page);
@@ -166,18 +247,124 @@ describe('the pages in a browser', () => {
     await screenshots(page, 'error-400');
     const missing = await page.goto(`${svc.url}/reviews/00000000-0000-4000-8000-000000000000`);
     expect(missing!.status()).toBe(404);
+    expect((await page.locator('h1').textContent())?.trim()).toBe('Review not found');
     await expectAccessible(page);
+    await screenshots(page, 'error-404');
     // The 400 and 404 responses themselves are what the browser reports.
     expect(problems.filter((p) => !/status of 40[04]/.test(p))).toEqual([]);
   });
 });
 
+/** What of the widget shows in a viewport of its size, measured in the page. */
+interface WidgetBox {
+  scrollWidth: number;
+  scrollHeight: number;
+  width: number;
+  height: number;
+  more: { top: number; bottom: number; right: number };
+  listBottom: number;
+  items: { bottom: number; right: number }[];
+}
+
+const measureWidget = (p: Page): Promise<WidgetBox> =>
+  p.evaluate(`(() => {
+    const box = (el) => el.getBoundingClientRect();
+    const list = document.querySelector('.embed-card ul');
+    return {
+      scrollWidth: document.documentElement.scrollWidth,
+      scrollHeight: document.documentElement.scrollHeight,
+      width: innerWidth,
+      height: innerHeight,
+      more: box(document.querySelector('.embed-card .more')),
+      listBottom: box(list).bottom,
+      items: [...list.querySelectorAll('li')].map(box),
+    };
+  })()`);
+
+describe('on a phone', () => {
+  it('shows the first reviews on the first screen, and the pager on one row', async () => {
+    await page.setViewportSize({ width: 375, height: 900 });
+    await page.goto(`${svc.url}/`);
+    const layout = (await page.evaluate(`({
+      reviews: document.getElementById('reviews').getBoundingClientRect().top,
+      pager: [...document.querySelector('nav.pager').children].map((e) => e.getBoundingClientRect()),
+    })`)) as { reviews: number; pager: { top: number; bottom: number; right: number }[] };
+    expect(layout.reviews).toBeLessThan(900);
+    expect(layout.pager).toHaveLength(3);
+    const [newer, where, older] = layout.pager;
+    // "Page 1 of n" and "Older" side by side, on the row of the (empty) "Newer" place.
+    expect(Math.abs(where!.top - older!.top)).toBeLessThan(20);
+    expect(where!.bottom).toBeGreaterThan(older!.top);
+    expect(newer!.bottom).toBeGreaterThan(where!.top);
+    expect(older!.right).toBeLessThanOrEqual(375);
+    await page.locator('nav.pager').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(SCREENSHOTS, 'pager-375.png') });
+  });
+});
+
+describe('long words on a phone', () => {
+  it('never make a page wider than a 375 px screen', async () => {
+    const long = (id: string) => all.find((r) => r.sourceReviewId === id)!.id;
+    await page.setViewportSize({ width: 375, height: 900 });
+    const paths = [
+      '/',
+      `/reviews/${long('long-1')}`,
+      `/reviews/${long('long-2')}`,
+      `/?query=${'x'.repeat(200)}`,
+      `/?mentions_technician=${'Y'.repeat(120)}`,
+      '/insights',
+      '/?rating=9',
+      '/no/such/page',
+    ];
+    for (const path of paths) {
+      await page.goto(`${svc.url}${path}`);
+      const width = await page.evaluate('document.documentElement.scrollWidth');
+      expect(width, path).toBeLessThanOrEqual(375);
+    }
+    await page.goto(`${svc.url}/`);
+    await page.screenshot({ path: join(SCREENSHOTS, 'home-long-words-375.png') });
+    await page.goto(`${svc.url}/reviews/${long('long-1')}`);
+    await page.screenshot({ path: join(SCREENSHOTS, 'review-long-words-375.png'), fullPage: true });
+  });
+});
+
 describe('the widget', () => {
+  it.each([
+    ['the sample dealership', FRAME.width, () => sample],
+    ['the sample dealership', 300, () => sample],
+    ['long reviews', FRAME.width, () => svc],
+    ['long reviews', 300, () => svc],
+  ])(
+    'fits its documented frame with %s at %i px wide: no scrolling, "Read all" in view, every review shown whole',
+    async (_name, width, service) => {
+      await page.setViewportSize({ width, height: FRAME.height });
+      await page.goto(`${service().url}/embed`);
+      const box = await measureWidget(page);
+      expect(box.scrollHeight, JSON.stringify(box)).toBeLessThanOrEqual(box.height);
+      expect(box.scrollWidth, JSON.stringify(box)).toBeLessThanOrEqual(box.width);
+      expect(box.more.top).toBeGreaterThanOrEqual(0);
+      expect(box.more.bottom).toBeLessThanOrEqual(box.height);
+      expect(box.more.right).toBeLessThanOrEqual(box.width);
+      // The three newest written reviews, none cut off by the frame.
+      expect(box.items).toHaveLength(3);
+      for (const item of box.items) {
+        expect(item.bottom, JSON.stringify(box)).toBeLessThanOrEqual(box.listBottom + 0.5);
+        expect(item.right).toBeLessThanOrEqual(box.width);
+      }
+      await page.screenshot({
+        path: join(
+          SCREENSHOTS,
+          `embed-${service() === sample ? 'sample' : 'long'}-${width}x${FRAME.height}.png`,
+        ),
+      });
+    },
+  );
+
   it('is accessible on its own', async () => {
-    await page.setViewportSize({ width: 380, height: 460 });
+    await page.setViewportSize(FRAME);
     await page.goto(`${svc.url}/embed`);
     await expectAccessible(page);
-    await page.screenshot({ path: `${(await import('./chromium.js')).SCREENSHOTS}/embed-380.png` });
+    await page.screenshot({ path: join(SCREENSHOTS, `embed-${FRAME.width}.png`) });
     expect(problems).toEqual([]);
   });
 
@@ -187,7 +374,7 @@ describe('the widget', () => {
     const frame = page.frameLocator('#widget');
     await frame.locator('.embed-card').waitFor();
     expect(await frame.locator('.embed-card h1').textContent()).toContain('Test Motors');
-    expect(await frame.locator('.embed-card .score').isVisible()).toBe(true);
+    expect(await frame.locator('.embed-card .embed-score').isVisible()).toBe(true);
     await screenshots(page, 'embed-framed');
     expect(problems).toEqual([]);
   });

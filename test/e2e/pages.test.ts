@@ -2,7 +2,7 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { ReviewsDocument, SearchResponse } from '../../src/domain/public-schemas.js';
-import type { Review } from '../../src/domain/review.js';
+import type { Review, ReviewSourceInput } from '../../src/domain/review.js';
 import { testBusiness, testReviews } from '../helpers/fixtures.js';
 import { hostileReviews, jsonLdBlocks, pageReviewIds, PAYLOADS } from '../helpers/hostile.js';
 import { http } from '../helpers/http.js';
@@ -12,10 +12,52 @@ import { startTestService, TEST_BASE_URL, type TestService } from '../helpers/se
 let svc: TestService;
 let all: Review[];
 
+/** Reviews at each verification level (docs/data-model.md), newer than the rest. */
+const LEVELS: ReviewSourceInput[] = (
+  ['transaction-matched', 'source-confirmed', 'unverified'] as const
+).map((level, i) => ({
+  source: 'google',
+  sourceReviewId: `level-${level}`,
+  reviewRating: { ratingValue: 4 },
+  name: null,
+  reviewBody: `A review whose verification level is ${level}.`,
+  author: { name: `Level ${i}` },
+  datePublished: `2026-01-0${i + 1}T18:00:00.000Z`,
+  verification: { level, checkedAt: `2026-01-0${i + 1}T18:00:00.000Z` },
+}));
+
+/** The newest review, in Spanish. */
+const SPANISH: ReviewSourceInput = {
+  source: 'google',
+  sourceReviewId: 'es-newest',
+  reviewRating: { ratingValue: 5 },
+  name: null,
+  reviewBody: 'Excelente servicio, muy rápido y amable. Gracias a todo el equipo por la ayuda.',
+  inLanguage: 'es',
+  author: { name: 'Lucía' },
+  datePublished: '2026-01-05T18:00:00.000Z',
+};
+
+/** Four reviews about the wait in each of the last two months of 2025: a trend to draw. */
+const WAITS: ReviewSourceInput[] = ['2025-11', '2025-12'].flatMap((month) =>
+  [1, 2, 3, 4].map((day) => ({
+    source: 'google' as const,
+    sourceReviewId: `wait-${month}-${day}`,
+    reviewRating: { ratingValue: day === 1 ? 5 : 2 },
+    name: null,
+    reviewBody:
+      day === 1
+        ? 'The wait was short and they had my car ready in under an hour.'
+        : `Waited ${day + 1} hours for a simple oil change. The wait was far too long.`,
+    author: { name: `Waiting customer ${day}` },
+    datePublished: `${month}-0${day + 4}T18:00:00.000Z`,
+  })),
+);
+
 beforeAll(async () => {
   svc = await startTestService({
     business: testBusiness(),
-    reviews: [...testReviews(150), ...hostileReviews()],
+    reviews: [...testReviews(150), ...hostileReviews(), ...LEVELS, SPANISH, ...WAITS],
   });
   all = ReviewsDocument.parse((await http(`${svc.url}/reviews.json`)).json()).reviews;
 });
@@ -55,7 +97,15 @@ describe('GET /', () => {
     expect(res.text).toContain('<h1>Test Motors</h1>');
     expect(res.text).toContain('1 Main St, Springfield, IL 62701');
     expect(pageReviewIds(res.text)).toEqual(all.slice(0, 20).map((r) => r.id));
-    for (const star of [1, 2, 3, 4, 5]) expect(res.text).toContain(`href="/?rating=${star}"`);
+    // Links to views open at the list of reviews.
+    for (const star of [1, 2, 3, 4, 5])
+      expect(res.text).toContain(`href="/?rating=${star}#reviews"`);
+    expect(res.text).toContain('<section id="reviews" aria-labelledby="reviews-title">');
+    expect(res.text).toMatch(/<form\s+class="filters"\s+method="get"\s+action="\/#reviews"/);
+    expect(res.text).toContain('<a rel="next" href="/?page=2#reviews"');
+    // The filters are folded away on the first page, open on a filtered view.
+    expect(res.text).toContain('<details class="card filters-panel">');
+    expect((await page('/?rating=5')).text).toContain('<details class="card filters-panel" open>');
     // Local dates, in words, with the machine-readable date.
     expect(res.text).toContain(`<time datetime="${all[2]!.date}">`);
     // Feeds, the hub and the stylesheet, which is a hashed file on this origin.
@@ -75,11 +125,39 @@ describe('GET /', () => {
     expect(sheet.headers['cache-control']).toBe('public, max-age=31536000, immutable');
   });
 
+  it('claims verification only where the data model has it: a badge for transaction-matched reviews alone', async () => {
+    const res = await page('/');
+    // No blanket claim in the title, the social titles or the footer: some reviews are unverified.
+    expect(res.text).not.toMatch(/verified customer reviews/i);
+    expect(res.text).toContain('<title>Test Motors: customer reviews</title>');
+    const card = (sourceId: string) => {
+      const id = all.find((r) => r.sourceReviewId === sourceId)!.id;
+      return new RegExp(`<article[^>]*data-review-id="${id}"[\\s\\S]*?</article>`).exec(
+        res.text,
+      )![0];
+    };
+    expect(card('level-transaction-matched')).toContain(
+      '<span class="badge verified">Verified customer</span>',
+    );
+    // An ordinary import (source-confirmed, the default) and an unverified review get no badge.
+    for (const id of ['level-source-confirmed', 'r1-149', 'level-unverified'])
+      expect(card(id)).not.toMatch(/class="badge verified"|>Verified</);
+    expect(card('level-unverified')).toContain('<span class="badge plain">Not verified</span>');
+    // The footer says what the badge means.
+    expect(res.text).toMatch(/<footer[\s\S]*Verified customer[\s\S]*service visit or purchase/);
+  });
+
   it('links the staff and services a review mentions to their filtered views', async () => {
     const res = await page('/');
-    expect(res.text).toContain('href="/?mentions_technician=Sarah+Lopez">Sarah Lopez</a>');
+    expect(res.text).toContain('href="/?mentions_technician=Sarah+Lopez#reviews">Sarah Lopez</a>');
     const withService = await page('/?mentions_service=brakes');
-    expect(withService.text).toContain('href="/?mentions_service=brakes">Brake service</a>');
+    expect(withService.text).toContain(
+      'href="/?mentions_service=brakes#reviews">Brake service</a>',
+    );
+    // Removing a filter keeps the others.
+    expect((await page('/?mentions_service=brakes&rating=5')).text).toMatch(
+      /<a href="\/\?rating=5#reviews"\s*>Service: Brake service/,
+    );
   });
 
   it('answers conditional requests, HEAD and gzip and brotli like the JSON documents', async () => {
@@ -151,32 +229,55 @@ describe('GET /', () => {
   });
 
   it.each([
-    ['rating=9', 'Stars'],
-    ['min_rating=1e0', 'At least'],
-    ['since=2024-02-30', 'From'],
-    ['since=2024-05-01&until=2024-01-01', 'From'],
-    ['page=0', 'Page'],
-    ['limit=5', 'A parameter'],
-    ['rating=5&rating=4', 'Stars'],
-    ['mentions_technician=Mike', 'Staff member'],
+    ['rating=9', 'Stars', 'Choose a whole number of stars from 1 to 5.'],
+    ['rating=2.5', 'Stars', 'Choose a whole number of stars from 1 to 5.'],
+    ['min_rating=1e0', 'At least', 'Choose a number of stars from 1 to 5.'],
+    ['min_rating=0', 'At least', 'Choose a number of stars from 1 to 5.'],
+    ['since=2024-02-30', 'From', 'Enter a real date, written year-month-day (2025-06-30).'],
+    ['until=June', 'To', 'Enter a real date, written year-month-day (2025-06-30).'],
+    [
+      'since=2024-05-01&until=2024-01-01',
+      'Dates',
+      'Choose a “From” date on or before the “To” date.',
+    ],
+    ['page=0', 'Page', 'Pages are numbered from 1 to 10,000.'],
+    ['page=first', 'Page', 'Pages are numbered from 1 to 10,000.'],
+    [
+      'limit=5',
+      'The address',
+      'holds a setting this page does not use. Start again from all reviews.',
+    ],
+    ['rating=5&rating=4', 'Stars', 'was given more than once. Choose one.'],
+    ['mentions_service=' + 's'.repeat(65), 'Service', 'Choose a service from the list.'],
+    [
+      'mentions_technician=Mike',
+      'Staff member',
+      'Several staff members have this first name. Choose one:',
+    ],
   ])(
-    'answers bad filters (%s) with a friendly 400 page that does not echo them',
-    async (qs, label) => {
+    'answers bad filters (%s) with a friendly 400 page in plain words that does not echo them',
+    async (qs, label, message) => {
       const res = await page(`/?${qs}&query=%3Cscript%3Ezzz`);
       expect(res.status).toBe(400);
       expectPageHeaders(res);
       expect(res.headers['cache-control']).toBe('no-store');
       expect(res.text).toContain('<h1>Some filters could not be used</h1>');
       expect(res.text).toContain(`<strong>${label}</strong>`);
+      expect(res.text).toContain(message);
+      // Never the validation library's wording, nor a parameter's name.
+      expect(res.text).not.toMatch(/expected|Too big|Too small|<=|must be|until|min_rating/);
       expect(res.text).not.toContain('zzz');
       expect(res.text).toContain('<a href="/">Go to all reviews</a>');
     },
   );
 
-  it('names the full names to use when a first name is shared (the search rule)', async () => {
-    const res = await page('/?mentions_technician=mike');
+  it('offers the full names to choose from when a first name is shared (the search rule)', async () => {
+    const res = await page('/?mentions_technician=mike&rating=5');
     expect(res.status).toBe(400);
-    expect(res.text).toContain('Mike Chen, Mike Torres');
+    for (const name of ['Mike Chen', 'Mike Torres'])
+      expect(res.text).toContain(
+        `<a href="/?mentions_technician=${name.replace(' ', '+')}#reviews">${name}</a>`,
+      );
   });
 
   it('answers a browser asking for an unknown path with the HTML 404 page, and programs with JSON', async () => {
@@ -198,10 +299,16 @@ describe('GET /', () => {
     expect(post.json()).toMatchObject({ error: 'not_found' });
   });
 
-  it('answers a page past the last with a 404 page', async () => {
-    const res = await page('/?rating=2&page=50');
+  it('answers a page past the last with a 404 page that links to the last page', async () => {
+    const last = Math.ceil((await searchIds('rating=5&limit=1')).total / 20);
+    expect(last).toBeGreaterThan(1);
+    const res = await page('/?rating=5&page=50');
     expect(res.status).toBe(404);
-    expect(res.text).toContain('<h1>Page not found</h1>');
+    expect(res.text).toContain('<h1>No more reviews here</h1>');
+    expect(res.text).not.toMatch(/removed/);
+    expect(res.text).toContain(
+      `<a href="/?rating=5&amp;page=${last}#reviews">Go to the last page (page ${last})</a>`,
+    );
   });
 });
 
@@ -295,6 +402,27 @@ describe('JSON-LD', () => {
     });
   });
 
+  it('describes /insights as a WebPage about the AutoDealer with its aggregate rating', async () => {
+    const blocks = jsonLdBlocks((await page('/insights')).text);
+    expect(blocks).toHaveLength(1);
+    const doc = ReviewsDocument.parse((await http(`${svc.url}/reviews.json`)).json());
+    expect(blocks[0]).toMatchObject({
+      '@context': 'https://schema.org',
+      '@type': 'WebPage',
+      url: `${TEST_BASE_URL}/insights`,
+      about: {
+        '@type': 'AutoDealer',
+        '@id': `${TEST_BASE_URL}/#business`,
+        name: 'Test Motors',
+        aggregateRating: {
+          '@type': 'AggregateRating',
+          ratingValue: doc.aggregateRating.ratingValue,
+          ratingCount: doc.aggregateRating.ratingCount,
+        },
+      },
+    });
+  });
+
   it('describes a review page as a Review of the AutoDealer', async () => {
     const r = all[5]!;
     const [ld] = jsonLdBlocks((await page(`/reviews/${r.id}`)).text) as Record<string, unknown>[];
@@ -347,7 +475,8 @@ describe('GET /reviews/{id}', () => {
       const res = await page(`/reviews/${id}`);
       expect(res.status).toBe(404);
       expectPageHeaders(res);
-      expect(res.text).toContain('<h1>Page not found</h1>');
+      expect(res.text).toContain('<h1>Review not found</h1>');
+      expect(res.text).toContain('no longer published');
       expect(res.headers['cache-control']).toBe('no-store');
     },
   );
@@ -359,13 +488,20 @@ describe('GET /insights', () => {
     expect(res.status).toBe(200);
     expectPageHeaders(res);
     const insights = (await http(`${svc.url}/insights.json`)).json<{
-      aspects: { name: string }[];
+      aspects: { name: string; mentions: number; trend: { mentions: number }[] }[];
     }>();
-    for (const a of insights.aspects) expect(res.text).toContain(`<h3>${a.name}</h3>`);
+    const mentioned = insights.aspects.filter((a) => a.mentions > 0);
+    expect(mentioned.length).toBeGreaterThan(0);
+    for (const a of mentioned) expect(res.text).toContain(`<h3>${a.name}</h3>`);
     expect(res.text).toMatch(/<svg\s+class="bar"/);
-    expect(res.text).toMatch(/<svg\s+class="spark"/);
+    // A sparkline for each aspect with two months of at least three mentions (charts.test.ts).
+    const trends = insights.aspects.filter(
+      (a) => a.trend.filter((m) => m.mentions >= 3).length >= 2,
+    ).length;
+    expect(trends).toBeGreaterThan(0);
+    expect(res.text.match(/<figure class="spark">/g)?.length ?? 0).toBe(trends);
     const links = [
-      ...res.text.matchAll(/<blockquote[^>]*><p>[\s\S]*?<\/p><a href="\/reviews\/([^"]+)">/g),
+      ...res.text.matchAll(/<blockquote[^>]*><p[^>]*>[\s\S]*?<\/p><a href="\/reviews\/([^"]+)">/g),
     ].map((m) => m[1]!);
     const quotes = res.text.match(/<blockquote/g)?.length ?? 0;
     expect(quotes).toBeGreaterThan(0);
@@ -375,6 +511,75 @@ describe('GET /insights', () => {
     expect((await page('/insights', { 'If-None-Match': String(res.headers.etag) })).status).toBe(
       304,
     );
+  });
+
+  it('says plainly that there is nothing to show yet when there are no reviews', async () => {
+    const empty = await startTestService({ business: null, reviews: [] });
+    try {
+      let res = await http(`${empty.url}/insights`);
+      for (let i = 0; i < 100 && res.status === 503; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        res = await http(`${empty.url}/insights`);
+      }
+      expect(res.status).toBe(200);
+      expect(res.text).toContain('<h2>No reviews yet</h2>');
+      expect(res.text).not.toMatch(/\b0 reviews|of Customer reviews|No ratings/);
+      // No empty aspect cards, tables or questions.
+      expect(res.text).not.toMatch(/<article|<table|<details/);
+    } finally {
+      await empty.stop();
+    }
+  });
+
+  it('marks the language of quotes from reviews not in English (WCAG 3.1.2)', async () => {
+    const html = (await page('/insights')).text;
+    const language = new Map(all.map((r) => [r.id, r.inLanguage]));
+    const quotes = [
+      ...html.matchAll(
+        /<blockquote[^>]*><p( lang="[^"]+")?>[\s\S]*?<\/p><a href="\/reviews\/([^"]+)">/g,
+      ),
+    ].map((m) => ({ lang: m[1] ?? '', language: language.get(m[2]!) }));
+    const spanish = quotes.filter((q) => q.language === 'es');
+    expect(spanish.length).toBeGreaterThan(0);
+    for (const q of quotes) expect(q.lang).toBe(q.language === 'es' ? ' lang="es"' : '');
+  });
+
+  it('quotes each FAQ answer with its first distinct quotes, complaints too, never the same words twice', async () => {
+    const html = (await page('/insights')).text;
+    const doc = (await http(`${svc.url}/insights.json`)).json<{
+      faq: { question: string; basis: { negative: number }; evidence: { quote: string }[] }[];
+    }>();
+    const words = (q: string) =>
+      q
+        .toLowerCase()
+        .replace(/[^\p{L}\p{N}]+/gu, ' ')
+        .trim();
+    const decode = (s: string) =>
+      s
+        .replace(/&#39;/g, "'")
+        .replace(/&quot;/g, '"')
+        .replace(/&lt;/g, '<')
+        .replace(/&gt;/g, '>')
+        .replace(/&amp;/g, '&');
+    let complaints = 0;
+    for (const f of doc.faq) {
+      const block = new RegExp(
+        `<summary>${f.question.replace(/[?]/g, '\\?')}</summary>[\\s\\S]*?</details>`,
+      ).exec(html);
+      expect(block, f.question).not.toBeNull();
+      const shown = [...block![0].matchAll(/<blockquote[^>]*><p[^>]*>“([\s\S]*?)”<\/p>/g)].map(
+        (m) => decode(m[1]!),
+      );
+      expect(shown.length, f.question).toBeLessThanOrEqual(3);
+      expect(new Set(shown.map(words)).size, f.question).toBe(shown.length);
+      const distinct = [...new Map(f.evidence.map((e) => [words(e.quote), e.quote])).values()];
+      expect(shown, f.question).toEqual(distinct.slice(0, 3));
+      if (f.basis.negative > 0) complaints++;
+    }
+    expect(complaints).toBeGreaterThan(0);
+    // The price question: most reviews that compare the price with a quote complain here.
+    const price = doc.faq.find((f) => f.question.startsWith('Is the final price'))!;
+    expect(price.evidence[0]!.quote).toMatch(/higher than the quote/);
   });
 });
 
@@ -386,6 +591,9 @@ describe('GET /embed', () => {
     expect(res.headers['content-security-policy']).toMatch(/frame-ancestors \*$/);
     expect(res.text).toContain('<meta name="robots" content="noindex">');
     expect(res.text).toContain('target="_blank" rel="noopener"');
+    // The newest review is in Spanish, and its excerpt says so (WCAG 3.1.2).
+    expect(res.text).toMatch(/<p class="excerpt" lang="es">Excelente servicio/);
+    expect(res.text.match(/ lang="es"/g)).toHaveLength(1);
   });
 
   it('may be framed only by EMBED_ALLOWED_ORIGINS when set', async () => {

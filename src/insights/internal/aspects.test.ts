@@ -21,14 +21,15 @@ const S = {
   quick: 'They were done in under an hour, great.',
 };
 
-// Newest first, as published.
+// Newest first, as published. The two reviews that speak both ways have 3 stars: evidence prefers
+// quotes that agree with their review's stars (tally.ts), which 3 stars never contradict.
 const PREPARED = [
-  preparedReview(0, { key: 'r0', date: '2025-03-05' }, [
+  preparedReview(0, { key: 'r0', date: '2025-03-05', rating: 3 }, [
     { text: S.welcoming, aspects: [['staff', 'positive', 0.9]] },
     { text: S.rude, aspects: [['staff', 'negative', 0.8]] },
     { text: S.slow, aspects: [['wait-time', 'negative', 0.85]] },
   ]),
-  preparedReview(1, { key: 'r1', date: '2025-03-01' }, [
+  preparedReview(1, { key: 'r1', date: '2025-03-01', rating: 3 }, [
     { text: S.friendly, aspects: [['staff', 'positive', 0.7]] },
     { text: S.desk, aspects: [['staff', 'positive', 0.75]] },
   ]),

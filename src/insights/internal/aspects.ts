@@ -1,3 +1,4 @@
+import type { Polarity } from '../analyzer.js';
 import type { AspectInsight } from '../schema.js';
 import type { PreparedReview } from './prepare.js';
 import { combine, Tally } from './tally.js';
@@ -39,7 +40,7 @@ export function computeAspects(
     categories.map((c) => [c.id, new Map(months.map((m) => [m, new Tally()]))]),
   );
   for (const p of prepared) {
-    const perAspect = new Map<string, ('positive' | 'negative' | 'neutral' | 'conflict')[]>();
+    const perAspect = new Map<string, Polarity[]>();
     for (const s of p.sentences) {
       for (const a of s.aspects) {
         const tally = tallies.get(a.category);
@@ -53,6 +54,7 @@ export function computeAspects(
           quote: s.text,
           polarity: a.polarity,
           confidence: a.confidence,
+          rating: p.review.reviewRating.ratingValue,
         });
       }
     }

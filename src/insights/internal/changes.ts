@@ -1,3 +1,4 @@
+import type { Polarity } from '../analyzer.js';
 import type { Insights } from '../schema.js';
 import type { Category } from './aspects.js';
 import type { PreparedReview } from './prepare.js';
@@ -59,7 +60,7 @@ export function computeChanges(
     const date = p.review.date;
     const side = date >= recentFrom ? 1 : date >= beforeFrom ? 2 : 0;
     if (side === 0) continue;
-    const perAspect = new Map<string, ('positive' | 'negative' | 'neutral' | 'conflict')[]>();
+    const perAspect = new Map<string, Polarity[]>();
     for (const s of p.sentences) {
       for (const a of s.aspects) {
         const list = perAspect.get(a.category);

@@ -35,7 +35,14 @@ function tallySubject(
         (ratingPolarity(p.review.reviewRating.ratingValue) === 'positive' ? 'positive' : 'neutral');
       polarities.push(polarity);
       const confidence = Math.max(0, ...s.aspects.map((a) => a.confidence));
-      tally.offer({ reviewId: p.review.id, order: p.order, quote: s.text, polarity, confidence });
+      tally.offer({
+        reviewId: p.review.id,
+        order: p.order,
+        quote: s.text,
+        polarity,
+        confidence,
+        rating: p.review.reviewRating.ratingValue,
+      });
     }
     tally.add(
       polarities.length > 0
@@ -156,6 +163,7 @@ export function serviceAreaInsights(
               quote: s.text,
               polarity,
               confidence: Math.max(...s.aspects.map((a) => a.confidence)),
+              rating: p.review.reviewRating.ratingValue,
             });
           }
         }

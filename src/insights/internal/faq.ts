@@ -1,5 +1,6 @@
 import type { Polarity } from '../analyzer.js';
-import type { AspectInsight, Evidence, Insights } from '../schema.js';
+import type { AspectInsight, Evidence, EvidenceByPolarity, Insights } from '../schema.js';
+import { proportionalEvidence } from './evidence.js';
 import type { PreparedReview } from './prepare.js';
 import type { TopicInsight } from './topics.js';
 import { FLAG_PRESSURE, FLAG_QUOTE } from './themes.js';
@@ -8,6 +9,27 @@ import { combine, Tally } from './tally.js';
 type Faq = Insights['faq'][number];
 
 const MIN_BASIS = 3;
+
+/** Quotes an answer shows at most. */
+const FAQ_QUOTES = 4;
+
+type Counts = { positive: number; negative: number; neutral: number; mixed: number };
+
+/**
+ * An answer's quotes in proportion to its counts: a mixed review speaks both ways, so it weighs
+ * half on each side.
+ */
+function answerEvidence(pools: EvidenceByPolarity, t: Counts): Evidence[] {
+  return proportionalEvidence(
+    pools,
+    {
+      positive: t.positive + t.mixed / 2,
+      negative: t.negative + t.mixed / 2,
+      neutral: t.neutral,
+    },
+    FAQ_QUOTES,
+  );
+}
 
 const pct = (k: number, n: number) => `${Math.round((k / n) * 100)}%`;
 
@@ -23,7 +45,6 @@ function answerFrom(
 
 function fromTally(id: string, question: string, subject: string, tally: Tally, detail = ''): Faq {
   const s = tally.sentiment();
-  const ev = tally.evidence(2);
   return {
     id,
     question,
@@ -35,7 +56,7 @@ function fromTally(id: string, question: string, subject: string, tally: Tally, 
       neutral: s.neutral,
       mixed: s.mixed,
     },
-    evidence: [...ev.positive, ...ev.negative, ...ev.neutral].slice(0, 4),
+    evidence: answerEvidence(tally.evidence(FAQ_QUOTES), s),
   };
 }
 
@@ -54,6 +75,7 @@ function aspectSubset(prepared: readonly PreparedReview[], aspect: string, flag:
         quote: s.text,
         polarity: a.polarity,
         confidence: a.confidence,
+        rating: p.review.reviewRating.ratingValue,
       });
     }
     if (polarities.length) tally.add(combine(polarities));
@@ -73,6 +95,14 @@ function reportedWaits(prepared: readonly PreparedReview[]): number[] {
   return out.sort((a, b) => a - b);
 }
 
+/** The first of each list, then the second of each, and so on. */
+function interleave<T>(lists: readonly (readonly T[])[]): T[] {
+  const out: T[] = [];
+  for (let i = 0; lists.some((l) => i < l.length); i++)
+    for (const l of lists) if (i < l.length) out.push(l[i]!);
+  return out;
+}
+
 function combineTopics(
   topics: readonly TopicInsight[],
   ids: string[],
@@ -84,16 +114,20 @@ function combineTopics(
   const chosen = topics.filter((t) => ids.includes(t.id));
   const sum = (k: 'positive' | 'negative' | 'neutral' | 'mixed') =>
     chosen.reduce((a, t) => a + t[k], 0);
+  const tally = {
+    positive: sum('positive'),
+    negative: sum('negative'),
+    neutral: sum('neutral'),
+    mixed: sum('mixed'),
+  };
+  const pool = (k: 'positive' | 'negative' | 'neutral') =>
+    interleave(chosen.map((t) => t.evidence[k]));
   return {
-    tally: {
-      positive: sum('positive'),
-      negative: sum('negative'),
-      neutral: sum('neutral'),
-      mixed: sum('mixed'),
-    },
-    evidence: chosen
-      .flatMap((t) => [...t.evidence.positive.slice(0, 1), ...t.evidence.negative.slice(0, 1)])
-      .slice(0, 4),
+    tally,
+    evidence: answerEvidence(
+      { positive: pool('positive'), negative: pool('negative'), neutral: pool('neutral') },
+      tally,
+    ),
     mentions: chosen.reduce((a, t) => a + t.mentions, 0),
   };
 }
@@ -149,7 +183,7 @@ export function computeFaq(
       question,
       answer: answerFrom(subject, basis, detail),
       basis,
-      evidence: a ? [...a.evidence.positive.slice(0, 2), ...a.evidence.negative.slice(0, 2)] : [],
+      evidence: a ? answerEvidence(a.evidence, basis) : [],
     };
   };
   const waits = reportedWaits(prepared);

@@ -5,11 +5,13 @@ import { combine, ratingPolarity, Tally, type Candidate } from './tally.js';
 /** A quote of readable length (25 to 240 characters: no length penalty). */
 const quote = (n: number | string) => `This is sentence ${n}, of a readable length.`;
 
+/** A candidate whose review's stars agree with its polarity unless told. */
 const candidate = (over: Partial<Candidate> & { reviewId: string }): Candidate => ({
   order: 0,
   quote: quote(over.reviewId),
   polarity: 'positive',
   confidence: 0.9,
+  rating: over.polarity === 'negative' ? 1 : 5,
   ...over,
 });
 

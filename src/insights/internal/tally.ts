@@ -1,5 +1,6 @@
 import type { Polarity } from '../analyzer.js';
 import type { Evidence, EvidenceByPolarity, Sentiment } from '../schema.js';
+import { quoteKey } from './evidence.js';
 
 /** One review's opinion about one subject (an aspect, a person, a topic...). */
 export type ReviewPolarity = 'positive' | 'negative' | 'neutral' | 'mixed';
@@ -29,6 +30,33 @@ export interface Candidate {
   quote: string;
   polarity: Polarity;
   confidence: number;
+  /** The review's star rating: a quote should not contradict the stars its author gave. */
+  rating: number;
+}
+
+/**
+ * A model's judgement that contradicts the review's stars (praise from a 1- or 2-star review, a
+ * complaint from a 4- or 5-star one) is quoted only at this confidence or above, and after every
+ * quote that agrees: below it, most such judgements are the model's mistakes ("They could have
+ * charged me for a new part but didn't" read as a complaint), and a shopper reads the first
+ * quote of a list as the typical one.
+ */
+export const CONTRADICTION_MIN_CONFIDENCE = 0.9;
+
+/**
+ * How far a quote's polarity agrees with its review's stars: 0 when they agree (or the quote is
+ * neutral), 0.25 off the rank for a 3-star review (mixed by nature), 2 off (after every agreeing
+ * quote) for a contradiction, `null` when a contradiction is not confident enough to quote.
+ */
+export function ratingDisagreement(
+  polarity: Polarity,
+  rating: number,
+  confidence: number,
+): number | null {
+  if (polarity !== 'positive' && polarity !== 'negative') return 0;
+  if (rating === 3) return 0.25;
+  if ((polarity === 'positive') === rating >= 4) return 0;
+  return confidence >= CONTRADICTION_MIN_CONFIDENCE ? 2 : null;
 }
 
 /** Counts review-level polarities and picks evidence for one subject. */
@@ -51,19 +79,25 @@ export class Tally {
   offer(candidate: Candidate): void {
     if (candidate.polarity === 'conflict') return;
     const list = this.best[candidate.polarity];
-    const rank = candidate.confidence - lengthPenalty(candidate.quote.length);
-    // One candidate per review: evidence quotes a review once, so its other sentences must not
-    // take the places that other reviews' quotes need.
-    const same = list.findIndex((x) => x.c.reviewId === candidate.reviewId);
-    if (same >= 0) {
-      if (!before(rank, candidate.order, list[same]!)) return;
-      list.splice(same, 1);
-    }
+    const disagreement = ratingDisagreement(
+      candidate.polarity,
+      candidate.rating,
+      candidate.confidence,
+    );
+    if (disagreement === null) return;
+    const rank = candidate.confidence - lengthPenalty(candidate.quote.length) - disagreement;
+    // Most candidates rank below every kept one: they are turned away before any other work.
     const worst = list[list.length - 1];
     if (list.length >= KEEP && worst && !before(rank, candidate.order, worst)) return;
+    const key = quoteKey(candidate.quote);
+    // One candidate per review, and one per wording: evidence quotes a review once and a repeated
+    // sentence once, so neither may take the places that other quotes need.
+    const same = list.filter((x) => x.c.reviewId === candidate.reviewId || x.key === key);
+    if (same.some((x) => !before(rank, candidate.order, x))) return;
+    for (const x of same) list.splice(list.indexOf(x), 1);
     let i = list.length;
     while (i > 0 && before(rank, candidate.order, list[i - 1]!)) i--;
-    list.splice(i, 0, { c: candidate, rank });
+    list.splice(i, 0, { c: candidate, rank, key });
     if (list.length > KEEP) list.pop();
   }
 
@@ -82,19 +116,15 @@ export class Tally {
     };
   }
 
-  /** Up to `perPolarity` quotes per polarity, one per review: confident, readable and recent first. */
+  /**
+   * Up to `perPolarity` quotes per polarity, one per review and one per wording: agreeing with
+   * their review's stars, confident, readable and recent first.
+   */
   evidence(perPolarity = 3): EvidenceByPolarity {
-    const pick = (polarity: 'positive' | 'negative' | 'neutral'): Evidence[] => {
-      const chosen: Evidence[] = [];
-      const seen = new Set<string>();
-      for (const { c } of this.best[polarity]) {
-        if (seen.has(c.reviewId)) continue;
-        seen.add(c.reviewId);
-        chosen.push({ reviewId: c.reviewId, quote: c.quote });
-        if (chosen.length === perPolarity) break;
-      }
-      return chosen;
-    };
+    const pick = (polarity: 'positive' | 'negative' | 'neutral'): Evidence[] =>
+      this.best[polarity]
+        .slice(0, perPolarity)
+        .map(({ c }) => ({ reviewId: c.reviewId, quote: c.quote }));
     return { positive: pick('positive'), negative: pick('negative'), neutral: pick('neutral') };
   }
 }
@@ -102,6 +132,8 @@ export class Tally {
 interface Ranked {
   c: Candidate;
   rank: number;
+  /** `quoteKey` of the quote. */
+  key: string;
 }
 
 /** Candidates kept per polarity: enough to find three from distinct reviews. */

@@ -40,6 +40,7 @@ export function topicInsights(
           quote: s.text,
           polarity,
           confidence,
+          rating: p.review.reviewRating.ratingValue,
         });
       }
     }

@@ -3,7 +3,7 @@ import type { Business } from '../../domain/business.js';
 import { formatCount, formatRating, percent, plural } from './format.js';
 import { html, raw, type Html } from './html.js';
 import { businessName } from './layout.js';
-import { viewPath } from './links.js';
+import { viewHref } from './links.js';
 import { stars } from './stars.js';
 
 function address(business: Business | null): Html {
@@ -37,7 +37,7 @@ function distribution(aggregate: AggregateRating): Html {
     const n = aggregate.distribution[star];
     const share = total === 0 ? 0 : (n / total) * 100;
     return html`<li>
-      <a href="${viewPath({ rating: star })}">${star} star${star === '1' ? '' : 's'}</a
+      <a href="${viewHref({ rating: star })}">${star} star${star === '1' ? '' : 's'}</a
       ><svg class="meter" viewBox="0 0 100 8" preserveAspectRatio="none" aria-hidden="true">
         <rect class="track" width="100" height="8" />
         <rect class="fill" width="${share.toFixed(2)}" height="8" /></svg

@@ -16,12 +16,13 @@ const PARTS = [
   ['negative', 'neg', 'Negative'],
 ] as const;
 
-/** The shares of `s` in words (`63% positive, 5% mixed, 0% neutral, 32% negative`). */
+/** The shares of `s` in words, leaving out those of nobody (`63% positive, 5% mixed, 32% negative`). */
 export function sharesText(s: Shares): string {
   const total = s.positive + s.mixed + s.neutral + s.negative;
-  return PARTS.map(([key, , label]) => `${percent(s[key], total)}% ${label.toLowerCase()}`).join(
-    ', ',
-  );
+  if (total === 0) return 'No mentions';
+  return PARTS.filter(([key]) => s[key] > 0)
+    .map(([key, , label]) => `${percent(s[key], total)}% ${label.toLowerCase()}`)
+    .join(', ');
 }
 
 /**
@@ -64,35 +65,59 @@ export interface TrendPoint extends Shares {
   mentions: number;
 }
 
+/** Months with fewer mentions than this are faint dots, kept out of the line and the figures. */
+export const MIN_MONTH_MENTIONS = 3;
+
+const f1 = (n: number) => n.toFixed(1);
+
 /**
- * The monthly share of positive mentions as a sparkline (inline SVG), with a 50% guide line and
- * an accessible name that states the first, last, lowest and highest months. Months without
- * mentions are left out.
+ * The monthly share of positive mentions as a sparkline (inline SVG), the x axis being time: one
+ * step per calendar month from the first month with a mention, so an empty month is a gap in the
+ * line, not a month skipped. Months with at least MIN_MONTH_MENTIONS mentions are joined by the
+ * line (a lone one is a dot); months with fewer are faint dots, as one or two reviews make a
+ * share of 0 or 100% that says little. A 50% guide line; a title above and the first and last
+ * months below, on their own rows; an accessible name stating the first, last, lowest and
+ * highest of the counted months. Nothing when fewer than two months count.
  */
 export function sparkline(trend: readonly TrendPoint[]): Html {
-  const points = trend.filter((p) => p.mentions > 0);
-  if (points.length < 2) return raw('');
+  const start = trend.findIndex((p) => p.mentions > 0);
+  if (start < 0) return raw('');
+  const months = trend.slice(start);
+  const counted = months.filter((p) => p.mentions >= MIN_MONTH_MENTIONS);
+  if (counted.length < 2) return raw('');
   const share = (p: TrendPoint) => p.positive / p.mentions;
-  const coords = points
-    .map(
-      (p, i) =>
-        `${((i / (points.length - 1)) * 100).toFixed(1)},${(30 - share(p) * 28 - 1).toFixed(1)}`,
-    )
-    .join(' ');
-  const first = points[0]!;
-  const last = points[points.length - 1]!;
-  const low = points.reduce((a, b) => (share(b) < share(a) ? b : a));
-  const high = points.reduce((a, b) => (share(b) > share(a) ? b : a));
+  const x = (i: number) => (months.length === 1 ? 50 : (i / (months.length - 1)) * 100);
+  const y = (p: TrendPoint) => 29 - share(p) * 28;
+  const lines: Html[] = [];
+  const dots: Html[] = [];
+  let run: string[] = [];
+  const endRun = () => {
+    if (run.length === 1) dots.push(html`<path class="dot" d="M${run[0]!}h0" />`);
+    else if (run.length > 1) lines.push(html`<polyline points="${run.join(' ')}" />`);
+    run = [];
+  };
+  months.forEach((p, i) => {
+    if (p.mentions >= MIN_MONTH_MENTIONS) {
+      run.push(`${f1(x(i))},${f1(y(p))}`);
+      return;
+    }
+    endRun();
+    if (p.mentions > 0) dots.push(html`<path class="few" d="M${f1(x(i))},${f1(y(p))}h0" />`);
+  });
+  endRun();
+  const first = counted[0]!;
+  const last = counted[counted.length - 1]!;
+  const low = counted.reduce((a, b) => (share(b) < share(a) ? b : a));
+  const high = counted.reduce((a, b) => (share(b) > share(a) ? b : a));
   const pct = (p: TrendPoint) => `${Math.round(share(p) * 100)}%`;
-  const label = `Positive share by month: ${pct(first)} in ${formatMonth(first.month)}, ${pct(last)} in ${formatMonth(last.month)}; lowest ${pct(low)} (${formatMonth(low.month)}), highest ${pct(high)} (${formatMonth(high.month)})`;
-  return html`<svg
-    class="spark"
-    viewBox="0 0 100 30"
-    preserveAspectRatio="none"
-    role="img"
-    aria-label="${label}"
-  >
-    <line x1="0" y1="15" x2="100" y2="15" />
-    <polyline points="${coords}" />
-  </svg><p class="spark-caption" aria-hidden="true"><span>${formatMonth(first.month)}</span><span>positive share by month</span><span>${formatMonth(last.month)}</span></p>`;
+  const label = `Share of positive mentions by month, ${formatMonth(months[0]!.month)} to ${formatMonth(months[months.length - 1]!.month)}: ${pct(first)} in ${formatMonth(first.month)}, ${pct(last)} in ${formatMonth(last.month)}; lowest ${pct(low)} (${formatMonth(low.month)}), highest ${pct(high)} (${formatMonth(high.month)}). Months with fewer than ${MIN_MONTH_MENTIONS} mentions are not counted.`;
+  return html`<figure class="spark">
+    <figcaption aria-hidden="true">Positive mentions by month</figcaption>
+    <svg viewBox="0 0 100 30" preserveAspectRatio="none" role="img" aria-label="${label}">
+      <line x1="0" y1="15" x2="100" y2="15" />${lines}${dots}
+    </svg>
+    <p class="spark-axis" aria-hidden="true">
+      <span>${formatMonth(months[0]!.month)}</span><span>${formatMonth(months[months.length - 1]!.month)}</span>
+    </p>
+  </figure>`;
 }

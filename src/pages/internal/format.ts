@@ -12,6 +12,18 @@ const MONTH = new Intl.DateTimeFormat('en-US', {
   month: 'short',
 });
 
+const SHORT_DATE = new Intl.DateTimeFormat('en-US', {
+  timeZone: 'UTC',
+  year: 'numeric',
+  month: 'short',
+  day: 'numeric',
+});
+
+/** A local calendar date `YYYY-MM-DD` in short words (`Oct 31, 2026`). */
+export function formatShortDate(date: string): string {
+  return SHORT_DATE.format(new Date(`${date}T00:00:00Z`));
+}
+
 /** A local calendar date `YYYY-MM-DD` (already in the business's time zone) in words. */
 export function formatDate(date: string): string {
   return DATE.format(new Date(`${date}T00:00:00Z`));

@@ -5,17 +5,15 @@ import { runSearch } from '../../reviews/search.js';
 import type { Snapshot } from '../../snapshot/types.js';
 import { FILTER_NAMES, hasFilters, PAGE_SIZE, type FilterName, type PageQuery } from '../query.js';
 import { businessCard } from './business-card.js';
+import type { ErrorDetail } from './error-page.js';
 import { formatCount, formatDate, formatRating, plural, words } from './format.js';
 import { html, raw, type Html } from './html.js';
 import { listLd } from './json-ld.js';
 import { businessName, sitePage, type Site } from './layout.js';
-import { queryValues, viewPath } from './links.js';
+import { queryValues, REVIEWS_ANCHOR, viewHref, viewPath } from './links.js';
 import { reviewCard, type CardContext } from './review-card.js';
 
-export type PageOutcome =
-  | { ok: true; html: string }
-  | { ok: false; status: 400; issues: Issue[] }
-  | { ok: false; status: 404 };
+export type PageOutcome = { ok: true; html: string } | { ok: false; error: ErrorDetail };
 
 /** Service ids to names, from the business's catalogue. */
 export function cardContext(snapshot: Snapshot): CardContext {
@@ -63,9 +61,20 @@ function filterForm(snapshot: Snapshot, q: PageQuery): Html {
   const services = catalogue.map((s) => option(s.id, s.name, s.id === q.mentions_service));
   if (q.mentions_service !== undefined && !catalogue.some((s) => s.id === q.mentions_service))
     services.push(option(q.mentions_service, q.mentions_service, true));
-  return html`<section class="card" aria-labelledby="filters-title">
-    <h2 id="filters-title">Find reviews</h2>
-    <form class="filters" method="get" action="/" role="search">
+  // Folded away until asked for (no script: a details element), so that on a phone the reviews
+  // start on the first screen; open on a filtered view, where the filters are being worked on.
+  return html`<details class="card filters-panel"${hasFilters(q) ? raw(' open') : ''}>
+    <summary>
+      <span id="filters-title">Search and filter reviews</span
+      ><span class="hint">Words, stars, dates, staff, service</span>
+    </summary>
+    <form
+      class="filters"
+      method="get"
+      action="/#${REVIEWS_ANCHOR}"
+      role="search"
+      aria-labelledby="filters-title"
+    >
       <div class="wide">
         <label for="f-query">Words in the review</label
         ><input id="f-query" name="query" type="search" maxlength="200" value="${q.query ?? ''}" />
@@ -85,7 +94,7 @@ function filterForm(snapshot: Snapshot, q: PageQuery): Html {
         >${hasFilters(q) ? html`<a href="/">Clear all filters</a>` : ''}
       </div>
     </form>
-  </section>`;
+  </details>`;
 }
 
 const FILTER_LABELS: Record<FilterName, string> = {
@@ -119,7 +128,7 @@ function chips(snapshot: Snapshot, q: PageQuery): Html {
     const rest = { ...values };
     delete rest[name];
     return html`<li>
-      <a href="${viewPath(rest)}"
+      <a href="${viewHref(rest)}"
         >${FILTER_LABELS[name]}: ${filterValue(snapshot, name, q)} <span aria-hidden="true">×</span
         ><span class="visually-hidden">(remove this filter)</span></a
       >
@@ -130,20 +139,46 @@ function chips(snapshot: Snapshot, q: PageQuery): Html {
   </ul>`;
 }
 
+/**
+ * Newer, "Page n of m", older, on one row even on a phone: the links say "Newer" and "Older" to
+ * the eye and "Newer reviews" and "Older reviews" to assistive technology.
+ */
 function pager(q: PageQuery, page: number, pages: number): Html {
   if (pages <= 1) return raw('');
   const values = queryValues(q);
   const newer =
     page > 1
-      ? html`<a rel="prev" href="${viewPath({ ...values, page: page - 1 })}">← Newer reviews</a>`
-      : html`<span class="spacer"></span>`;
+      ? html`<a rel="prev" href="${viewHref({ ...values, page: page - 1 })}"
+          ><span aria-hidden="true">←</span> Newer<span class="visually-hidden"> reviews</span></a
+        >`
+      : html`<span></span>`;
   const older =
     page < pages
-      ? html`<a rel="next" href="${viewPath({ ...values, page: page + 1 })}">Older reviews →</a>`
-      : html`<span class="spacer"></span>`;
+      ? html`<a rel="next" href="${viewHref({ ...values, page: page + 1 })}"
+          >Older<span class="visually-hidden"> reviews</span> <span aria-hidden="true">→</span></a
+        >`
+      : html`<span></span>`;
   return html`<nav class="pager" aria-label="Pages">
-    ${newer}<span class="muted">Page ${formatCount(page)} of ${formatCount(pages)}</span>${older}
+    ${newer}<span class="where">Page ${formatCount(page)} of ${formatCount(pages)}</span>${older}
   </nav>`;
+}
+
+/**
+ * The 400 of a search the index refused: a first name several staff members share, with a link
+ * to the reviews of each full name.
+ */
+function searchError(snapshot: Snapshot, q: PageQuery, issues: Issue[]): ErrorDetail {
+  const names =
+    q.mentions_technician === undefined ? null : snapshot.index.ambiguous(q.mentions_technician);
+  // The links carry the staff filter alone: an error page never repeats what was sent.
+  return {
+    status: 400,
+    issues,
+    choices: (names ?? []).map((name) => ({
+      label: name,
+      href: viewHref({ mentions_technician: name }),
+    })),
+  };
 }
 
 /**
@@ -156,9 +191,22 @@ export function renderHome(site: Site, snapshot: Snapshot, q: PageQuery): PageOu
   const offset = (page - 1) * PAGE_SIZE;
   const { page: _page, ...filters } = q;
   const outcome = runSearch(snapshot.index, { ...filters, limit: offset + PAGE_SIZE });
-  if (!outcome.ok) return { ok: false, status: 400, issues: outcome.issues };
+  if (!outcome.ok) return { ok: false, error: searchError(snapshot, q, outcome.issues) };
   const { total } = outcome.hits;
-  if (page > 1 && offset >= total) return { ok: false, status: 404 };
+  if (page > 1 && offset >= total) {
+    const last = Math.max(1, Math.ceil(total / PAGE_SIZE));
+    return {
+      ok: false,
+      error: {
+        status: 404,
+        what: 'results',
+        last: {
+          label: last === 1 ? 'Go to the first page' : `Go to the last page (page ${last})`,
+          href: viewHref({ ...queryValues(q), page: last }),
+        },
+      },
+    };
+  }
   const reviews: Review[] = outcome.hits.positions.slice(offset).map((pos) => snapshot.review(pos));
   const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
   const filtered = hasFilters(q);
@@ -179,7 +227,7 @@ export function renderHome(site: Site, snapshot: Snapshot, q: PageQuery): PageOu
       ? ''
       : `Showing ${formatCount(offset + 1)}–${formatCount(offset + reviews.length)} of ${plural(total, filtered ? 'matching review' : 'review')}, newest first`;
   const main = html`${businessCard(business, aggregate)} ${filterForm(snapshot, q)}
-    <section aria-labelledby="reviews-title">
+    <section id="${REVIEWS_ANCHOR}" aria-labelledby="reviews-title">
       <div class="result-head">
         <h2 id="reviews-title">${filtered ? 'Matching reviews' : 'Reviews'}</h2>
         <p class="muted">${shown}</p>
@@ -192,7 +240,7 @@ export function renderHome(site: Site, snapshot: Snapshot, q: PageQuery): PageOu
       : `Rated ${formatRating(aggregate.ratingValue)} out of 5 from ${plural(aggregate.ratingCount, 'rating')}`;
   const title = filtered
     ? `Reviews matching your filters · ${name}`
-    : `${name}: verified customer reviews${page > 1 ? ` (page ${page})` : ''}`;
+    : `${name}: customer reviews${page > 1 ? ` (page ${page})` : ''}`;
   return {
     ok: true,
     html: sitePage(

@@ -87,3 +87,26 @@ export function reviewPageLd(
     ...reviewLd(site, r, businessLd(site, business, aggregate)),
   };
 }
+
+/**
+ * The JSON-LD of `/insights`: the page, about the business (with its aggregate rating), as of the
+ * insights' data version.
+ */
+export function insightsLd(
+  site: Site,
+  business: Business | null,
+  aggregate: AggregateRating,
+  page: { title: string; description: string; dateModified: string },
+): Ld {
+  const url = `${site.urls.base}/insights`;
+  return {
+    '@context': 'https://schema.org',
+    '@type': 'WebPage',
+    '@id': url,
+    url,
+    name: page.title,
+    description: page.description,
+    dateModified: page.dateModified,
+    about: businessLd(site, business, aggregate),
+  };
+}

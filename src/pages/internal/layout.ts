@@ -71,25 +71,24 @@ ${STAR_SPRITE}<a class="skip" href="#main">Skip to content</a>
 <main id="main" class="wrap">
 ${main}
 </main>
-<footer class="site"><div class="wrap"><p>Verified customer reviews, published as they come in. For programs and agents:</p>
+<footer class="site"><div class="wrap"><p>Reviews are published as they come in, each with the site it was posted on. <strong>Verified customer</strong> marks a review matched to a service visit or purchase at the dealership.</p>
+<p>For programs and agents:</p>
 <ul><li><a href="${urls.atomFeed}">Atom feed</a></li><li><a href="${urls.jsonFeed}">JSON Feed</a></li><li><a href="${urls.reviews}">All reviews (JSON)</a></li><li><a href="${urls.insights}">Insights (JSON)</a></li><li><a href="${urls.openapi}">API description</a></li></ul></div></footer>
 </body>
 </html>
 `.value;
 }
 
-/** A page meant for an iframe (`/embed`): no header or footer. */
+/** A page meant for an iframe (`/embed`): no header or footer; `main` is the page's `main` element. */
 export function embedPage(site: Site, business: Business | null, head: Head, main: Html): string {
   return html`<!doctype html>
-<html lang="en">
+<html lang="en" class="embed">
 <head>
 ${headTags(site, business, head)}
 <meta name="robots" content="noindex">
 </head>
 <body class="embed">
-${STAR_SPRITE}<main>
-${main}
-</main>
+${STAR_SPRITE}${main}
 </body>
 </html>
 `.value;

@@ -18,6 +18,14 @@ export function viewPath(values: Values): string {
   return qs ? `/?${qs}` : '/';
 }
 
+/** Where the list of reviews starts on `/` (its section's id): links to views go straight there. */
+export const REVIEWS_ANCHOR = 'reviews';
+
+/** A link to a view of `/`: its path, scrolled to the list of reviews. */
+export function viewHref(values: Values): string {
+  return `${viewPath(values)}#${REVIEWS_ANCHOR}`;
+}
+
 /** The values of a parsed page query, for `viewPath`. */
 export function queryValues(q: PageQuery): Values {
   const out: Values = {};
@@ -26,12 +34,12 @@ export function queryValues(q: PageQuery): Values {
   return out;
 }
 
-/** The view of the reviews that mention a staff member. */
+/** A link to the reviews that mention a staff member. */
 export function staffPath(name: string): string {
-  return viewPath({ mentions_technician: name });
+  return viewHref({ mentions_technician: name });
 }
 
-/** The view of the reviews that mention a service. */
+/** A link to the reviews that mention a service. */
 export function servicePath(id: string): string {
-  return viewPath({ mentions_service: id });
+  return viewHref({ mentions_service: id });
 }

@@ -14,8 +14,12 @@ export function reviewHeading(r: Review): string {
   return r.name ?? `Review by ${r.author.name}`;
 }
 
-function lang(r: Review): Html {
-  return r.inLanguage && !/^en\b/i.test(r.inLanguage) ? html` lang="${r.inLanguage}"` : raw('');
+/**
+ * The `lang` attribute of text in a language other than the pages' English (WCAG 3.1.2), or
+ * nothing.
+ */
+export function langAttr(inLanguage: string | null | undefined): Html {
+  return inLanguage && !/^en\b/i.test(inLanguage) ? html` lang="${inLanguage}"` : raw('');
 }
 
 /**
@@ -41,7 +45,7 @@ function body(r: Review): Html {
   const translation = r.reviewBodyTranslated
     ? html`<div class="translation"><p class="label">English translation</p>${paragraphs(r.reviewBodyTranslated, raw(' lang="en"'))}</div>`
     : '';
-  return html`${paragraphs(r.reviewBody, lang(r))}${translation}`;
+  return html`${paragraphs(r.reviewBody, langAttr(r.inLanguage))}${translation}`;
 }
 
 function mentions(r: Review, ctx: CardContext): Html {
@@ -71,12 +75,28 @@ function reply(r: Review): Html {
 }
 
 /**
+ * What the page says about a review's verification (docs/data-model.md): the badge only for the
+ * strongest level, a review matched to a service visit or purchase (`transaction-matched`); an
+ * ordinary import (`source-confirmed`, the default) shows just the site it came from, which the
+ * meta line names; an `unverified` review says so in a neutral label.
+ */
+function verification(r: Review): Html | '' {
+  switch (r.verification.level) {
+    case 'transaction-matched':
+      return html` <span class="badge verified">Verified customer</span>`;
+    case 'unverified':
+      return html` <span class="badge plain">Not verified</span>`;
+    default:
+      return '';
+  }
+}
+
+/**
  * One review as an `article`: author (the heading; the review's own page has its title), stars,
  * local date (linking to the review's page), source, title, text, the staff and services it mentions (linking to the filtered views)
  * and the owner's reply. `level` is the heading's level on the page.
  */
 export function reviewCard(r: Review, ctx: CardContext, level: 1 | 3 = 3): Html {
-  const verified = r.verification.level !== 'unverified';
   const date = html`<time datetime="${r.date}">${formatDate(r.date)}</time>`;
   const heading =
     level === 1 ? html`<h1>${reviewHeading(r)}</h1>` : html`<h3>${r.author.name}</h3>`;
@@ -92,9 +112,7 @@ export function reviewCard(r: Review, ctx: CardContext, level: 1 | 3 = 3): Html 
             : html`<a href="${reviewPath(r.id)}">${date}</a>`
         }
         · on
-        ${sourceLabel(r.source)}${r.department ? html` · ${words(r.department)}` : ''}${
-          verified ? html` <span class="badge">Verified</span>` : ''
-        }
+        ${sourceLabel(r.source)}${r.department ? html` · ${words(r.department)}` : ''}${verification(r)}
       </p>
     </header>
     ${title}${body(r)}${mentions(r, ctx)}${reply(r)}

@@ -8,6 +8,8 @@ export const SITE_CSS = `
 font-family:system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,"Noto Sans",sans-serif;line-height:1.55;color:var(--ink);background:var(--bg);-webkit-text-size-adjust:100%}
 *,*::before,*::after{box-sizing:border-box}
 body{margin:0;font-size:1rem}
+main,header.site,footer.site{overflow-wrap:anywhere}
+table{overflow-wrap:break-word}
 a{color:var(--accent);text-underline-offset:2px}
 a:hover{text-decoration-thickness:2px}
 :focus-visible{outline:3px solid var(--accent);outline-offset:2px;border-radius:4px}
@@ -74,7 +76,9 @@ ol.reviews{list-style:none;margin:0;padding:0}
 .review h3 a:hover{text-decoration:underline}
 .meta{color:var(--muted);font-size:.875rem;margin:0}
 .meta a{color:var(--muted)}
-.badge{display:inline-block;padding:.1rem .5rem;border-radius:99px;background:#e7f6ec;color:#14532d;font-size:.75rem;font-weight:600}
+.badge{display:inline-block;padding:.05rem .5rem;border-radius:99px;font-size:.75rem;font-weight:600;border:1px solid transparent;white-space:nowrap}
+.badge.verified{background:#e7f6ec;color:#14532d;border-color:#b7e4c7}
+.badge.plain{background:#f3f4f6;color:#374151;border-color:#d1d5db}
 .text{overflow-wrap:anywhere}
 .text p{margin:0 0 .6rem}
 .text p:last-child{margin-bottom:0}
@@ -86,9 +90,20 @@ ol.reviews{list-style:none;margin:0;padding:0}
 .reply .text p:last-child{margin:0}
 .reply .label{font-weight:600;font-size:.875rem;margin-bottom:.25rem}
 .empty{text-align:center;padding:2rem 1rem}
-nav.pager{display:flex;justify-content:space-between;align-items:center;gap:1rem;margin-top:1.5rem;flex-wrap:wrap}
-nav.pager a{display:inline-block;padding:.6rem 1rem;border:1px solid var(--line);border-radius:8px;background:var(--card);text-decoration:none;font-weight:600}
-nav.pager .spacer{min-width:6rem}
+nav.pager{display:grid;grid-template-columns:1fr auto 1fr;align-items:center;gap:.75rem;margin-top:1.5rem}
+nav.pager a{display:inline-block;padding:.6rem 1rem;border:1px solid var(--line);border-radius:8px;background:var(--card);text-decoration:none;font-weight:600;white-space:nowrap}
+nav.pager a[rel=next]{justify-self:end}
+nav.pager a[rel=prev]{justify-self:start}
+nav.pager .where{color:var(--muted);font-size:.9rem;text-align:center}
+.filters-panel{padding:0}
+.filters-panel>summary{display:flex;flex-wrap:wrap;align-items:baseline;gap:.1rem .75rem;padding:1rem 1.25rem;font-weight:700;font-size:1.1rem;list-style:none;border-radius:var(--radius)}
+.filters-panel>summary::-webkit-details-marker{display:none}
+.filters-panel>summary::before{content:"";width:.55rem;height:.55rem;border-right:2px solid currentColor;border-bottom:2px solid currentColor;transform:rotate(-45deg);margin-right:.15rem;align-self:center;transition:transform .15s}
+.filters-panel[open]>summary::before{transform:rotate(45deg)}
+.filters-panel .hint{font-weight:400;font-size:.875rem;color:var(--muted)}
+.filters-panel form{padding:0 1.25rem 1.25rem}
+input[type=date]{padding-left:.45rem;padding-right:.35rem;min-width:0}
+@media (max-width:480px){.card{padding:1rem}.card.filters-panel{padding:0}.filters-panel>summary{padding:.9rem 1rem}.filters-panel form{padding:0 1rem 1rem;gap:.75rem}}
 .crumbs{margin-bottom:1rem}
 .crumbs a{display:inline-block;padding:.25rem 0}
 .grid{display:grid;gap:1rem;grid-template-columns:repeat(auto-fill,minmax(280px,1fr))}
@@ -97,18 +112,34 @@ nav.pager .spacer{min-width:6rem}
 .facts div{background:var(--card);border:1px solid var(--line);border-radius:var(--radius);padding:1rem}
 .facts dt{color:var(--muted);font-size:.875rem}
 .facts dd{margin:0;font-size:1.5rem;font-weight:700}
+.facts .of{font-size:.9rem;font-weight:600;color:var(--muted)}
 svg.bar{width:100%;height:.75rem;display:block;border-radius:4px;overflow:hidden;margin:.35rem 0}
 .pos{fill:var(--pos)}.mix{fill:var(--mix)}.neu{fill:var(--neu)}.neg{fill:var(--neg)}
 .legend{display:flex;flex-wrap:wrap;gap:.25rem .9rem;list-style:none;margin:0 0 1rem;padding:0;font-size:.875rem}
 .legend li{display:flex;align-items:center;gap:.35rem}
 .legend svg{width:.8rem;height:.8rem}
 .shares{font-size:.8rem;color:var(--muted);margin:0}
-svg.spark{width:100%;height:2.5rem;display:block;margin:.5rem 0 .25rem}
-svg.spark polyline{fill:none;stroke:var(--accent);stroke-width:1.5;vector-effect:non-scaling-stroke}
-svg.spark line{stroke:var(--line);stroke-width:1;vector-effect:non-scaling-stroke}
-blockquote{margin:.5rem 0 0;padding:0 0 0 .75rem;border-left:3px solid var(--line);font-size:.925rem}
+.spark{margin:.75rem 0 .5rem}
+.spark figcaption{font-size:.75rem;color:var(--muted);margin-bottom:.15rem}
+.spark svg{width:100%;height:2.75rem;display:block;overflow:visible}
+.spark polyline{fill:none;stroke:var(--accent);stroke-width:2;stroke-linejoin:round;stroke-linecap:round;vector-effect:non-scaling-stroke}
+.spark .dot{stroke:var(--accent);stroke-width:5;stroke-linecap:round;vector-effect:non-scaling-stroke}
+.spark .few{stroke:#93a4c8;stroke-width:4;stroke-linecap:round;vector-effect:non-scaling-stroke}
+.spark line{stroke:#d1d5db;stroke-width:1;stroke-dasharray:3 3;vector-effect:non-scaling-stroke}
+.spark-axis{font-size:.75rem;color:var(--muted);margin:.15rem 0 0;display:flex;justify-content:space-between;gap:1rem}
+blockquote{margin:.75rem 0 0;padding:0 0 0 .75rem;border-left:3px solid var(--line);font-size:.925rem}
 blockquote.positive{border-color:var(--pos)}
 blockquote.negative{border-color:var(--neg)}
+blockquote.positive::before,blockquote.negative::before{display:block;font-size:.7rem;font-weight:700;letter-spacing:.04em;text-transform:uppercase;margin-bottom:.1rem}
+blockquote.positive::before{content:"Praise";color:var(--pos)}
+blockquote.negative::before{content:"Complaint";color:var(--neg)}
+.lead{color:var(--muted);font-size:1.05rem;max-width:46rem}
+.summary ul{margin:0;padding-left:1.1rem}
+.summary li{margin:.3rem 0}
+.summary li::marker{color:var(--muted)}
+.point-head{display:flex;flex-wrap:wrap;justify-content:space-between;gap:.1rem .75rem;margin:0}
+.point-head .muted{font-size:.875rem}
+.note{font-size:.875rem;margin-top:.5rem}
 blockquote p{margin:0 0 .2rem;overflow-wrap:anywhere}
 blockquote a{font-size:.8rem}
 .table-wrap{overflow-x:auto;background:var(--card);border:1px solid var(--line);border-radius:var(--radius)}
@@ -117,30 +148,38 @@ th,td{text-align:left;padding:.6rem .75rem;border-bottom:1px solid var(--line);v
 tr:last-child td{border-bottom:0}
 th{font-size:.8rem;color:var(--muted);font-weight:600}
 td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}
-td.bar-cell{min-width:8rem}
+td.bar-cell{min-width:8rem;width:35%}
+td.num,th.num{width:1%}
+td.num{white-space:nowrap}
+th .sub{display:block;font-weight:400;font-size:.8rem;color:var(--muted)}
+tbody th{font-size:.925rem;color:var(--ink);font-weight:600;overflow-wrap:break-word}
+@media (max-width:560px){th,td{padding:.55rem .4rem}th:first-child,td:first-child{padding-left:.75rem}td.bar-cell{min-width:4rem;width:28%}}
 details{background:var(--card);border:1px solid var(--line);border-radius:var(--radius);padding:.75rem 1rem;margin-bottom:.5rem}
 summary{cursor:pointer;font-weight:600;padding:.25rem 0}
 .change{display:flex;gap:.75rem;align-items:flex-start}
 .change p{margin:0}
 .grid.two{grid-template-columns:repeat(auto-fit,minmax(280px,1fr))}
-.point{margin-bottom:1rem}
-.point:last-child{margin-bottom:0}
-.point>p{font-weight:600;margin-bottom:.25rem}
-.spark-caption{font-size:.75rem;color:var(--muted);margin:0 0 .5rem;display:flex;justify-content:space-between}
+.point{padding:.75rem 0;border-top:1px solid var(--line)}
+.point:first-of-type{border-top:0;padding-top:.25rem}
+.point:last-child{padding-bottom:0}
 .tag{display:inline-block;padding:.1rem .5rem;border-radius:99px;font-size:.75rem;font-weight:700;flex:none}
 .tag.worse{background:#fde8e8;color:#8a1c1c}
 .tag.better{background:#e7f6ec;color:#14532d}
 .error-page{max-width:40rem}
 .error-page ul{padding-left:1.25rem}
-body.embed{background:#fff}
-.embed-card{padding:1rem;max-width:420px;margin:0 auto}
-.embed-card .head{display:flex;align-items:center;gap:.75rem;flex-wrap:wrap;margin-bottom:.25rem}
-.embed-card .big{font-size:2rem;font-weight:700;line-height:1}
-.embed-card h1{font-size:1.05rem;margin:0 0 .5rem}
-.embed-card ul{list-style:none;margin:.75rem 0;padding:0}
-.embed-card li{border-top:1px solid var(--line);padding:.6rem 0}
-.embed-card li p{margin:.2rem 0 0;font-size:.9rem}
-.embed-card .more{font-weight:600}
+html.embed,body.embed{background:#fff}
+.embed-card{display:flex;flex-direction:column;max-height:100vh;max-width:440px;margin:0 auto;padding:.85rem 1rem;overflow:hidden}
+.embed-card h1{font-size:1rem;margin:0;white-space:nowrap;overflow:hidden;text-overflow:ellipsis;flex:none}
+.embed-score{display:flex;align-items:center;flex-wrap:wrap;gap:.2rem .5rem;margin:.3rem 0 .5rem;flex:none}
+.embed-score .big{font-size:1.9rem;font-weight:700;line-height:1}
+.embed-score .muted{font-size:.875rem}
+.embed-card ul{list-style:none;margin:0;padding:0;flex:0 1 auto;min-height:0;overflow:hidden}
+.embed-card li{border-top:1px solid var(--line);padding:.5rem 0}
+.embed-card .who{display:flex;align-items:center;gap:.4rem;margin:0;font-size:.875rem;white-space:nowrap;min-width:0}
+.embed-card .who a{flex:0 1 auto;min-width:0;overflow:hidden;text-overflow:ellipsis;font-weight:600}
+.embed-card .who time{flex:none;color:var(--muted);margin-left:auto}
+.embed-card .excerpt{margin:.15rem 0 0;font-size:.875rem;line-height:1.4;display:-webkit-box;-webkit-box-orient:vertical;-webkit-line-clamp:3;line-clamp:3;overflow:hidden;overflow-wrap:anywhere}
+.embed-card .more{flex:none;margin-top:.4rem;padding:.35rem 0;font-weight:600;align-self:flex-start}
 `;
 
 /** The icon of the pages (a star), also served at `/favicon.ico`. */
