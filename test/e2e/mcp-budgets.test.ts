@@ -175,9 +175,14 @@ const CALLS: {
 const DATASETS = [
   { data: 'the sample dealership', business: sample.business, reviews: sample.reviews },
   {
-    data: 'the longest reviews and business profile the import accepts, in ASCII, with 30 years of history',
-    business: largestBusiness(),
+    data: 'the longest reviews the import accepts, in ASCII, with 30 years of history',
+    business: testBusiness(),
     reviews: [...monthly(), ...longestReviews(24, 'The brake job was fair. ', 'en')],
+  },
+  {
+    data: 'the largest business profile the import accepts',
+    business: largestBusiness(),
+    reviews: monthly().slice(-24),
   },
   {
     data: 'the longest reviews the import accepts, in CJK',
