@@ -5,6 +5,7 @@ import {
   SUPPORTED_PROTOCOL_VERSIONS,
   type JSONRPCMessage,
 } from '@modelcontextprotocol/sdk/types.js';
+import { MCP_PATH } from '../catalogue.js';
 import type { HttpError } from '../http/errors.js';
 import { isClientGone } from '../http/respond.js';
 import { clientAddressResolver, type ClientAddress } from '../http/client-address.js';
@@ -495,7 +496,7 @@ export function mcpRoutes(options: McpRouteOptions): Route[] {
 
   return [
     {
-      path: '/mcp',
+      path: MCP_PATH,
       methods: {
         GET: handle(stream),
         POST: handle(post),

@@ -26,7 +26,8 @@ import { invalidParams, resourceNotFound, RpcError } from './internal/errors.js'
 import { requestSchemas } from './internal/messages.js';
 import { PROMPTS } from './prompts.js';
 import { documentResources, readResource, REVIEW_TEMPLATE } from './resources.js';
-import { renderText } from './agent.js';
+import { fitText, jsonBytes } from './agent.js';
+import { renderText, type Limits } from './internal/render.js';
 import type { RequestInfo } from './route.js';
 import type { SessionClaims } from './sessions.js';
 import { parseToolArguments, TOOLS, type ToolDefinition } from './tools.js';
@@ -66,13 +67,31 @@ export const ANSWERED_REQUESTS = requestSchemas([
  */
 const INPUT_ERRORS_AS_RESULTS_FROM = '2025-11-25';
 
+/** A tool error's text is cut here (an error naming a thousand staff who share a first name). */
+const MAX_ERROR_CHARS = 2_000;
+
 function toolError(text: string): CallToolResult {
-  return { content: [{ type: 'text', text }], isError: true };
+  const short = text.length <= MAX_ERROR_CHARS ? text : `${text.slice(0, MAX_ERROR_CHARS)}…[cut]`;
+  return { content: [{ type: 'text', text: short }], isError: true };
+}
+
+/** Zod's bounds of an integer (the safe integers), which say nothing a client needs. */
+function withoutSafeIntegerBounds(node: unknown): void {
+  if (Array.isArray(node)) node.forEach(withoutSafeIntegerBounds);
+  else if (node !== null && typeof node === 'object') {
+    const o = node as Record<string, unknown>;
+    if (o.type === 'integer') {
+      if (o.minimum === Number.MIN_SAFE_INTEGER) delete o.minimum;
+      if (o.maximum === Number.MAX_SAFE_INTEGER) delete o.maximum;
+    }
+    Object.values(o).forEach(withoutSafeIntegerBounds);
+  }
 }
 
 function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Tool['inputSchema'] {
   const out = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Record<string, unknown>;
   delete out.$schema;
+  withoutSafeIntegerBounds(out);
   return out as Tool['inputSchema'];
 }
 
@@ -106,8 +125,8 @@ function writeInstructions(snapshot: Snapshot): string {
     : 'one business';
   return [
     `Read-only verified customer reviews of ${about}: ${snapshot.aggregate.ratingCount} ratings, average ${snapshot.aggregate.ratingValue ?? 'n/a'}/5.`,
-    'Start with get_business (roster of staff and service catalogue), then search_reviews (filters combine with AND; dates are local YYYY-MM-DD; results newest first, paged with nextCursor).',
-    'list_technicians and list_services give mention counts; get_rating_summary gives distributions by month, department or source; get_review fetches one review by id.',
+    'Start with get_insights (an overview: summary, aspects with scores, significant changes, top staff) or search_reviews (filters combine with AND; dates are local YYYY-MM-DD; newest first, paged with nextCursor).',
+    'list_staff and list_services give the staff and the service catalogue with mention counts; get_business gives the address, departments and the aggregate rating; get_rating_summary gives distributions by month, department or source; get_reviews_since pages through reviews since a date, oldest first; get_review fetches one review by id.',
     'Every tool is read-only. Quote reviews by id when you cite them.',
   ].join(' ');
 }
@@ -172,11 +191,13 @@ export function createMcpServerFactory(
         throw err;
       }
       if ('error' in outcome) return toolError(outcome.error);
-      // The text copy is a compact plain-text rendering of the same data, not the JSON again
-      // (docs/mcp.md, "Result sizes").
+      // The text copy is a compact plain-text rendering of the same data, not the JSON again, at
+      // most half its bytes (docs/mcp.md, "Result sizes").
+      const { structured } = outcome;
+      const build = outcome.text ?? ((limits: Limits) => renderText(structured, limits));
       return {
-        content: [{ type: 'text', text: outcome.text ?? renderText(outcome.structured) }],
-        structuredContent: outcome.structured,
+        content: [{ type: 'text', text: fitText(build, jsonBytes(structured)) }],
+        structuredContent: structured,
       };
     });
     /** A subscription names a document of the catalogue and lives as long as its session. */

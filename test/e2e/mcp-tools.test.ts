@@ -5,6 +5,7 @@ import { ReviewsDocument, SearchResponse } from '../../src/domain/public-schemas
 import type { Review } from '../../src/domain/review.js';
 import { testBusiness, testReviews } from '../helpers/fixtures.js';
 import { http } from '../helpers/http.js';
+import { waitUntil } from '../helpers/child-service.js';
 import { connectClient, initSession, rpc } from '../helpers/mcp.js';
 import { startTestService, TEST_BASE_URL, type TestService } from '../helpers/service.js';
 
@@ -54,7 +55,39 @@ describe('initialize', () => {
   });
 });
 
+describe('initialize instructions', () => {
+  it('name only tools the server lists, and say of each what it gives', async () => {
+    const instructions = client.getInstructions()!;
+    const { tools } = await client.listTools();
+    const names = new Set(tools.map((t) => t.name));
+    const named = instructions.match(/\b[a-z]+(?:_[a-z]+)+\b/g) ?? [];
+    expect(named.length).toBeGreaterThan(5);
+    for (const name of named) expect(names, name).toContain(name);
+    // What each named tool is said to give is what its description says it gives.
+    const says = (tool: string) => {
+      const at = instructions.indexOf(tool);
+      return instructions.slice(at, instructions.indexOf(';', at) + 1 || undefined);
+    };
+    expect(says('get_business')).not.toMatch(/staff|roster|service catalogue/);
+    expect(tools.find((t) => t.name === 'get_business')!.description).not.toMatch(
+      /^[^(]*\((?:[^)]*)(?:roster|staff)/,
+    );
+    expect(says('list_staff')).toMatch(/staff/);
+    expect(instructions).not.toContain('list_technicians');
+  });
+});
+
 describe('tools', () => {
+  it('lists the tools in at most 6,000 tokens (output schemas share what repeats)', async () => {
+    const res = await rpc(
+      svc.url,
+      { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+      { 'Mcp-Session-Id': await initSession(svc.url), 'MCP-Protocol-Version': '2025-06-18' },
+    );
+    expect(res.status).toBe(200);
+    expect(Buffer.byteLength(res.text) / 3.5).toBeLessThanOrEqual(6_000);
+  });
+
   it('lists read-only tools with descriptions, input and output schemas', async () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name)).toEqual([
@@ -101,8 +134,9 @@ describe('tools', () => {
     const business = structured.business as Record<string, unknown>;
     expect(business.staff).toBeUndefined();
     for (const v of Object.values(business)) expect(v).not.toBeNull();
-    expect(text).toContain('name: Test Motors');
-    expect(text).toContain('ratingCount: 90');
+    expect(text).toContain('Test Motors: 1 Main St, Springfield, IL 62701, US');
+    expect(text).toContain('/5 of 90 (80 with text)');
+    expect(text, text).toContain('4 staff, 3 services');
   });
 
   it.each([
@@ -271,6 +305,73 @@ describe('tools', () => {
       cursor = (structured.nextCursor as string | null) ?? undefined;
     } while (cursor);
     expect(ids).toEqual(expected);
+  });
+
+  it('a cursor continues with another page size or shape: it is bound to the filters only', async () => {
+    const first = await call('search_reviews', { min_rating: 2, limit: 3 });
+    const next = await call('search_reviews', {
+      min_rating: 2,
+      limit: 5,
+      detail: 'full',
+      cursor: first.structured.nextCursor,
+    });
+    expect(next.result.isError ?? false).toBe(false);
+    const expected = all.filter((r) => r.reviewRating.ratingValue >= 2).map((r) => r.id);
+    expect(
+      [...(first.structured.reviews as Review[]), ...(next.structured.reviews as Review[])].map(
+        (r) => r.id,
+      ),
+    ).toEqual(expected.slice(0, 8));
+    const day = all[40]!.date;
+    const since = await call('get_reviews_since', { date: day, limit: 2 });
+    const more = await call('get_reviews_since', {
+      date: day,
+      limit: 4,
+      detail: 'full',
+      cursor: since.structured.nextCursor,
+    });
+    expect(more.result.isError ?? false).toBe(false);
+    expect((more.structured.reviews as Review[]).length).toBe(4);
+  });
+
+  it('with detail "full", the text copy carries the facts of the full record', async () => {
+    const record = all.find((r) => r.department && r.ownerResponse)!;
+    const { text } = await call('get_review', { id: record.id });
+    expect(text).toContain(`[${record.id}] ${record.date} ${record.reviewRating.ratingValue}★`);
+    expect(text).toContain(`department ${record.department}`);
+    expect(text).toContain(`source ${record.source}`);
+    expect(text).toContain(`verification ${record.verification.level}`);
+    expect(text).toContain(`reply: ${record.ownerResponse!.text}`);
+    const compact = await call('get_review', { id: record.id, detail: 'compact' });
+    expect(compact.text).not.toContain('department');
+  });
+
+  it('get_insights says when an argument does not apply, and reads staff names as search does', async () => {
+    await waitUntil(
+      async () => (await fetch(`${svc.url}/insights.json`)).ok || undefined,
+      'the insights',
+      60_000,
+    );
+    for (const [args, field] of [
+      [{ id: 'wait-time' }, 'id'],
+      [{ section: 'summary', id: 'wait-time' }, 'id'],
+      [{ cursor: 'abc' }, 'cursor'],
+      [{ section: 'changes', cursor: 'abc' }, 'cursor'],
+    ] as const) {
+      const { result, text } = await call('get_insights', args);
+      expect(result.isError, JSON.stringify(args)).toBe(true);
+      expect(text).toContain(field);
+    }
+    const sarah = await call('get_insights', { section: 'staff', id: 'sarah' });
+    expect((sarah.structured.staff as { name: string }[]).map((s) => s.name)).toEqual([
+      'Sarah Lopez',
+    ]);
+    const mike = await call('get_insights', { section: 'staff', id: 'Mike' });
+    expect(mike.result.isError).toBe(true);
+    expect(mike.text).toMatch(/Mike Chen.*Mike Torres|Mike Torres.*Mike Chen/);
+    const unknown = await call('get_insights', { section: 'staff', id: 'Sara Lopes' });
+    expect(unknown.result.isError).toBe(true);
+    expect(unknown.text).toContain('Sarah Lopez');
   });
 
   it('get_rating_summary gives distributions overall and per month', async () => {

@@ -14,6 +14,63 @@ export async function connectClient(
   return { client, transport };
 }
 
+/** A client that also keeps the raw JSON-RPC responses it receives, as they came on the wire. */
+export interface MeteredClient {
+  client: Client;
+  transport: StreamableHTTPClientTransport;
+  /**
+   * Calls a tool through the SDK client (which validates the structured content against the
+   * tool's output schema) and returns the result with the bytes of its JSON-RPC response.
+   */
+  call(
+    name: string,
+    args?: Record<string, unknown>,
+  ): Promise<{ result: Awaited<ReturnType<Client['callTool']>>; bytes: number }>;
+  /** Reads a resource, with the bytes of its JSON-RPC response. */
+  read(uri: string): Promise<{
+    result: Awaited<ReturnType<Client['readResource']>>;
+    bytes: number;
+  }>;
+}
+
+/**
+ * Connects the official SDK client with a `fetch` that keeps the body of each JSON response to a
+ * POST (the service answers POSTs with JSON), so a result is counted as the bytes that travelled.
+ * Calls go one at a time: the last body is the answer to the last call.
+ */
+export async function connectMeteredClient(baseUrl: string): Promise<MeteredClient> {
+  let last = '';
+  const metered: typeof fetch = async (url, init) => {
+    const res = await fetch(url, init);
+    if (init?.method === 'POST' && res.headers.get('content-type')?.includes('application/json')) {
+      last = await res.clone().text();
+    }
+    return res;
+  };
+  const client = new Client({ name: 'dealer-reviews-tests', version: '1.0.0' });
+  const transport = new StreamableHTTPClientTransport(new URL(`${baseUrl}/mcp`), {
+    fetch: metered,
+  });
+  await client.connect(transport);
+  // The SDK validates structured content against the output schemas it has listed.
+  await client.listTools();
+  const bytes = () => Buffer.byteLength(last);
+  return {
+    client,
+    transport,
+    async call(name, args = {}) {
+      last = '';
+      const result = await client.callTool({ name, arguments: args });
+      return { result, bytes: bytes() };
+    },
+    async read(uri) {
+      last = '';
+      const result = await client.readResource({ uri });
+      return { result, bytes: bytes() };
+    },
+  };
+}
+
 /** A raw JSON-RPC POST to /mcp. */
 export async function rpc(
   baseUrl: string,

@@ -20,4 +20,11 @@ describe('closestNames', () => {
     expect(closestNames('Zebulon Quartermaine', STAFF)).toEqual([]);
     expect(closestNames('', STAFF)).toEqual([]);
   });
+
+  it('shortlists a long list by shared letters before measuring distances', () => {
+    const many = Array.from({ length: 5_000 }, (_, i) => `Person Number${i} Longname`);
+    const known = [...many, 'Mike Torres'];
+    expect(closestNames('Mike Torez', known)[0]).toBe('Mike Torres');
+    expect(closestNames('Number4999', known)[0]).toBe('Person Number4999 Longname');
+  });
 });
