@@ -129,7 +129,13 @@ describe('issue 15: a store that cannot be opened', () => {
     expect(insights.status).toBe(1);
     expect(insights.stdout).toBe('');
     expect(insights.stderr.trim().split('\n'), insights.stderr).toHaveLength(1);
-    expect(insights.stderr).toMatch(/^insights: cannot open the store DATABASE_URL=/);
+    // A path that names no file is said so (the command reads a store, it never creates one);
+    // a file that cannot be opened as a store gets the store's reason.
+    expect(insights.stderr).toMatch(
+      existsSync(path())
+        ? /^insights: cannot open the store DATABASE_URL=/
+        : /^insights: .+: no such file \(DATABASE_URL\)$/m,
+    );
   });
 });
 

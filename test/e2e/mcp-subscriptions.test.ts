@@ -148,6 +148,9 @@ describe('resource subscriptions (issue 17)', () => {
 
 describe('resource metadata (issue 17)', () => {
   it('lists each document with its byte size, audience, priority and last change, as HTTP serves it', async () => {
+    // The tests above import: let the insights of the last version arrive, so that the listing
+    // and the GETs below read the same documents.
+    await svc.publisher.settled();
     const { client } = await connectClient(svc.url);
     const { resources } = await client.listResources();
     expect(resources.length).toBeGreaterThanOrEqual(3);
