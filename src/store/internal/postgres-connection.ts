@@ -101,7 +101,10 @@ export function clientConfig(target: PostgresTarget): pg.ClientConfig {
     types: TYPES,
     // A parameter of the URL takes precedence.
     application_name: APPLICATION,
+    // TCP keepalive probes after 10 s of silence (the system's default waits 2 hours): a pooled
+    // connection to a vanished server is found out; the listening one has its own heartbeat.
     keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
     // Also how long a query waits for a free pooled connection.
     connectionTimeoutMillis: 10_000,
   };
