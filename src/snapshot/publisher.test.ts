@@ -302,6 +302,36 @@ describe('startPublisher', () => {
     expect(b.versions).toEqual([v1.version, v2.version, v2.version]);
   });
 
+  it('logs a build that keeps failing once, then once a minute, and then its recovery', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    await commit(['a']);
+    const b = builds();
+    const { logger, lines } = capturingLogger();
+    publisher = await start(b, { logger, pollMs: 500 });
+    const v2 = await commit(['b']);
+    // Every build fails for 90 s, as while the store is away: 180 polls.
+    const failing = b.builder.build;
+    b.builder.build = () => Promise.reject(new Error('store away'));
+    await vi.advanceTimersByTimeAsync(90_000);
+    const errors = lines.filter((l) => l.level === 50) as {
+      msg: string;
+      failures?: number;
+      failingMs?: number;
+    }[];
+    expect(errors.map((l) => l.msg)).toEqual([
+      'could not rebuild the published data',
+      'could not rebuild the published data',
+    ]);
+    expect(errors[1]).toMatchObject({ failures: 121, failingMs: 60_000 });
+    b.builder.build = failing;
+    await vi.advanceTimersByTimeAsync(500);
+    await publisher.refresh();
+    expect(publisher.current().state).toEqual(v2);
+    expect(lines.filter((l) => l.msg === 'rebuilding the published data works again')).toHaveLength(
+      1,
+    );
+  });
+
   it('logs a throwing listener and still tells the other listeners', async () => {
     await commit(['a']);
     const { logger, lines } = capturingLogger();

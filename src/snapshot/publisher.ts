@@ -1,5 +1,5 @@
 import { DOCUMENTS, type DocumentId } from '../catalogue.js';
-import type { Logger } from '../logger.js';
+import { createFailureLog, type Logger } from '../logger.js';
 import type { DataState, WatchEvent } from '../store/index.js';
 import type { BuiltDocument } from './build.js';
 import type { Builder } from './builder.js';
@@ -141,9 +141,17 @@ export async function startPublisher(options: PublisherOptions): Promise<Publish
   let running: Promise<void> | null = null;
   let again: Promise<void> | null = null;
   let againVia: Trigger = 'call';
+  // While the store is away (a restart), every poll fails: logged once, then once a minute.
+  const failures = createFailureLog(logger, {
+    failed: 'could not rebuild the published data',
+    recovered: 'rebuilding the published data works again',
+  });
   const run = (via: Trigger): Promise<void> =>
     check(via)
-      .catch((err: unknown) => logger.error({ err }, 'could not rebuild the published data'))
+      .then(
+        () => failures.succeeded(),
+        (err: unknown) => failures.failed(err),
+      )
       .finally(() => {
         running = null;
       });

@@ -5,7 +5,7 @@ import type { WebSubConfig } from '../config.js';
 import { DOCUMENTS, TOPIC_IDS, type ServiceUrls } from '../catalogue.js';
 import { clientAddressResolver, type ClientAddress } from '../http/client-address.js';
 import type { Route } from '../http/router.js';
-import type { Logger } from '../logger.js';
+import { createFailureLog, type Logger } from '../logger.js';
 import type { Published, Snapshot } from '../snapshot/types.js';
 import type { RateStore, WebSubStore } from '../store/index.js';
 import { createAddressPolicy } from './internal/address-policy.js';
@@ -98,6 +98,12 @@ export async function startHub(o: HubOptions): Promise<Hub> {
     hostConcurrency: config.hostConcurrency,
     retryDelaysMs: config.retryDelaysMs,
     claimLeaseMs: 2 * config.timeoutMs + 5_000,
+    // While the store is away (a restart), every claim fails: logged once, then once a minute.
+    claimFailures: createFailureLog(
+      logger,
+      { failed: 'websub could not claim work', recovered: 'websub claims work again' },
+      () => clock.now(),
+    ),
   });
   const announce = createAnnouncer(o, clock, topics);
   const queued = await announce(o.published.current());
@@ -115,22 +121,37 @@ export async function startHub(o: HubOptions): Promise<Hub> {
   });
 
   let lastSweep = 0;
-  const tick = async (): Promise<void> => {
+  /** Sweeps expired leases (at most once a second: says whether it did) and claims due work. */
+  const maintain = async (): Promise<boolean> => {
     const now = clock.now();
+    let swept = false;
     if (now - lastSweep >= 1_000) {
       lastSweep = now;
       const expired = await o.store.expireSubscriptions(now);
       if (expired > 0) logger.info({ expired }, 'websub leases expired');
+      swept = true;
     }
     await worker.pump();
+    return swept;
+  };
+  const tick = async (): Promise<void> => {
+    await maintain();
   };
   let stopped = false;
   let timer: NodeJS.Timeout | null = null;
+  const maintenance = createFailureLog(
+    logger,
+    { failed: 'websub maintenance failed', recovered: 'websub maintenance works again' },
+    () => clock.now(),
+  );
   const loop = (): void => {
     if (stopped) return;
     timer = setTimeout(() => {
-      tick()
-        .catch((err: unknown) => logger.error({ err }, 'websub maintenance failed'))
+      maintain()
+        .then(
+          (swept) => swept && maintenance.succeeded(),
+          (err: unknown) => maintenance.failed(err),
+        )
         .finally(loop);
     }, o.pollMs);
     timer.unref();
