@@ -46,6 +46,36 @@ export interface Hub {
   stop(): Promise<void>;
 }
 
+/** How long the hub gathers its successful deliveries into one log line, at most. */
+export const DELIVERY_LOG_MS = 1_000;
+
+/**
+ * The store as the worker uses it, counting the deliveries this instance made: one `info` line
+ * per `DELIVERY_LOG_MS` while it delivers (`delivered`: how many since the last line), so that
+ * the log says which instance did what. `flush` writes what is counted.
+ */
+function countingDeliveries(store: WebSubStore, logger: Logger) {
+  let delivered = 0;
+  let timer: NodeJS.Timeout | null = null;
+  const flush = (): void => {
+    if (timer) clearTimeout(timer);
+    timer = null;
+    if (delivered > 0) logger.info({ delivered }, 'websub deliveries made');
+    delivered = 0;
+  };
+  const counted = new Proxy(store, {
+    get(target, name, receiver) {
+      if (name !== 'deliveriesSucceeded') return Reflect.get(target, name, receiver) as unknown;
+      return async (...args: Parameters<WebSubStore['deliveriesSucceeded']>) => {
+        await target.deliveriesSucceeded(...args);
+        delivered += args[0].length;
+        timer ??= setTimeout(flush, DELIVERY_LOG_MS).unref();
+      };
+    },
+  });
+  return { store: counted, flush };
+}
+
 /** Topic URL -> path of its document in the snapshot, for every topic of the catalogue. */
 export function topicPaths(urls: ServiceUrls): ReadonlyMap<string, string> {
   return new Map(TOPIC_IDS.map((id) => [urls[id], DOCUMENTS[id].path]));
@@ -86,8 +116,9 @@ export async function startHub(o: HubOptions): Promise<Hub> {
   });
   const topics = topicPaths(o.urls);
   const owner = `${hostname()}/${process.pid}/${randomUUID().slice(0, 8)}`;
+  const deliveries = countingDeliveries(o.store, logger);
   const worker = createWorker({
-    store: o.store,
+    store: deliveries.store,
     published: o.published,
     outbound,
     logger,
@@ -182,6 +213,7 @@ export async function startHub(o: HubOptions): Promise<Hub> {
       const settled = worker.stop();
       await outbound.close();
       await settled;
+      deliveries.flush();
       await o.store.releaseClaims(owner);
     },
   };

@@ -108,30 +108,62 @@ describe('two instances on one PostgreSQL database', () => {
         },
         now,
       );
+      // Answered in batches every 300 ms (within the 1 s timeout): while one instance's requests
+      // to the host (8 at most) wait, the other claims the next ones.
+      w.sub.behave(path, { deliver: 'hold' });
     }
-    const version = await w.change();
-    await waitUntil(noPendingWork, 'the deliveries');
-    // Both instances publish the version (the same bytes from each); every delivery carries it.
-    const feeds = await Promise.all(
-      [a(), b].map(async (i) => {
-        await waitUntil(
-          async () =>
-            (
-              JSON.parse((await http(`${i.url}/healthz`)).body.toString()) as {
-                dataVersion: number;
-              }
-            ).dataVersion >= version,
-          'the instance to publish the change',
-        );
-        return (await http(`${i.url}/feed.xml`, { headers: { 'accept-encoding': 'identity' } }))
-          .body;
-      }),
-    );
-    expect(feeds[0]!.equals(feeds[1]!)).toBe(true);
-    for (const path of paths) {
-      const got = deliveriesTo(path);
-      expect(got).toHaveLength(1);
-      expect(got[0]!.body.equals(feeds[0]!)).toBe(true);
+    const answering = setInterval(() => w.sub.release(), 300);
+    const logged = [a(), b].map((i) => i.logs.length);
+    const received = w.sub.deliveries.length;
+    try {
+      const version = await w.change();
+      await waitUntil(noPendingWork, 'the deliveries');
+      // Both instances publish the version (the same bytes from each); every delivery carries it.
+      const feeds = await Promise.all(
+        [a(), b].map(async (i) => {
+          await waitUntil(
+            async () =>
+              (
+                JSON.parse((await http(`${i.url}/healthz`)).body.toString()) as {
+                  dataVersion: number;
+                }
+              ).dataVersion >= version,
+            'the instance to publish the change',
+          );
+          return (await http(`${i.url}/feed.xml`, { headers: { 'accept-encoding': 'identity' } }))
+            .body;
+        }),
+      );
+      expect(feeds[0]!.equals(feeds[1]!)).toBe(true);
+      for (const path of paths) {
+        const got = deliveriesTo(path);
+        expect(got).toHaveLength(1);
+        expect(got[0]!.body.equals(feeds[0]!)).toBe(true);
+      }
+      // Every subscriber (these, and the earlier tests' to other topics) got the change once.
+      const during = w.sub.deliveries.slice(received);
+      const perPath = new Map<string, number>();
+      for (const d of during) perPath.set(d.path, (perPath.get(d.path) ?? 0) + 1);
+      expect([...perPath.values()].every((n) => n === 1)).toBe(true);
+      expect(perPath.size).toBeGreaterThanOrEqual(paths.length);
+      // Per instance, from its log (a line a second while it delivers): each made some of them,
+      // and together exactly those the subscribers received.
+      const made = (i: ChildService, from: number) =>
+        i.logs
+          .slice(from)
+          .filter((l) => l.includes('"msg":"websub deliveries made"'))
+          .reduce((n, l) => n + (JSON.parse(l) as { delivered: number }).delivered, 0);
+      const perInstance = await waitUntil(() => {
+        const counts = [made(a(), logged[0]!), made(b, logged[1]!)];
+        return counts[0]! + counts[1]! >= during.length && counts;
+      }, 'both instances to log their deliveries');
+      expect(perInstance[0]! + perInstance[1]!).toBe(during.length);
+      expect(perInstance[0]).toBeGreaterThan(0);
+      expect(perInstance[1]).toBeGreaterThan(0);
+    } finally {
+      clearInterval(answering);
+      for (const path of paths) w.sub.behave(path, { deliver: 204 });
+      w.sub.release();
     }
   });
 
