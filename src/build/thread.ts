@@ -8,7 +8,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { parentPort, workerData } from 'node:worker_threads';
 import { serviceUrls } from '../catalogue.js';
 import { refreshDerivations } from '../import/index.js';
-import { loadSampleFile, samplePath } from '../import/sample.js';
+import { loadSampleIntoEmptyStore, samplePath } from '../import/sample.js';
 import { createInsightsEngine } from '../insights/index.js';
 import { partsBuffers } from '../representation/index.js';
 import { collectGarbage, emit, serveRpc, threadMemory, Transferable } from '../platform/rpc.js';
@@ -64,10 +64,13 @@ builder.onDocument((version, doc) =>
 );
 
 serveRpc(port, {
-  /** Loads the sample dealership into an empty store when asked to; answers once done. */
+  /**
+   * Loads the sample dealership into an empty store when asked to (once, whichever of several
+   * instances started together gets there first); answers once done.
+   */
   async ready() {
-    if (data.sampleData && (await store.countReviews()) === 0) {
-      const result = await loadSampleFile(store, samplePath());
+    const result = data.sampleData ? await loadSampleIntoEmptyStore(store, samplePath()) : null;
+    if (result) {
       log({
         level: 'info',
         msg: 'loaded the sample dealership into an empty store',

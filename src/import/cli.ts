@@ -1,13 +1,23 @@
 import { describeError, UsageError } from '../cli.js';
 import { ConfigError, loadEnv } from '../config.js';
-import { openStoreWithin, type Store } from '../store/index.js';
+import { ConcurrentChangeError, openStoreWithin, type Store } from '../store/index.js';
 import { parseCliArgs, USAGE, type CliArgs } from './args.js';
 
 export { USAGE };
 import { FileError } from './internal/text.js';
 import { createProgress, type ProgressSink } from './progress.js';
+import { retryConcurrentChanges } from './ingest.js';
 import { formatSummary } from './report.js';
 import { runImport, StrictImportError, type ImportSummary } from './run.js';
+
+/** Runs of an import in all when other writers keep committing meanwhile. */
+export const IMPORT_ATTEMPTS = 3;
+
+/**
+ * The exit code of an import that other writers' commits kept refusing (`EX_TEMPFAIL`: nothing
+ * was written, and the same command may succeed later).
+ */
+export const EXIT_CONCURRENT = 75;
 
 function fail(args: CliArgs | null, message: string, code: number): number {
   if (args?.json) process.stdout.write(`${JSON.stringify({ error: message })}\n`);
@@ -36,22 +46,44 @@ function describe(err: unknown): string {
 }
 
 async function importWith(store: Store, args: CliArgs): Promise<number> {
-  const progress = progressFor(args);
+  let progress = progressFor(args);
   try {
-    const summary = await runImport(store, {
-      path: args.path,
-      format: args.format,
-      strict: args.strict,
-      prune: args.prune,
-      dryRun: args.dryRun,
-      defaultSource: args.source,
-      onProgress: (p) => progress?.update(p),
-    });
+    // Another import (or a moderation decision) that commits while this one runs makes it start
+    // again from what is committed then: its counts are those of what it finally wrote.
+    const summary = await retryConcurrentChanges(
+      () =>
+        runImport(store, {
+          path: args.path,
+          format: args.format,
+          strict: args.strict,
+          prune: args.prune,
+          dryRun: args.dryRun,
+          defaultSource: args.source,
+          onProgress: (p) => progress?.update(p),
+        }),
+      {
+        attempts: IMPORT_ATTEMPTS,
+        onRetry: (failures) => {
+          progress?.done();
+          process.stderr.write(
+            `import: another change was committed meanwhile; importing again (attempt ${failures + 1} of ${IMPORT_ATTEMPTS})\n`,
+          );
+          progress = progressFor(args);
+        },
+      },
+    );
     progress?.done();
     print(args, summary);
     return 0;
   } catch (err) {
     progress?.done();
+    if (err instanceof ConcurrentChangeError) {
+      return fail(
+        args,
+        `other changes were committed during each of ${IMPORT_ATTEMPTS} attempts; nothing was imported, try again`,
+        EXIT_CONCURRENT,
+      );
+    }
     if (!(err instanceof StrictImportError)) throw err;
     print(args, err.summary);
     process.stderr.write(`import: ${err.message}\n`);
@@ -63,7 +95,8 @@ async function importWith(store: Store, args: CliArgs): Promise<number> {
  * `dealer-reviews import <file> [options]` (or `npm run import -- ...`): parses the command line
  * and `DATABASE_URL` (no other variable: a bad setting of the service does not stop an import),
  * opens the store and imports. Exit codes: 0 imported (rejected rows are reported, not fatal),
- * 1 the import failed and nothing was written, 2 bad command line.
+ * 1 the import failed and nothing was written, 2 bad command line, 75 (`EXIT_CONCURRENT`) other
+ * writers committed during each attempt and nothing was written.
  */
 export async function main(argv: readonly string[]): Promise<number> {
   let args: CliArgs | null = null;

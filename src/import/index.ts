@@ -3,7 +3,13 @@
  * operator's entry point; `ingest`/`ingestStream` are the transactional write path that other
  * features (the sample loader) share.
  */
-export { ingest, ingestStream, refreshDerivations } from './ingest.js';
+export {
+  CONCURRENT_CHANGE_ATTEMPTS,
+  ingest,
+  ingestStream,
+  refreshDerivations,
+  retryConcurrentChanges,
+} from './ingest.js';
 export type { IngestInput, IngestResult, IngestStreamInput, ReviewBatches } from './ingest.js';
 export { DERIVATION_VERSION, FALLBACK_TIME_ZONE, deriveReview, hashSource } from './derive.js';
 export type { DeriveContext } from './derive.js';

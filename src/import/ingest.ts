@@ -1,7 +1,9 @@
 import type { Business } from '../domain/business.js';
 import type { ReviewSource } from '../domain/review.js';
+import { setTimeout as delay } from 'node:timers/promises';
 import { compileMentionMatcher } from '../mentions/index.js';
 import {
+  ConcurrentChangeError,
   reviewKey,
   type DataState,
   type ReviewKey,
@@ -194,12 +196,44 @@ export async function ingest(store: Store, input: IngestInput): Promise<IngestRe
   });
 }
 
+/** How many times `retryConcurrentChanges` runs its work in all, by default. */
+export const CONCURRENT_CHANGE_ATTEMPTS = 5;
+
+/**
+ * Runs `attempt`, and runs it again (after a short, random pause) when it fails with
+ * `ConcurrentChangeError`: another writer committed meanwhile and nothing was written, so
+ * `attempt`, which decides afresh what to write (another process may have done the work), starts
+ * from what is committed now. Gives up after `attempts` runs in all, with the last
+ * `ConcurrentChangeError`; `onRetry` is told before each new run.
+ */
+export async function retryConcurrentChanges<T>(
+  attempt: () => Promise<T>,
+  options: { attempts?: number; onRetry?: (failures: number) => void } = {},
+): Promise<T> {
+  const attempts = options.attempts ?? CONCURRENT_CHANGE_ATTEMPTS;
+  for (let failures = 0; ;) {
+    try {
+      return await attempt();
+    } catch (err) {
+      if (!(err instanceof ConcurrentChangeError) || ++failures >= attempts) throw err;
+      options.onRetry?.(failures);
+      // Apart, so that writers that collided do not collide again at once.
+      await delay(50 + Math.random() * 200 * failures);
+    }
+  }
+}
+
 /**
  * Derives again, in one transaction, the stored records that older code produced
  * (`DERIVATION_VERSION`), so that none of them is published: the service runs it before it builds
- * a data version. Resolves with the new data state when a public record changed, else `null`.
+ * a data version. Resolves with the new data state when a public record changed, else `null`
+ * (also when another process, an instance started at the same time or an import, derived them
+ * first: a transaction that collides with another writer looks again, see
+ * `retryConcurrentChanges`).
  */
-export async function refreshDerivations(store: Store): Promise<DataState | null> {
-  if ((await store.countDerivedBefore(DERIVATION_VERSION)) === 0) return null;
-  return (await ingestStream(store, { batches: () => [] })).state;
+export function refreshDerivations(store: Store): Promise<DataState | null> {
+  return retryConcurrentChanges(async () => {
+    if ((await store.countDerivedBefore(DERIVATION_VERSION)) === 0) return null;
+    return (await ingestStream(store, { batches: () => [] })).state;
+  });
 }

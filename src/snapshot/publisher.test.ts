@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { storedRow } from '../../test/helpers/records.js';
 import type { ReviewSource } from '../domain/review.js';
 import { serviceUrls } from '../catalogue.js';
-import { openStore, type Dataset, type Store } from '../store/index.js';
+import { openStore, type Dataset, type Store, type WatchEvent } from '../store/index.js';
 import { createLocalBuilder, type Builder } from './builder.js';
 import { startPublisher, type Publisher, type PublisherOptions } from './publisher.js';
 import type { ChangeEvent, Snapshot } from './types.js';
@@ -302,6 +302,36 @@ describe('startPublisher', () => {
     expect(b.versions).toEqual([v1.version, v2.version, v2.version]);
   });
 
+  it('logs a build that keeps failing once, then once a minute, and then its recovery', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    await commit(['a']);
+    const b = builds();
+    const { logger, lines } = capturingLogger();
+    publisher = await start(b, { logger, pollMs: 500 });
+    const v2 = await commit(['b']);
+    // Every build fails for 90 s, as while the store is away: 180 polls.
+    const failing = b.builder.build;
+    b.builder.build = () => Promise.reject(new Error('store away'));
+    await vi.advanceTimersByTimeAsync(90_000);
+    const errors = lines.filter((l) => l.level === 50) as {
+      msg: string;
+      failures?: number;
+      failingMs?: number;
+    }[];
+    expect(errors.map((l) => l.msg)).toEqual([
+      'could not rebuild the published data',
+      'could not rebuild the published data',
+    ]);
+    expect(errors[1]).toMatchObject({ failures: 121, failingMs: 60_000 });
+    b.builder.build = failing;
+    await vi.advanceTimersByTimeAsync(500);
+    await publisher.refresh();
+    expect(publisher.current().state).toEqual(v2);
+    expect(lines.filter((l) => l.msg === 'rebuilding the published data works again')).toHaveLength(
+      1,
+    );
+  });
+
   it('logs a throwing listener and still tells the other listeners', async () => {
     await commit(['a']);
     const { logger, lines } = capturingLogger();
@@ -345,5 +375,92 @@ describe('startPublisher', () => {
     expect(vi.getTimerCount()).toBe(0);
     expect(b.versions).toEqual([v1.version, v2.version]);
     expect(publisher.current().state).toEqual(v2);
+  });
+
+  /**
+   * The store's notifications, told by the test when it likes (the real ones, PostgreSQL's, are
+   * proven in the system tests): the store of the tests is SQLite, which has none.
+   */
+  function notifications() {
+    let listener: ((event: WatchEvent) => void) | null = null;
+    return {
+      store: {
+        state: () => store.state(),
+        watch(fn: (event: WatchEvent) => void) {
+          listener = fn;
+          return () => (listener = null);
+        },
+      },
+      tell(event: WatchEvent) {
+        listener!(event);
+      },
+    };
+  }
+
+  it('with notifications: rebuilds at each one, polls every 30 s while they come and every pollMs while they do not', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    await commit(['a']);
+    const b = builds();
+    const n = notifications();
+    const { logger, lines } = capturingLogger();
+    publisher = await start(b, { store: n.store, pollMs: 1_000, logger });
+    const published = () => publisher!.current().state.version;
+    n.tell('listening');
+    await publisher.refresh();
+
+    // Listening: a change is published when told, not by the poll (every 30 s).
+    const v2 = await commit(['b']);
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(published()).toBe(v2.version - 1);
+    n.tell('change');
+    await publisher.refresh();
+    expect(published()).toBe(v2.version);
+    expect(lines.find((l) => l.msg === 'noticed a new data version')).toMatchObject({
+      version: v2.version,
+      via: 'notify',
+    });
+
+    // Not listening: the poll runs every pollMs again, at once.
+    n.tell('lost');
+    await publisher.refresh();
+    expect(lines.filter((l) => l.level === 40).map((l) => l.msg)).toEqual([
+      'lost the change notifications; polling the store until they are back',
+    ]);
+    const v3 = await commit(['c']);
+    await vi.advanceTimersByTimeAsync(1_000);
+    await publisher.refresh();
+    expect(published()).toBe(v3.version);
+    expect(lines.filter((l) => l.msg === 'noticed a new data version').at(-1)).toMatchObject({
+      version: v3.version,
+      via: 'poll',
+    });
+
+    // Listening again: told so, and back to the 30 s safety net.
+    n.tell('listening');
+    await publisher.refresh();
+    expect(lines.at(-1)!.msg).toBe('listening for change notifications again');
+    const v4 = await commit(['d']);
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(published()).toBe(v3.version);
+    await vi.advanceTimersByTimeAsync(30_000);
+    await publisher.refresh();
+    expect(published()).toBe(v4.version);
+  });
+
+  it('with notifications that never start: polls every pollMs, and says so once', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    await commit(['a']);
+    const b = builds();
+    const n = notifications();
+    const { logger, lines } = capturingLogger();
+    publisher = await start(b, { store: n.store, pollMs: 1_000, logger });
+    const v2 = await commit(['b']);
+    await vi.advanceTimersByTimeAsync(1_000);
+    await publisher.refresh();
+    expect(publisher.current().state).toEqual(v2);
+    await vi.advanceTimersByTimeAsync(20_000);
+    expect(lines.filter((l) => l.level === 40).map((l) => l.msg)).toEqual([
+      'not listening for change notifications yet; polling the store meanwhile',
+    ]);
   });
 });

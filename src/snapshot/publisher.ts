@@ -1,6 +1,6 @@
 import { DOCUMENTS, type DocumentId } from '../catalogue.js';
-import type { Logger } from '../logger.js';
-import type { DataState } from '../store/index.js';
+import { createFailureLog, type Logger } from '../logger.js';
+import type { DataState, WatchEvent } from '../store/index.js';
 import type { BuiltDocument } from './build.js';
 import type { Builder } from './builder.js';
 import {
@@ -17,7 +17,7 @@ export interface PublisherOptions extends SnapshotOptions {
    * where commits are announced (`watch`): then a change is published at once, and the poll is
    * only the fallback.
    */
-  store: { state(): Promise<DataState>; watch?(listener: () => void): () => void };
+  store: { state(): Promise<DataState>; watch?(listener: (event: WatchEvent) => void): () => void };
   builder: Builder;
   /** How often to look for a new data version committed by any process. */
   pollMs: number;
@@ -35,8 +35,17 @@ export interface Publisher extends Published {
   stop(): void;
 }
 
-/** The poll of a store that announces its commits: a safety net against a silently lost link. */
+/**
+ * The poll of a store that announces its commits, while it listens: a safety net. Whenever it
+ * does not listen (before it first does, after a lost link), the publisher polls every `pollMs`.
+ */
 const WATCHED_POLL_MS = 30_000;
+
+/** A store that announces its commits and does not listen this long after the start is logged. */
+const LISTEN_GRACE_MS = 10_000;
+
+/** What made the publisher look at the store's data version. */
+type Trigger = 'notify' | 'listening' | 'lost' | 'poll' | 'call';
 
 function changedPaths(before: Snapshot, after: Snapshot): string[] {
   const paths = new Set([...before.representations.keys(), ...after.representations.keys()]);
@@ -122,48 +131,87 @@ export async function startPublisher(options: PublisherOptions): Promise<Publish
   await swapIn();
   await settled();
 
-  const check = async (): Promise<void> => {
+  const check = async (via: Trigger): Promise<void> => {
     const state = await store.state();
     if (state.version === current!.state.version) return;
+    logger.info({ version: state.version, via }, 'noticed a new data version');
     await swapIn();
   };
 
   let running: Promise<void> | null = null;
   let again: Promise<void> | null = null;
-  const run = (): Promise<void> =>
-    check()
-      .catch((err: unknown) => logger.error({ err }, 'could not rebuild the published data'))
+  let againVia: Trigger = 'call';
+  // While the store is away (a restart), every poll fails: logged once, then once a minute.
+  const failures = createFailureLog(logger, {
+    failed: 'could not rebuild the published data',
+    recovered: 'rebuilding the published data works again',
+  });
+  const run = (via: Trigger): Promise<void> =>
+    check(via)
+      .then(
+        () => failures.succeeded(),
+        (err: unknown) => failures.failed(err),
+      )
       .finally(() => {
         running = null;
       });
-  const refresh = (): Promise<void> => {
+  const refresh = (via: Trigger = 'call'): Promise<void> => {
     if (!running) {
-      running = run();
+      running = run(via);
       return running;
     }
     // A build is under way, perhaps of an older version than the caller just committed: one more
-    // check after it, shared by every caller meanwhile.
+    // check after it, shared by every caller meanwhile (named after the first of them).
+    if (!again) againVia = via;
     again ??= running.then(() => {
       again = null;
-      return refresh();
+      return refresh(againVia);
     });
     return again;
   };
 
-  const unwatch = store.watch?.(() => {
-    if (!stopped) void refresh();
-  });
-  // With notifications the poll is only a safety net (the watcher also refreshes after it
-  // reconnects); without them it is how changes are found.
-  const every = unwatch ? Math.max(pollMs, WATCHED_POLL_MS) : pollMs;
+  // With notifications the poll is only a safety net while the store listens (the watcher also
+  // says when it listens again after a lost link); without them it is how changes are found.
+  let listening = false;
+  let everListened = false;
+  const every = (): number => (listening ? Math.max(pollMs, WATCHED_POLL_MS) : pollMs);
   const loop = (): void => {
     if (stopped) return;
+    if (timer) clearTimeout(timer);
     timer = setTimeout(() => {
-      void refresh().finally(loop);
-    }, every);
+      timer = null;
+      void refresh('poll').finally(loop);
+    }, every());
     timer.unref();
   };
+  const unwatch = store.watch?.((event) => {
+    if (stopped) return;
+    if (event === 'lost') {
+      if (listening) {
+        logger.warn(
+          { pollMs },
+          'lost the change notifications; polling the store until they are back',
+        );
+      }
+      listening = false;
+    } else if (event === 'listening' && !listening) {
+      if (everListened) logger.info('listening for change notifications again');
+      listening = everListened = true;
+    }
+    loop();
+    void refresh(event === 'change' ? 'notify' : event);
+  });
   loop();
+  const grace = unwatch
+    ? setTimeout(() => {
+        if (!everListened && !stopped) {
+          logger.warn(
+            { pollMs },
+            'not listening for change notifications yet; polling the store meanwhile',
+          );
+        }
+      }, LISTEN_GRACE_MS).unref()
+    : undefined;
 
   return {
     current: () => current!,
@@ -171,11 +219,12 @@ export async function startPublisher(options: PublisherOptions): Promise<Publish
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
-    refresh,
+    refresh: () => refresh('call'),
     settled,
     stop() {
       stopped = true;
       unwatch?.();
+      clearTimeout(grace);
       if (timer) clearTimeout(timer);
     },
   };

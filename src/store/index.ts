@@ -28,6 +28,7 @@ export type {
   StoreTransfer,
   TableCounts,
   TableRows,
+  WatchEvent,
 } from './types.js';
 export { ConcurrentChangeError, reviewKey, StoreNotEmptyError } from './types.js';
 export type {

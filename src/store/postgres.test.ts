@@ -17,7 +17,9 @@ import {
   StoreOpenError,
   type ServiceStore,
   type Store,
+  type WatchEvent,
 } from './index.js';
+import { openPostgresStore } from './postgres.js';
 import { MIGRATIONS } from './internal/migrations.js';
 import { describeStoreContract } from './store-contract.js';
 import { describeTransferContract, type OpenedStore } from './transfer-contract.js';
@@ -208,40 +210,84 @@ describe('the PostgreSQL store', () => {
     expect(await first.countReviews()).toBe(2);
   });
 
-  it('listens again by itself after losing its connection, and then calls the listeners once', async () => {
-    const watching = db.open();
-    const writer = db.open();
-    let calls = 0;
+  /** The store's listener, with the events it was told, and a way to wait for the n-th. */
+  function recorder() {
+    const events: WatchEvent[] = [];
     const waiting = new Set<() => void>();
-    const called = (n: number) =>
-      new Promise<void>((resolve) => {
-        const check = () => {
-          if (calls < n) return;
-          waiting.delete(check);
-          resolve();
-        };
-        waiting.add(check);
-        check();
-      });
-    const unwatch = watching.watch!(() => {
-      calls++;
-      for (const check of [...waiting]) check();
-    });
-    await called(1);
-    const ended = await admin.query<{ ended: boolean }>(
-      `SELECT pg_terminate_backend(pid) AS ended FROM pg_stat_activity
-       WHERE datname = $1 AND query = 'LISTEN dealer_reviews_changed'`,
+    return {
+      events,
+      listener(event: WatchEvent) {
+        events.push(event);
+        for (const check of [...waiting]) check();
+      },
+      told: (n: number) =>
+        new Promise<void>((resolve) => {
+          const check = () => {
+            if (events.length < n) return;
+            waiting.delete(check);
+            resolve();
+          };
+          waiting.add(check);
+          check();
+        }),
+    };
+  }
+
+  /** The backend process of the store's listening connection. */
+  async function listeningBackend(): Promise<number> {
+    const { rows } = await admin.query<{ pid: number }>(
+      `SELECT pid FROM pg_stat_activity WHERE datname = $1 AND application_name = 'dealer-reviews (watch)'`,
       [new URL(db.url).pathname.slice(1)],
     );
-    expect(ended.rows).toEqual([{ ended: true }]);
-    // Called once when listening again: a change may have been committed while it was not.
-    await called(2);
-    await writer.transaction(async (tx) => {
-      await tx.upsertReviews([storedRow('a')]);
-      await tx.bumpVersion('2030-01-01T00:00:00.000Z');
+    expect(rows).toHaveLength(1);
+    return rows[0]!.pid;
+  }
+
+  const commitOne = (store: Store, key: string, at: string) =>
+    store.transaction(async (tx) => {
+      await tx.upsertReviews([storedRow(key)]);
+      await tx.bumpVersion(at);
     });
-    await called(3);
-    expect(calls).toBe(3);
+
+  it('listens again by itself after losing its connection, and then tells the listeners once', async () => {
+    const watching = db.open();
+    const writer = db.open();
+    const r = recorder();
+    const unwatch = watching.watch!(r.listener);
+    await r.told(1);
+    const ended = await admin.query<{ ended: boolean }>(
+      'SELECT pg_terminate_backend($1) AS ended',
+      [await listeningBackend()],
+    );
+    expect(ended.rows).toEqual([{ ended: true }]);
+    // Told when listening again: a change may have been committed while it was not.
+    await r.told(3);
+    await commitOne(writer, 'a', '2030-01-01T00:00:00.000Z');
+    await r.told(4);
+    expect(r.events).toEqual(['listening', 'lost', 'listening', 'change']);
+    unwatch();
+  });
+
+  it('finds out by its heartbeat that its listening connection hangs, and listens on a new one', async () => {
+    const store = db.track(
+      openPostgresStore(db.url, { watch: { heartbeatMs: 200, heartbeatTimeoutMs: 500 } }),
+    );
+    const writer = db.open();
+    const r = recorder();
+    const unwatch = store.watch!(r.listener);
+    await r.told(1);
+    // The backend stops answering, its TCP connection intact: only a heartbeat can tell.
+    const hung = await listeningBackend();
+    process.kill(hung, 'SIGSTOP');
+    try {
+      await r.told(3);
+      expect(r.events).toEqual(['listening', 'lost', 'listening']);
+      await commitOne(writer, 'b', '2030-01-02T00:00:00.000Z');
+      await r.told(4);
+      expect(r.events.at(-1)).toBe('change');
+    } finally {
+      process.kill(hung, 'SIGCONT');
+    }
     unwatch();
   });
 

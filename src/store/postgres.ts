@@ -6,7 +6,7 @@ import {
   readState,
   runPostgresTransaction,
 } from './internal/postgres-transaction.js';
-import { createChangeWatcher } from './internal/postgres-watch.js';
+import { createChangeWatcher, type WatcherTiming } from './internal/postgres-watch.js';
 import { createPostgresModerationStore } from './moderation-postgres.js';
 import { createPostgresRateStore } from './rates-postgres.js';
 import type { AnalysisStore, Dataset, SessionStore, Store } from './types.js';
@@ -137,11 +137,11 @@ function createAnalysisStore(db: PgDb): AnalysisStore {
 /**
  * Opens the PostgreSQL store named by a `postgres://` (or `postgresql://`) URL: a pool of at most
  * `pool_size` connections (default 10), the schema migrated at the first use (every call waits for
- * it and fails as it did), and `watch` on a connection of its own. Every call is asynchronous, so
- * the service uses it as it is, on its event loop. `location` is the URL with its password
- * masked.
+ * it and fails as it did), and `watch` on a connection of its own (with its heartbeat: `timing`,
+ * for tests). Every call is asynchronous, so the service uses it as it is, on its event loop.
+ * `location` is the URL with its password masked.
  */
-export function openPostgresStore(url: string): Store {
+export function openPostgresStore(url: string, options: { watch?: WatcherTiming } = {}): Store {
   const target = parsePostgresUrl(url);
   const pool = createPool(target);
   const ready = migratePostgres(pool);
@@ -150,6 +150,7 @@ export function openPostgresStore(url: string): Store {
   const watcher = createChangeWatcher(
     { ...clientConfig(target), application_name: 'dealer-reviews (watch)' },
     ready,
+    options.watch,
   );
   let closed: Promise<void> | null = null;
   return {

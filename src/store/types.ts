@@ -155,6 +155,9 @@ export interface RateStore {
   take(key: string, nowMs: number, windowMs: number, limit: number): Promise<RateDecision>;
 }
 
+/** What `ServiceStore.watch` tells its listeners. */
+export type WatchEvent = 'change' | 'listening' | 'lost';
+
 /**
  * What the service's request-serving thread uses: the data version (to notice changes), MCP
  * sessions, the WebSub queues and the shared rate limits. Each call is asynchronous and never runs
@@ -170,14 +173,16 @@ export interface ServiceStore {
   readonly rates: RateStore;
   state(): Promise<DataState>;
   /**
-   * Calls `listener` (with no arguments) when a change to the published data is committed by any
-   * process, for stores that can tell (PostgreSQL's LISTEN/NOTIFY): the publisher then rebuilds at
-   * once instead of at its next poll. Also called once as soon as the store listens for the
-   * listener, and again whenever it listens anew after losing its connection: a change may have
-   * been committed while nobody listened, so the listener looks at `state()` then. Absent for
+   * Tells `listener` of committed changes, for stores that can tell (PostgreSQL's LISTEN/NOTIFY):
+   * `change` when a change to the published data is committed by any process (the publisher then
+   * rebuilds at once instead of at its next poll); `listening` as soon as the store listens for
+   * the listener, and again whenever it listens anew after losing its link (a change may have
+   * been committed while nobody listened, so the listener looks at `state()` then); `lost` when
+   * it stops listening (a lost connection, or one that no longer proves that notifications reach
+   * it): until the next `listening`, changes go unannounced, and the listener polls. Absent for
    * stores that cannot tell (SQLite: polling only). Returns the unsubscribe.
    */
-  watch?(listener: () => void): () => void;
+  watch?(listener: (event: WatchEvent) => void): () => void;
   close(): Promise<void>;
 }
 

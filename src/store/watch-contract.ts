@@ -5,15 +5,17 @@
  */
 import { describe, expect, it } from 'vitest';
 import { storedRow } from '../../test/helpers/records.js';
-import type { Store, StoredReview } from './types.js';
+import type { Store, StoredReview, WatchEvent } from './types.js';
 
-/** Calls of a `watch` listener, counted, with a way to wait for the n-th. */
+/** Calls of a `watch` listener, counted and recorded, with a way to wait for the n-th. */
 function listenerCalls() {
   let count = 0;
+  const events: WatchEvent[] = [];
   const waiting: { n: number; resolve(): void }[] = [];
   return {
     listener(...args: unknown[]) {
-      expect(args).toEqual([]);
+      expect(args).toHaveLength(1);
+      events.push(args[0] as WatchEvent);
       count++;
       for (const w of waiting.filter((w) => count >= w.n)) {
         waiting.splice(waiting.indexOf(w), 1);
@@ -23,6 +25,7 @@ function listenerCalls() {
     get count() {
       return count;
     },
+    events,
     /** Resolves once the listener has been called `n` times in all. */
     reached(n: number): Promise<void> {
       if (count >= n) return Promise.resolve();
@@ -51,7 +54,7 @@ export function describeWatchContract(
       return;
     }
 
-    it('calls the listeners of another instance, without arguments, when a change commits', async () => {
+    it("tells the listeners of another instance 'change' when a change commits, after 'listening'", async () => {
       const other = await openAnother();
       expect(typeof other.watch).toBe('function');
       const calls = listenerCalls();
@@ -70,6 +73,7 @@ export function describeWatchContract(
       });
       await calls.reached(3);
       expect((await other.state()).changedAt).toBe('2025-05-02T00:00:00.000Z');
+      expect(calls.events).toEqual(['listening', 'change', 'change']);
       unwatch();
     });
 
@@ -85,6 +89,7 @@ export function describeWatchContract(
       // One notification calls every listener still watching, at once.
       await kept.reached(2);
       expect(dropped.count).toBe(1);
+      expect(kept.events).toEqual(['listening', 'change']);
       unwatchKept();
     });
   });

@@ -5,7 +5,7 @@ import type { WebSubConfig } from '../config.js';
 import { DOCUMENTS, TOPIC_IDS, type ServiceUrls } from '../catalogue.js';
 import { clientAddressResolver, type ClientAddress } from '../http/client-address.js';
 import type { Route } from '../http/router.js';
-import type { Logger } from '../logger.js';
+import { createFailureLog, type Logger } from '../logger.js';
 import type { Published, Snapshot } from '../snapshot/types.js';
 import type { RateStore, WebSubStore } from '../store/index.js';
 import { createAddressPolicy } from './internal/address-policy.js';
@@ -44,6 +44,36 @@ export interface Hub {
   tick(): Promise<void>;
   /** Stops claiming, aborts requests in flight and gives back this instance's claims. */
   stop(): Promise<void>;
+}
+
+/** How long the hub gathers its successful deliveries into one log line, at most. */
+export const DELIVERY_LOG_MS = 1_000;
+
+/**
+ * The store as the worker uses it, counting the deliveries this instance made: one `info` line
+ * per `DELIVERY_LOG_MS` while it delivers (`delivered`: how many since the last line), so that
+ * the log says which instance did what. `flush` writes what is counted.
+ */
+function countingDeliveries(store: WebSubStore, logger: Logger) {
+  let delivered = 0;
+  let timer: NodeJS.Timeout | null = null;
+  const flush = (): void => {
+    if (timer) clearTimeout(timer);
+    timer = null;
+    if (delivered > 0) logger.info({ delivered }, 'websub deliveries made');
+    delivered = 0;
+  };
+  const counted = new Proxy(store, {
+    get(target, name, receiver) {
+      if (name !== 'deliveriesSucceeded') return Reflect.get(target, name, receiver) as unknown;
+      return async (...args: Parameters<WebSubStore['deliveriesSucceeded']>) => {
+        await target.deliveriesSucceeded(...args);
+        delivered += args[0].length;
+        timer ??= setTimeout(flush, DELIVERY_LOG_MS).unref();
+      };
+    },
+  });
+  return { store: counted, flush };
 }
 
 /** Topic URL -> path of its document in the snapshot, for every topic of the catalogue. */
@@ -86,8 +116,9 @@ export async function startHub(o: HubOptions): Promise<Hub> {
   });
   const topics = topicPaths(o.urls);
   const owner = `${hostname()}/${process.pid}/${randomUUID().slice(0, 8)}`;
+  const deliveries = countingDeliveries(o.store, logger);
   const worker = createWorker({
-    store: o.store,
+    store: deliveries.store,
     published: o.published,
     outbound,
     logger,
@@ -98,6 +129,12 @@ export async function startHub(o: HubOptions): Promise<Hub> {
     hostConcurrency: config.hostConcurrency,
     retryDelaysMs: config.retryDelaysMs,
     claimLeaseMs: 2 * config.timeoutMs + 5_000,
+    // While the store is away (a restart), every claim fails: logged once, then once a minute.
+    claimFailures: createFailureLog(
+      logger,
+      { failed: 'websub could not claim work', recovered: 'websub claims work again' },
+      () => clock.now(),
+    ),
   });
   const announce = createAnnouncer(o, clock, topics);
   const queued = await announce(o.published.current());
@@ -115,22 +152,37 @@ export async function startHub(o: HubOptions): Promise<Hub> {
   });
 
   let lastSweep = 0;
-  const tick = async (): Promise<void> => {
+  /** Sweeps expired leases (at most once a second: says whether it did) and claims due work. */
+  const maintain = async (): Promise<boolean> => {
     const now = clock.now();
+    let swept = false;
     if (now - lastSweep >= 1_000) {
       lastSweep = now;
       const expired = await o.store.expireSubscriptions(now);
       if (expired > 0) logger.info({ expired }, 'websub leases expired');
+      swept = true;
     }
     await worker.pump();
+    return swept;
+  };
+  const tick = async (): Promise<void> => {
+    await maintain();
   };
   let stopped = false;
   let timer: NodeJS.Timeout | null = null;
+  const maintenance = createFailureLog(
+    logger,
+    { failed: 'websub maintenance failed', recovered: 'websub maintenance works again' },
+    () => clock.now(),
+  );
   const loop = (): void => {
     if (stopped) return;
     timer = setTimeout(() => {
-      tick()
-        .catch((err: unknown) => logger.error({ err }, 'websub maintenance failed'))
+      maintain()
+        .then(
+          (swept) => swept && maintenance.succeeded(),
+          (err: unknown) => maintenance.failed(err),
+        )
         .finally(loop);
     }, o.pollMs);
     timer.unref();
@@ -161,6 +213,7 @@ export async function startHub(o: HubOptions): Promise<Hub> {
       const settled = worker.stop();
       await outbound.close();
       await settled;
+      deliveries.flush();
       await o.store.releaseClaims(owner);
     },
   };

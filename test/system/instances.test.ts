@@ -1,10 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
 import {
+  freshReview,
+  ingestInAnotherProcess,
   postHub,
   startChildService,
   waitUntil,
   type ChildService,
 } from '../helpers/child-service.js';
+import { testBusiness, testReviews } from '../helpers/fixtures.js';
+import { seedStore } from '../helpers/service.js';
 import { http } from '../helpers/http.js';
 import { initSession, rpc } from '../helpers/mcp.js';
 import { startWebSubWorld, TOPICS, type WebSubWorld } from '../helpers/websub.js';
@@ -103,30 +108,62 @@ describe('two instances on one PostgreSQL database', () => {
         },
         now,
       );
+      // Answered in batches every 300 ms (within the 1 s timeout): while one instance's requests
+      // to the host (8 at most) wait, the other claims the next ones.
+      w.sub.behave(path, { deliver: 'hold' });
     }
-    const version = await w.change();
-    await waitUntil(noPendingWork, 'the deliveries');
-    // Both instances publish the version (the same bytes from each); every delivery carries it.
-    const feeds = await Promise.all(
-      [a(), b].map(async (i) => {
-        await waitUntil(
-          async () =>
-            (
-              JSON.parse((await http(`${i.url}/healthz`)).body.toString()) as {
-                dataVersion: number;
-              }
-            ).dataVersion >= version,
-          'the instance to publish the change',
-        );
-        return (await http(`${i.url}/feed.xml`, { headers: { 'accept-encoding': 'identity' } }))
-          .body;
-      }),
-    );
-    expect(feeds[0]!.equals(feeds[1]!)).toBe(true);
-    for (const path of paths) {
-      const got = deliveriesTo(path);
-      expect(got).toHaveLength(1);
-      expect(got[0]!.body.equals(feeds[0]!)).toBe(true);
+    const answering = setInterval(() => w.sub.release(), 300);
+    const logged = [a(), b].map((i) => i.logs.length);
+    const received = w.sub.deliveries.length;
+    try {
+      const version = await w.change();
+      await waitUntil(noPendingWork, 'the deliveries');
+      // Both instances publish the version (the same bytes from each); every delivery carries it.
+      const feeds = await Promise.all(
+        [a(), b].map(async (i) => {
+          await waitUntil(
+            async () =>
+              (
+                JSON.parse((await http(`${i.url}/healthz`)).body.toString()) as {
+                  dataVersion: number;
+                }
+              ).dataVersion >= version,
+            'the instance to publish the change',
+          );
+          return (await http(`${i.url}/feed.xml`, { headers: { 'accept-encoding': 'identity' } }))
+            .body;
+        }),
+      );
+      expect(feeds[0]!.equals(feeds[1]!)).toBe(true);
+      for (const path of paths) {
+        const got = deliveriesTo(path);
+        expect(got).toHaveLength(1);
+        expect(got[0]!.body.equals(feeds[0]!)).toBe(true);
+      }
+      // Every subscriber (these, and the earlier tests' to other topics) got the change once.
+      const during = w.sub.deliveries.slice(received);
+      const perPath = new Map<string, number>();
+      for (const d of during) perPath.set(d.path, (perPath.get(d.path) ?? 0) + 1);
+      expect([...perPath.values()].every((n) => n === 1)).toBe(true);
+      expect(perPath.size).toBeGreaterThanOrEqual(paths.length);
+      // Per instance, from its log (a line a second while it delivers): each made some of them,
+      // and together exactly those the subscribers received.
+      const made = (i: ChildService, from: number) =>
+        i.logs
+          .slice(from)
+          .filter((l) => l.includes('"msg":"websub deliveries made"'))
+          .reduce((n, l) => n + (JSON.parse(l) as { delivered: number }).delivered, 0);
+      const perInstance = await waitUntil(() => {
+        const counts = [made(a(), logged[0]!), made(b, logged[1]!)];
+        return counts[0]! + counts[1]! >= during.length && counts;
+      }, 'both instances to log their deliveries');
+      expect(perInstance[0]! + perInstance[1]!).toBe(during.length);
+      expect(perInstance[0]).toBeGreaterThan(0);
+      expect(perInstance[1]).toBeGreaterThan(0);
+    } finally {
+      clearInterval(answering);
+      for (const path of paths) w.sub.behave(path, { deliver: 204 });
+      w.sub.release();
     }
   });
 
@@ -231,5 +268,103 @@ describe('MCP news across instances on PostgreSQL', () => {
       .map((l) => JSON.parse(l.slice(6)) as { method: string; params?: { uri?: string } })
       .find((m) => m.method === 'notifications/resources/updated');
     expect(updated?.params?.uri).toBe(TOPICS.reviews);
+  });
+});
+
+describe('change notifications between instances on PostgreSQL', () => {
+  // The poll, the safety net behind the notifications, a minute away: a change that reaches an
+  // instance within the waits below came through NOTIFY (or a listening connection renewed).
+  const NOTIFIED = { DATA_POLL_MS: '60000' };
+  const WAIT_MS = 20_000;
+  let databaseUrl: string;
+  let cleanup: () => Promise<void>;
+  let admin: pg.Client;
+  const instances: ChildService[] = [];
+
+  beforeAll(async () => {
+    ({ url: databaseUrl, cleanup } = await systemDatabaseUrl(''));
+    await seedStore(databaseUrl, testBusiness(), testReviews(30));
+    admin = new pg.Client({ connectionString: databaseUrl });
+    await admin.connect();
+  });
+  afterAll(async () => {
+    for (const i of instances) await i.stop();
+    await admin?.end();
+    await cleanup?.();
+  });
+
+  /** The backend processes of the instances' listening connections. */
+  const listeners = async (): Promise<number[]> =>
+    (
+      await admin.query<{ pid: number }>(
+        `SELECT pid FROM pg_stat_activity
+         WHERE datname = current_database() AND application_name = 'dealer-reviews (watch)'`,
+      )
+    ).rows.map((r) => r.pid);
+
+  const etagOf = async (i: ChildService) =>
+    (await fetch(`${i.url}/reviews.json`, { method: 'HEAD' })).headers.get('etag');
+
+  /** Log entries of an instance with this message. */
+  const logged = (i: ChildService, msg: string) =>
+    i.logs
+      .filter((l) => l.includes(`"msg":"${msg}"`))
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+
+  it('an import reaches both instances through NOTIFY, with the poll a minute away', async () => {
+    for (let n = 0; n < 2; n++) {
+      instances.push(await startChildService({ databaseUrl, env: NOTIFIED }));
+      await waitUntil(async () => (await listeners()).length === n + 1, 'the instance to listen');
+    }
+    const before = await Promise.all(instances.map(etagOf));
+    expect(before[1]).toBe(before[0]);
+    expect(await ingestInAnotherProcess(databaseUrl, [freshReview()])).toBe(0);
+    const version = (
+      await admin.query<{ version: number }>(
+        'SELECT version::int AS version FROM data_state WHERE id = 1',
+      )
+    ).rows[0]!.version;
+    await waitUntil(
+      async () => (await Promise.all(instances.map(etagOf))).every((e) => e !== before[0]),
+      'both instances to serve the new version',
+      WAIT_MS,
+    );
+    const after = await Promise.all(instances.map(etagOf));
+    expect(after[1]).toBe(after[0]);
+    for (const i of instances) {
+      // Noticed because told: the notification, neither a poll nor a new listening connection.
+      expect(logged(i, 'noticed a new data version')).toEqual([
+        expect.objectContaining({ version, via: 'notify' }),
+      ]);
+    }
+  });
+
+  it('an instance whose listening connection hangs finds out by its heartbeat and catches up', async () => {
+    const [a, b] = instances as [ChildService, ChildService];
+    const LOST = 'lost the change notifications; polling the store until they are back';
+    expect([...logged(a, LOST), ...logged(b, LOST)]).toEqual([]);
+    // One instance's listening backend stops answering; its TCP connection stays up, so only a
+    // heartbeat can tell.
+    const stopped = (await listeners())[0]!;
+    process.kill(stopped, 'SIGSTOP');
+    try {
+      const before = await Promise.all([a, b].map(etagOf));
+      expect(await ingestInAnotherProcess(databaseUrl, [freshReview()])).toBe(0);
+      await waitUntil(
+        async () => (await Promise.all([a, b].map(etagOf))).every((e) => e !== before[0]),
+        'both instances to serve the new version',
+        WAIT_MS,
+      );
+      const lost = [a, b].filter((i) => logged(i, LOST).length > 0);
+      // Exactly the instance whose backend hung lost its notifications, and listens again.
+      expect(lost).toHaveLength(1);
+      await waitUntil(
+        () => logged(lost[0]!, 'listening for change notifications again').length > 0,
+        'the instance to listen again',
+        WAIT_MS,
+      );
+    } finally {
+      process.kill(stopped, 'SIGCONT');
+    }
   });
 });

@@ -44,11 +44,24 @@ export async function waitFor(url: string, timeoutMs = 120_000): Promise<void> {
   }
 }
 
-/** Starts the built service as a child process. */
+/** A log entry of the service (a pino JSON line), as `startService` collects them. */
+export interface LogEntry {
+  level: number;
+  time: number;
+  msg: string;
+  [key: string]: unknown;
+}
+
+/**
+ * Starts the built service as a child process. With `logs`, its stdout (the JSON log lines) is
+ * parsed into that array instead of shown (give the service `LOG_LEVEL=info` to have them).
+ */
 export async function startService(
   env: Record<string, string>,
+  options: { logs?: LogEntry[] } = {},
 ): Promise<{ url: string; child: ChildProcess }> {
   const port = await freePort();
+  const { logs } = options;
   const child = spawn(process.execPath, [join(ROOT, 'dist/src/main.js')], {
     env: {
       ...process.env,
@@ -58,8 +71,23 @@ export async function startService(
       SAMPLE_DATA: 'off',
       ...env,
     },
-    stdio: ['ignore', 'inherit', 'inherit'],
+    stdio: ['ignore', logs ? 'pipe' : 'inherit', 'inherit'],
   });
+  if (logs) {
+    let rest = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      const text = rest + chunk.toString('utf8');
+      const lines = text.split('\n');
+      rest = lines.pop()!;
+      for (const line of lines) {
+        if (!line.startsWith('{')) continue;
+        const entry = JSON.parse(line) as LogEntry;
+        logs.push(entry);
+        // Warnings and errors are still shown.
+        if (entry.level >= 40) process.stderr.write(`${line}\n`);
+      }
+    });
+  }
   const url = `http://127.0.0.1:${port}`;
   await waitFor(`${url}/healthz`);
   return { url, child };

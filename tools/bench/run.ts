@@ -5,7 +5,7 @@ import { benchHttp } from './http.js';
 import { benchInsights } from './insights.js';
 import { benchMcp } from './mcp.js';
 import { benchPages } from './pages.js';
-import { benchMigrate, benchScale } from './scale.js';
+import { benchMigrate, benchNotify, benchReads, benchScale } from './scale.js';
 import { benchSoak } from './soak.js';
 import { benchStalls } from './stalls.js';
 import { benchWebSub } from './websub.js';
@@ -42,13 +42,16 @@ Options:
 const CLI = { name: 'bench', usage: USAGE };
 
 /**
- * `npm run bench [-- http|import|startup|etag|migrate|insights|mcp|agent-tasks|pages|stalls|websub|soak]`:
+ * `npm run bench [-- http|import|startup|etag|notify|reads|migrate|insights|mcp|agent-tasks|pages|stalls|websub|soak]`:
  * runs the benchmarks and prints Markdown tables. Sizes come from
  * BENCH_SIZES (default "1000,100000"); each load runs BENCH_DURATION seconds (default 10). The
  * WebSub subscriber counts come from BENCH_WEBSUB_SUBSCRIBERS (default "1000,10000"), the
  * instances sharing the hub's work from BENCH_WEBSUB_INSTANCES (default 1). `http`, `websub` and
- * `import`/`startup`/`etag` (one scenario: BENCH_SCALE_COUNT reviews, default 100,000) run on
- * each engine of BENCH_ENGINES (default "sqlite"; see engines.ts).
+ * `import`/`startup`/`etag` (one scenario: BENCH_SCALE_COUNT reviews, default 100,000) and `notify`
+ * (BENCH_NOTIFY_CHANGES changes, default 10, to BENCH_NOTIFY_COUNT reviews, default 1,000) run on
+ * each engine of BENCH_ENGINES (default "sqlite"; see engines.ts). `reads` (only when named) loads
+ * an instance on each engine in turns, BENCH_READS_ROUNDS rounds (default 4), at each of
+ * BENCH_SIZES.
  */
 async function main(which: ReadonlySet<string>): Promise<void> {
   const all = which.size === 0;
@@ -65,6 +68,23 @@ async function main(which: ReadonlySet<string>): Promise<void> {
     const rows = [];
     for (const engine of engines) rows.push(await benchScale(engine, count));
     console.log(table(rows));
+  }
+  if (all || which.has('notify')) {
+    console.log('## Commit → notice and → ETag on two instances\n');
+    const count = Number(process.env.BENCH_NOTIFY_COUNT ?? 1_000);
+    const rounds = Number(process.env.BENCH_NOTIFY_CHANGES ?? 10);
+    const rows = [];
+    for (const engine of engines) rows.push(...(await benchNotify(engine, count, rounds)));
+    console.log(table(rows));
+  }
+  // Needs both engines (a throwaway PostgreSQL cluster): only when named.
+  if (which.has('reads')) {
+    console.log('## Request rates per engine, in turns\n');
+    const rounds = Number(process.env.BENCH_READS_ROUNDS ?? 4);
+    for (const size of sizes) {
+      console.log(`### ${size.toLocaleString('en-US')} reviews\n`);
+      console.log(table(await benchReads(size, rounds)));
+    }
   }
   if (which.has('migrate')) {
     console.log('## migrate-store\n');

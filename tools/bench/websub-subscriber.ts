@@ -4,7 +4,8 @@ import { createServer } from 'node:https';
 /**
  * The subscriber side of the WebSub benchmark, run as its own process (`fork`): HTTPS servers on
  * the given loopback addresses and port 0, answering every POST with 204 and reporting to the
- * parent, every 100 ms and at the target, how many deliveries arrived and when the last did.
+ * parent, every 100 ms and at the target, how many deliveries arrived, to how many distinct
+ * callbacks (path and query), how many were a callback's second or later, and when the last did.
  */
 async function main(): Promise<void> {
   const [certPath, keyPath, hosts, target] = process.argv.slice(2);
@@ -14,7 +15,10 @@ async function main(): Promise<void> {
   let count = 0;
   let lastAt = 0;
   let bytes = 0;
-  const report = () => process.send!({ count, lastAt, bytes });
+  const perCallback = new Map<string, number>();
+  let duplicates = 0;
+  const report = () =>
+    process.send!({ count, distinct: perCallback.size, duplicates, lastAt, bytes });
   const ports: Record<string, number> = {};
   for (const host of hosts!.split(',')) {
     const server = createServer({ cert, key, keepAliveTimeout: 30_000 }, (req, res) => {
@@ -26,7 +30,11 @@ async function main(): Promise<void> {
         count++;
         bytes += size;
         lastAt = Date.now();
-        if (count === expected) report();
+        const callback = `${host}${req.url ?? ''}`;
+        const seen = perCallback.get(callback) ?? 0;
+        if (seen > 0) duplicates++;
+        perCallback.set(callback, seen + 1);
+        if (perCallback.size === expected) report();
       });
     });
     await new Promise<void>((resolve) => server.listen(0, host, resolve));

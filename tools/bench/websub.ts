@@ -5,7 +5,7 @@ import { ReviewSource, type ReviewSourceInput } from '../../src/domain/review.js
 import { ingest } from '../../src/import/ingest.js';
 import { openStore, type Store } from '../../src/store/index.js';
 import { benchDatabase, type Engine } from './engines.js';
-import { memoryOf, ROOT, startService } from './harness.js';
+import { memoryOf, ROOT, startService, type LogEntry } from './harness.js';
 import { createTestCa } from './test-ca.js';
 
 const BASE_URL = 'https://reviews.example.com';
@@ -13,7 +13,12 @@ const TOPIC = `${BASE_URL}/api/feed.json`;
 const HOSTS = ['127.0.0.1', '127.0.0.2', '127.0.0.3', '127.0.0.4'];
 
 interface Report {
+  /** Deliveries received. */
   count: number;
+  /** Callbacks (path and query) that received at least one. */
+  distinct: number;
+  /** Deliveries to a callback that had received one already. */
+  duplicates: number;
   lastAt: number;
   bytes: number;
 }
@@ -65,10 +70,18 @@ async function seed(store: Store, subscribers: number, ports: Record<string, num
   }
 }
 
+/** The deliveries an instance says it made (its 'websub deliveries made' lines). */
+const madeBy = (logs: readonly LogEntry[]): number =>
+  logs
+    .filter((e) => e.msg === 'websub deliveries made')
+    .reduce((n, e) => n + (e.delivered as number), 0);
+
 /**
  * Measures the time from a committed change to the last delivery for `subscribers` subscriptions
  * to the JSON Feed topic (half of them with a secret), spread over four HTTPS subscriber servers
- * on loopback in another process, with the hub's default concurrency; and the hub's memory.
+ * on loopback in another process, with the hub's default concurrency; and the hub's memory. It
+ * waits until every callback received one delivery, counts the callbacks that received more, and
+ * each instance's share (from its log).
  */
 export async function benchWebSub(
   subscribers: number,
@@ -84,7 +97,7 @@ export async function benchWebSub(
     [join(dir, 'server.crt'), join(dir, 'server.key'), HOSTS.join(','), String(subscribers)],
     { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] },
   );
-  let latest: Report = { count: 0, lastAt: 0, bytes: 0 };
+  let latest: Report = { count: 0, distinct: 0, duplicates: 0, lastAt: 0, bytes: 0 };
   const ports = await new Promise<Record<string, number>>((resolve) =>
     child.on('message', (m: { ports?: Record<string, number> } & Report) => {
       if (m.ports) resolve(m.ports);
@@ -94,15 +107,22 @@ export async function benchWebSub(
   const store = openStore(databaseUrl);
   await seed(store, subscribers, ports);
   const services: Awaited<ReturnType<typeof startService>>[] = [];
+  const logs: LogEntry[][] = [];
   for (let i = 0; i < instances; i++) {
+    logs.push([]);
     services.push(
-      await startService({
-        DATABASE_URL: databaseUrl,
-        BASE_URL,
-        NODE_EXTRA_CA_CERTS: ca.caPath,
-        WEBSUB_CALLBACK_ALLOW_CIDRS: '127.0.0.0/8',
-        WEBSUB_MAX_SUBSCRIPTIONS_PER_HOST: String(subscribers),
-      }),
+      await startService(
+        {
+          DATABASE_URL: databaseUrl,
+          BASE_URL,
+          NODE_EXTRA_CA_CERTS: ca.caPath,
+          WEBSUB_CALLBACK_ALLOW_CIDRS: '127.0.0.0/8',
+          WEBSUB_MAX_SUBSCRIPTIONS_PER_HOST: String(subscribers),
+          // Each instance's count of deliveries is an info line (one a second while delivering).
+          LOG_LEVEL: 'info',
+        },
+        { logs: logs[i]! },
+      ),
     );
   }
   const svc = services[0]!;
@@ -118,7 +138,7 @@ export async function benchWebSub(
     const committed = Date.now();
     const deadline = committed + 120_000;
     let queued = 0;
-    while (latest.count < subscribers && Date.now() < deadline) {
+    while (latest.distinct < subscribers && Date.now() < deadline) {
       if (!queued) {
         const topic = (await store.websub.listTopics()).find((t) => t.topic === TOPIC);
         if (topic && topic.version >= result.state!.version) queued = Date.now();
@@ -130,11 +150,22 @@ export async function benchWebSub(
     while ((await store.websub.listPendingDeliveries()).length > 0 && Date.now() < deadline)
       await new Promise((r) => setTimeout(r, 20));
     const drained = Date.now();
+    // The instances log their counts within a second; the subscriber reports every 100 ms.
+    const counted = Date.now() + 5_000;
+    while (
+      (logs.reduce((n, l) => n + madeBy(l), 0) < latest.count ||
+        latest.lastAt > Date.now() - 200) &&
+      Date.now() < counted
+    )
+      await new Promise((r) => setTimeout(r, 50));
     return {
       engine,
       instances,
       subscribers,
       delivered: latest.count,
+      'callbacks reached': latest.distinct,
+      'callbacks reached twice': latest.duplicates,
+      'made by each instance': logs.map(madeBy).join(' / '),
       'change → last delivery (s)': ((latest.lastAt - committed) / 1000).toFixed(2),
       'of which change → queued (s)': queued ? ((queued - committed) / 1000).toFixed(2) : '?',
       'MB delivered': Math.round(latest.bytes / 1024 / 1024),

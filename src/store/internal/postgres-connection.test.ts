@@ -6,7 +6,8 @@ describe('a PostgreSQL DATABASE_URL', () => {
     expect(
       parsePostgresUrl('postgres://reviews:pw@db.example:5432/reviews?pool_size=4&sslmode=require'),
     ).toEqual({
-      connectionString: 'postgres://reviews:pw@db.example:5432/reviews?sslmode=require',
+      connectionString:
+        'postgres://reviews:pw@db.example:5432/reviews?sslmode=require&uselibpqcompat=true',
       poolSize: 4,
       location: 'postgres://reviews:***@db.example:5432/reviews?pool_size=4&sslmode=require',
     });
@@ -17,6 +18,48 @@ describe('a PostgreSQL DATABASE_URL', () => {
     const url = 'postgres://reviews@/reviews?host=/var/run/postgresql';
     expect(parsePostgresUrl(url).connectionString).toBe(url);
     expect(parsePostgresUrl(`${url}&pool_size=2`).connectionString).toBe(url);
+  });
+
+  it("gives sslmode libpq's meaning, through the driver's uselibpqcompat", () => {
+    for (const mode of ['disable', 'require', 'verify-full']) {
+      expect(parsePostgresUrl(`postgres://h/db?sslmode=${mode}`).connectionString).toBe(
+        `postgres://h/db?sslmode=${mode}&uselibpqcompat=true`,
+      );
+    }
+    expect(
+      parsePostgresUrl('postgres://h/db?sslmode=verify-ca&sslrootcert=/etc/ca.pem&pool_size=3')
+        .connectionString,
+    ).toBe('postgres://h/db?sslmode=verify-ca&sslrootcert=/etc/ca.pem&uselibpqcompat=true');
+    expect(
+      parsePostgresUrl('postgres://h/db?uselibpqcompat=true&sslmode=require').connectionString,
+    ).toBe('postgres://h/db?uselibpqcompat=true&sslmode=require');
+    // No sslmode: nothing added (and no TLS, as the driver does).
+    expect(parsePostgresUrl('postgres://h/db').connectionString).toBe('postgres://h/db');
+  });
+
+  it('refuses the sslmodes the driver cannot honour, with a reason', () => {
+    expect(() => parsePostgresUrl('postgres://h/db?sslmode=prefer')).toThrow(
+      'sslmode=prefer is not supported (the driver cannot fall back to an unencrypted connection): use require or disable',
+    );
+    expect(() => parsePostgresUrl('postgres://h/db?sslmode=allow')).toThrow(/sslmode=allow/);
+    expect(() => parsePostgresUrl('postgres://h/db?sslmode=no-verify')).toThrow(
+      'sslmode must be disable, require, verify-ca or verify-full',
+    );
+    expect(() => parsePostgresUrl('postgres://h/db?sslmode=verify-ca')).toThrow(
+      'sslmode=verify-ca needs sslrootcert=<file of the CA certificate>',
+    );
+    expect(() => parsePostgresUrl('postgres://h/db?uselibpqcompat=false')).toThrow(
+      /uselibpqcompat may only be true/,
+    );
+  });
+
+  it('refuses a parameter given twice, whichever it is', () => {
+    expect(() => parsePostgresUrl('postgres://h/db?pool_size=2&pool_size=500')).toThrow(
+      'the parameter pool_size is given more than once',
+    );
+    expect(() => parsePostgresUrl('postgres://h/db?sslmode=require&sslmode=disable')).toThrow(
+      'the parameter sslmode is given more than once',
+    );
   });
 
   it('masks every password it holds', () => {

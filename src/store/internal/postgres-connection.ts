@@ -48,20 +48,64 @@ export interface PostgresTarget {
 }
 
 /**
+ * The `sslmode`s the store accepts, with libpq's meaning (the driver reads them so through its
+ * `uselibpqcompat=true`, which the store adds): `disable` (no TLS), `require` (TLS, the server's
+ * certificate not checked, unless `sslrootcert` names a CA file: then as `verify-ca`), `verify-ca`
+ * (TLS, the certificate signed by the CA of `sslrootcert`, which it needs), `verify-full` (TLS, the
+ * certificate signed by `sslrootcert`'s CA, or without it by one Node.js trusts, and for the host
+ * name). libpq's `allow`
+ * and `prefer` fall back to plain TCP, which the driver cannot: refused, as is the driver's own
+ * `no-verify` (say `require`). Without `sslmode`, the connection is not encrypted.
+ */
+const SSL_MODES = new Set(['disable', 'require', 'verify-ca', 'verify-full']);
+
+/** What is wrong with the URL's `sslmode` (and `sslrootcert`), or null. */
+function sslProblem(params: URLSearchParams): string | null {
+  const mode = params.get('sslmode');
+  const compat = params.get('uselibpqcompat');
+  if (compat !== null && compat !== 'true') {
+    return 'uselibpqcompat may only be true (the store reads sslmode as libpq does)';
+  }
+  if (mode === null) return null;
+  if (mode === 'allow' || mode === 'prefer') {
+    return `sslmode=${mode} is not supported (the driver cannot fall back to an unencrypted connection): use require or disable`;
+  }
+  if (!SSL_MODES.has(mode)) return 'sslmode must be disable, require, verify-ca or verify-full';
+  if (mode === 'verify-ca' && !params.get('sslrootcert')) {
+    return 'sslmode=verify-ca needs sslrootcert=<file of the CA certificate>';
+  }
+  return null;
+}
+
+/**
  * Reads a PostgreSQL `DATABASE_URL`: libpq's URL form (`postgres://user:password@host:port/db`,
- * with its parameters such as `sslmode`), plus `pool_size` (1 to 100, default 10). Throws an
- * `Error` with a one-line reason, never showing the password.
+ * with the parameters the driver reads: `sslmode` as above, `sslrootcert`, `application_name`,
+ * `host` for a socket folder, ...), plus `pool_size` (1 to 100, default 10). A parameter given
+ * twice is refused (which one would count?). Throws an `Error` with a one-line reason, never
+ * showing the password.
  */
 export function parsePostgresUrl(url: string): PostgresTarget {
   const u = SCHEME.test(url) ? parseUrl(url) : null;
   if (!u) throw new Error('must be a URL like postgres://user:password@host:5432/database');
+  const names = [...u.searchParams.keys()];
+  const twice = names.find((name, i) => names.indexOf(name) !== i);
+  if (twice !== undefined) throw new Error(`the parameter ${twice} is given more than once`);
   const size = u.searchParams.get('pool_size');
   if (size !== null && !(/^\d{1,3}$/.test(size) && +size >= 1 && +size <= MAX_POOL_SIZE)) {
     throw new Error(`pool_size must be an integer from 1 to ${MAX_POOL_SIZE}`);
   }
+  const ssl = sslProblem(u.searchParams);
+  if (ssl !== null) throw new Error(ssl);
+  // Cut out of the text as written: the rest reaches the driver byte for byte.
+  let connectionString = url.replace(/([?&])pool_size=[^&#]*&?/, '$1').replace(/[?&](#|$)/, '$1');
+  if (u.searchParams.has('sslmode') && !u.searchParams.has('uselibpqcompat')) {
+    connectionString = connectionString.replace(
+      /(#|$)/,
+      `${connectionString.includes('?') ? '&' : '?'}uselibpqcompat=true$1`,
+    );
+  }
   return {
-    // Cut out of the text as written: the rest reaches the driver byte for byte.
-    connectionString: url.replace(/([?&])pool_size=[^&#]*&?/, '$1').replace(/[?&](#|$)/, '$1'),
+    connectionString,
     poolSize: size === null ? DEFAULT_POOL_SIZE : Number(size),
     location: maskPostgresUrl(url),
   };
@@ -101,7 +145,10 @@ export function clientConfig(target: PostgresTarget): pg.ClientConfig {
     types: TYPES,
     // A parameter of the URL takes precedence.
     application_name: APPLICATION,
+    // TCP keepalive probes after 10 s of silence (the system's default waits 2 hours): a pooled
+    // connection to a vanished server is found out; the listening one has its own heartbeat.
     keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
     // Also how long a query waits for a free pooled connection.
     connectionTimeoutMillis: 10_000,
   };

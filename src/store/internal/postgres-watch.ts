@@ -1,55 +1,103 @@
+import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import type { WatchEvent } from '../types.js';
 import { CHANGE_CHANNEL } from './postgres-transaction.js';
 
 /** Delays between attempts to listen again: doubling from the first, up to the last. */
 const FIRST_RETRY_MS = 100;
 const MAX_RETRY_MS = 10_000;
 
+/**
+ * How often the listening connection proves that it still delivers notifications, and how long
+ * the proof may take: a connection that does not deliver its own ping in time (a backend that
+ * hangs, a network that silently drops packets, a pooler that does not keep LISTEN) is given up
+ * and replaced. A silently dead connection is found within their sum.
+ */
+export const HEARTBEAT_MS = 2_000;
+export const HEARTBEAT_TIMEOUT_MS = 3_000;
+
 export interface ChangeWatcher {
   /** See `ServiceStore.watch`. */
-  watch(listener: () => void): () => void;
+  watch(listener: (event: WatchEvent) => void): () => void;
   /** Stops listening for good. */
   stop(): Promise<void>;
 }
 
+export interface WatcherTiming {
+  heartbeatMs?: number;
+  heartbeatTimeoutMs?: number;
+}
+
+/**
+ * Closes a client: politely (`end()`), and at once after `graceMs` (or at once, with 0), since
+ * `end()` waits for an answer that a hung backend or a dead network never sends.
+ */
+function close(c: pg.Client, graceMs: number): Promise<void> {
+  const destroy = (): void =>
+    (
+      c as unknown as { connection?: { stream?: { destroy?: () => void } } }
+    ).connection?.stream?.destroy?.();
+  if (graceMs === 0) destroy();
+  const timer = graceMs === 0 ? undefined : setTimeout(destroy, graceMs).unref();
+  return c
+    .end()
+    .catch(() => undefined)
+    .finally(() => clearTimeout(timer));
+}
+
 /**
  * `watch` for a PostgreSQL store: one connection of its own (outside the pool, held while anyone
- * watches) runs `LISTEN dealer_reviews_changed` (see `CHANGE_CHANNEL`) and calls every listener,
- * with no arguments, on each notification. When the connection is lost (a server restart, a
- * network cut, an administrator ending it), it connects and listens again by itself, after
- * 0.1 s, then twice as long after each failure, up to 10 s. Each listener is also called once as
- * soon as its changes are listened for, and again after each reconnection: a change may have been
- * committed while nobody listened, so the listener looks at the data version then.
+ * watches) runs `LISTEN dealer_reviews_changed` (see `CHANGE_CHANNEL`) and tells every listener
+ * `change` on each notification. Every `HEARTBEAT_MS` it notifies a channel of its own and waits
+ * for that notification to come back (the proof that notifications reach it, through whatever
+ * lies between); one that does not come within `HEARTBEAT_TIMEOUT_MS`, like a lost connection (a
+ * server restart, a network cut, an administrator ending it), makes it tell `lost` and connect and
+ * listen again by itself, after 0.1 s, then twice as long after each failure, up to 10 s. Each
+ * listener is told `listening` once its changes are listened for (the first ping came back), and
+ * again after each reconnection: a change may have been committed while nobody listened.
  */
-export function createChangeWatcher(config: pg.ClientConfig, ready: Promise<void>): ChangeWatcher {
-  const listeners = new Set<() => void>();
+export function createChangeWatcher(
+  config: pg.ClientConfig,
+  ready: Promise<void>,
+  timing: WatcherTiming = {},
+): ChangeWatcher {
+  const heartbeatMs = timing.heartbeatMs ?? HEARTBEAT_MS;
+  const timeoutMs = timing.heartbeatTimeoutMs ?? HEARTBEAT_TIMEOUT_MS;
+  const listeners = new Set<(event: WatchEvent) => void>();
   let client: pg.Client | null = null;
   let listening = false;
   let retry: NodeJS.Timeout | undefined;
+  let heartbeat: NodeJS.Timeout | undefined;
   let failures = 0;
   let stopped = false;
 
-  const call = (fns: readonly (() => void)[]): void => {
+  const tell = (fns: readonly ((event: WatchEvent) => void)[], event: WatchEvent): void => {
     for (const fn of fns) {
       try {
-        fn();
+        fn(event);
       } catch {
         // A listener's failure is its own; the others are still told.
       }
     }
   };
 
-  const disconnect = (c: pg.Client): void => {
+  /** Drops `c` (at once when it is known to be broken); tells the listeners if it was listening. */
+  const disconnect = (c: pg.Client, broken = false): void => {
     if (client === c) {
       client = null;
-      listening = false;
+      clearTimeout(heartbeat);
+      heartbeat = undefined;
+      if (listening) {
+        listening = false;
+        tell([...listeners], 'lost');
+      }
     }
-    void c.end().catch(() => undefined);
+    void close(c, broken ? 0 : timeoutMs);
   };
 
   const lost = (c: pg.Client): void => {
     if (client !== c) return;
-    disconnect(c);
+    disconnect(c, true);
     if (stopped || listeners.size === 0) return;
     const delay = Math.min(MAX_RETRY_MS, FIRST_RETRY_MS * 2 ** failures++);
     retry = setTimeout(() => {
@@ -63,22 +111,68 @@ export function createChangeWatcher(config: pg.ClientConfig, ready: Promise<void
     if (stopped || listeners.size === 0 || client || retry) return;
     const c = new pg.Client(config);
     client = c;
+    // A channel only this connection listens on: its pings wake no other instance.
+    const pingChannel = `dealer_reviews_ping_${randomBytes(8).toString('hex')}`;
+    let pings = 0;
+    let awaited: { payload: string; arrived(): void } | null = null;
     c.on('notification', (n) => {
-      if (n.channel === CHANGE_CHANNEL) call([...listeners]);
+      if (n.channel === CHANGE_CHANNEL) tell([...listeners], 'change');
+      else if (n.channel === pingChannel && awaited && n.payload === awaited.payload) {
+        awaited.arrived();
+      }
     });
     // Kept for the client's whole life: a late error of a dropped client is no crash.
     c.on('error', () => lost(c));
     c.on('end', () => lost(c));
+
+    /** Notifies the ping channel and waits for the notification to come back. */
+    const ping = (): Promise<void> => {
+      const payload = String(++pings);
+      return new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => {
+          awaited = null;
+          reject(new Error(`no ping back within ${timeoutMs} ms`));
+        }, timeoutMs);
+        timer.unref();
+        awaited = {
+          payload,
+          arrived() {
+            awaited = null;
+            clearTimeout(timer);
+            resolve();
+          },
+        };
+        c.query('SELECT pg_notify($1, $2)', [pingChannel, payload]).catch((err: unknown) => {
+          awaited = null;
+          clearTimeout(timer);
+          reject(err as Error);
+        });
+      });
+    };
+
+    const beat = (): void => {
+      heartbeat = setTimeout(() => {
+        if (client !== c) return;
+        ping().then(beat, () => lost(c));
+      }, heartbeatMs);
+      heartbeat.unref();
+    };
+
     (async () => {
       await ready;
       await c.connect();
+      // A ping's commit need not wait for the disk: it writes nothing.
+      await c.query('SET synchronous_commit = off');
       await c.query(`LISTEN ${CHANGE_CHANNEL}`);
+      await c.query(`LISTEN ${pingChannel}`);
+      await ping();
     })().then(
       () => {
         if (client !== c) return;
         listening = true;
         failures = 0;
-        call([...listeners]);
+        tell([...listeners], 'listening');
+        beat();
       },
       () => lost(c),
     );
@@ -86,12 +180,12 @@ export function createChangeWatcher(config: pg.ClientConfig, ready: Promise<void
 
   return {
     watch(listener) {
-      // A wrapper per call: the same function may watch twice, and is called without arguments.
-      const entry = (): void => listener();
+      // A wrapper per call: the same function may watch twice.
+      const entry = (event: WatchEvent): void => listener(event);
       listeners.add(entry);
       if (listening) {
         queueMicrotask(() => {
-          if (listeners.has(entry)) call([entry]);
+          if (listeners.has(entry)) tell([entry], 'listening');
         });
       } else {
         listen();
@@ -107,10 +201,11 @@ export function createChangeWatcher(config: pg.ClientConfig, ready: Promise<void
       stopped = true;
       listeners.clear();
       clearTimeout(retry);
+      clearTimeout(heartbeat);
       const c = client;
       client = null;
       listening = false;
-      await c?.end().catch(() => undefined);
+      if (c) await close(c, timeoutMs);
     },
   };
 }

@@ -1,4 +1,4 @@
-import type { Logger } from '../../logger.js';
+import type { FailureLog, Logger } from '../../logger.js';
 import type { Published } from '../../snapshot/types.js';
 import type { ClaimedDelivery, ClaimedIntent, WebSubStore } from '../../store/index.js';
 import { createBatcher } from './batch.js';
@@ -37,6 +37,8 @@ export interface WorkerOptions {
   retryDelaysMs: readonly number[];
   /** How long a claim holds (longer than any request). */
   claimLeaseMs: number;
+  /** Where failed claims go (default: an error line each). */
+  claimFailures?: FailureLog;
 }
 
 /** Runs the hub's queues: verifications of intent, denial notices and deliveries. */
@@ -186,7 +188,13 @@ export function createWorker(o: WorkerOptions): Worker {
         if (!stopped) await claimAndStart();
       } while (again && !stopped);
     })()
-      .catch((err: unknown) => o.logger.error({ err }, 'websub could not claim work'))
+      .then(
+        () => o.claimFailures?.succeeded(),
+        (err: unknown) =>
+          o.claimFailures
+            ? o.claimFailures.failed(err)
+            : o.logger.error({ err }, 'websub could not claim work'),
+      )
       .finally(() => {
         pumping = null;
       });
