@@ -164,7 +164,13 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     embedAllowedOrigins: config.embedAllowedOrigins,
   });
   const routes: Route[] = [
-    ...apiRoutes({ published: publisher, openapi, baseUrl: config.baseUrl }),
+    ...apiRoutes({
+      published: publisher,
+      openapi,
+      baseUrl: config.baseUrl,
+      maxStreams: config.sinceMaxStreams,
+      released: () => collectSoon(),
+    }),
     ...mcpRoutes({
       createServer: createMcpServerFactory({ urls, version, sessions: store.sessions }),
       streams,
@@ -186,9 +192,10 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
   ];
   // The previous version's buffers (the whole dataset, its codings) are freed only when this
   // thread collects garbage, which a quiet heap seldom does: collect once, a few seconds after
-  // each change, when the requests that held the old version are done.
+  // each change (and after a long response of an old version ends), when the requests that held
+  // the old version are done.
   let collect: NodeJS.Timeout | null = null;
-  publisher.onChange(() => {
+  const collectSoon = (): void => {
     if (collect) clearTimeout(collect);
     collect = setTimeout(() => {
       collect = null;
@@ -198,7 +205,8 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
       );
     }, 5_000);
     collect.unref();
-  });
+  };
+  publisher.onChange(() => collectSoon());
   const purge = setInterval(() => {
     store.sessions
       .purgeEnded(Date.now())
@@ -216,6 +224,10 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     },
     createApp({ routes, logger, notFound: pages.notFound }),
   );
+  // A client that stops reading holds its answer's bytes (perhaps a superseded version's
+  // dataset) for as long as its connection lives: no byte moving either way for this long
+  // closes it (the MCP event streams send a comment every 25 s).
+  server.setTimeout(config.socketTimeoutMs);
   clientErrorHandler(server, logger);
   try {
     await new Promise<void>((resolve, reject) => {

@@ -39,6 +39,8 @@ const VALID: Record<(typeof KEYS)[number], readonly string[]> = {
     'https://www.example.com',
     'https://a.example,https://*.example.org',
   ],
+  SOCKET_TIMEOUT_MS: ['60000', '1000', '3600000'],
+  SINCE_MAX_STREAMS: ['128', '1', '100000'],
   MCP_MAX_BODY_BYTES: ['65536', '1', '16777216'],
   MCP_INITIALIZE_PER_MIN: ['60', '1', '1000000'],
   MCP_SESSION_TTL_SECONDS: ['86400', '1', '2592000'],
