@@ -432,6 +432,26 @@ describe('npm run import: implausible dates (issue 15)', () => {
     expect([...reviews.keys()].sort()).toEqual(['today', 'tomorrow']);
   });
 
+  it('reads years before 100 as they are written (not as 19xx), and rejects them as before 1995', async () => {
+    await importJson([fixture('business.json')], db);
+    const file = writeCsv([
+      ['y99', '0099-06-01'],
+      ['us99', '6/1/0099'],
+      ['y1', '0001-01-01'],
+      ['reply97', '2024-05-01', '0097-01-01'],
+    ]);
+    const { summary } = await importJson([file, '--source', 'google'], db);
+    expect(summary.inserted).toBe(0);
+    const before = (day: string) =>
+      `${day} is before 1995-01-01, the earliest date a review may carry`;
+    expect(summary.rejected).toEqual([
+      { row: 1, line: 2, field: 'date', reason: before('0099-06-01') },
+      { row: 2, line: 3, field: 'date', reason: before('0099-06-01') },
+      { row: 3, line: 4, field: 'date', reason: before('0001-01-01') },
+      { row: 4, line: 5, field: 'response_date', reason: before('0097-01-01') },
+    ]);
+  });
+
   it('reads tomorrow in UTC before a business profile sets the time zone', async () => {
     const file = writeCsv([
       ['ok', '2024-05-01'],
