@@ -3,6 +3,7 @@ import { HttpError } from './http/errors.js';
 import { COMMON_HEADERS, isClientGone, sendError } from './http/respond.js';
 import { allowedMethods, createRouter, type Route } from './http/router.js';
 import type { Logger } from './logger.js';
+import { isStoreBusy } from './store/index.js';
 
 export interface AppDeps {
   routes: readonly Route[];
@@ -21,6 +22,17 @@ const PREFLIGHT_HEADERS = {
   'Access-Control-Max-Age': '86400',
   'Cache-Control': 'public, max-age=86400',
 };
+
+/** The 503 of a request whose write found the store's write lock held for too long. */
+export function storeBusy(): HttpError {
+  return new HttpError(
+    503,
+    'store_busy',
+    'Another process is writing to the store; try again in a moment.',
+    undefined,
+    { 'Retry-After': '2' },
+  );
+}
 
 function splitTarget(target: string): { rawPath: string; query: string } {
   let t = target;
@@ -125,6 +137,11 @@ export function createApp(deps: AppDeps): RequestListener {
     }
     if (err instanceof HttpError) {
       sendError(req, res, err);
+      return;
+    }
+    if (isStoreBusy(err)) {
+      logger.debug({ method: req.method, url: req.url }, 'store busy');
+      sendError(req, res, storeBusy());
       return;
     }
     logger.error({ err, method: req.method }, 'unhandled error');

@@ -24,6 +24,7 @@ import { ANSWERED_REQUESTS } from './server.js';
 import type { SessionClaims, SessionManager } from './sessions.js';
 import type { Streams } from './streams.js';
 import type { Published, Snapshot } from '../snapshot/types.js';
+import { isStoreBusy } from '../store/index.js';
 
 /** What one request's server is built with. */
 export interface RequestInfo {
@@ -458,6 +459,15 @@ export function mcpRoutes(options: McpRouteOptions): Route[] {
           return void res.destroy();
         }
         if (err instanceof RpcFailure) return sendRpcError(res, origin, err, reply.id);
+        if (isStoreBusy(err)) {
+          const busy = new RpcFailure(
+            503,
+            -32000,
+            'Service Unavailable: another process is writing to the store; try again in a moment',
+            { 'Retry-After': '2' },
+          );
+          return sendRpcError(res, origin, busy, reply.id);
+        }
         logger.error({ err }, 'MCP request failed');
         sendRpcError(res, origin, new RpcFailure(500, -32603, 'Internal error'), reply.id);
       }

@@ -29,7 +29,13 @@ export type {
   TableCounts,
   TableRows,
 } from './types.js';
-export { ConcurrentChangeError, reviewKey, StoreNotEmptyError } from './types.js';
+export {
+  ConcurrentChangeError,
+  isStoreBusy,
+  reviewKey,
+  StoreBusyError,
+  StoreNotEmptyError,
+} from './types.js';
 export type {
   ClaimOptions,
   ClaimedDelivery,
@@ -102,8 +108,9 @@ function describeOpenFailure(err: unknown): string {
 }
 
 /**
- * How long opening the store may take: longer than SQLite's busy timeout (10 s) and than
- * PostgreSQL's connection timeout (10 s), so that a database another process keeps locked, or a
+ * How long opening the store may take: longer than PostgreSQL's connection timeout (10 s), and
+ * shorter than SQLite's busy timeout (a minute), so that a database another process keeps locked
+ * while the store would migrate it, or a
  * server that does not answer, reports itself as such.
  */
 export const STORE_OPEN_DEADLINE_MS = 15_000;

@@ -8,7 +8,7 @@ import { serveRpc, type Handlers } from '../../platform/rpc.js';
 import { openSqliteStore } from '../sqlite.js';
 
 const { path } = workerData as { path: string };
-const store = openSqliteStore(path);
+const store = openSqliteStore(path, { asyncLockWait: true });
 
 const handlers: Handlers = {
   ready: () => ({ engine: store.engine, location: store.location }),
