@@ -213,6 +213,9 @@ export class ConfigError extends Error {
 
 type EnvKey = keyof typeof EnvSchema.shape;
 
+/** Variables whose values no message shows, not even in part. */
+const SECRETS: ReadonlySet<string> = new Set(['MCP_SESSION_SECRET']);
+
 /** Parses the variables of `schema` (empty ones count as unset); a `ConfigError` names the first bad one. */
 function parseEnv<S extends z.ZodObject>(schema: S, env: NodeJS.ProcessEnv): z.output<S> {
   const relevant: Record<string, string> = {};
@@ -225,9 +228,11 @@ function parseEnv<S extends z.ZodObject>(schema: S, env: NodeJS.ProcessEnv): z.o
     const issue = parsed.error.issues[0]!;
     const key = String(issue.path[0]);
     const value = relevant[key] ?? '';
-    // A database URL may hold a password: never in a message.
-    const shown = key === 'DATABASE_URL' ? maskDatabaseUrl(value) : value;
-    throw new ConfigError(`invalid ${key}=${JSON.stringify(shown)}: ${issue.message}`);
+    // A database URL may hold a password, and a secret is a secret: never in a message.
+    const shown = SECRETS.has(key)
+      ? `<${[...value].length} characters>`
+      : JSON.stringify(key === 'DATABASE_URL' ? maskDatabaseUrl(value) : value);
+    throw new ConfigError(`invalid ${key}=${shown}: ${issue.message}`);
   }
   return parsed.data;
 }

@@ -69,9 +69,22 @@ export function databaseUrlProblem(databaseUrl: string): string | null {
   }
 }
 
-/** A `DATABASE_URL` as logs and messages may show it: a PostgreSQL password is masked. */
+/**
+ * A `DATABASE_URL` as logs and messages may show it: a PostgreSQL password is masked, and so is
+ * whatever follows `user:` in any other URL with credentials (a mistyped `postgress://u:pw@h/db`
+ * or `mysql://…`) and any `password=` parameter.
+ */
 export function maskDatabaseUrl(databaseUrl: string): string {
-  return isPostgresUrl(databaseUrl) ? maskPostgresUrl(databaseUrl) : databaseUrl;
+  if (isPostgresUrl(databaseUrl)) return maskPostgresUrl(databaseUrl);
+  if (databaseUrl.startsWith('sqlite:')) return databaseUrl;
+  return databaseUrl
+    // Up to the last @: a password may hold an unescaped @ or /, and masking too much is safe.
+    .replace(/^([^:/?#]*:\/\/)(.*)@/, (_m, scheme: string, userinfo: string) => {
+      const colon = userinfo.indexOf(':');
+      const user = colon === -1 ? '' : userinfo.slice(0, colon);
+      return `${scheme}${colon === -1 || user.includes('/') ? '***' : `${user}:***`}@`;
+    })
+    .replace(/(password=)[^&#]*/gi, '$1***');
 }
 
 /**
