@@ -1,4 +1,5 @@
-import { readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { readFileSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { addDays, localDate } from '../../src/domain/dates.js';
@@ -281,6 +282,38 @@ describe('npm run import: bad input', () => {
       error: `cannot read ${join(dir, 'nope.json')}: no such file or directory`,
     });
     noStack(result.stderr);
+  });
+
+  it.each([
+    ['a device that never ends (/dev/zero)', () => '/dev/zero'],
+    [
+      'a named pipe (reading it would wait for a writer)',
+      () => {
+        const fifo = join(dir, 'export.csv');
+        expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
+        return fifo;
+      },
+    ],
+  ])('refuses %s in one line, before reading it', async (_name, path) => {
+    const file = path();
+    const result = await runCli([file, '--json'], db);
+    expect(result.signal, 'it hung').toBeNull();
+    expect(result.code).toBe(1);
+    expect(JSON.parse(result.stdout)).toEqual({
+      error: `${file} is not a regular file (a device, a named pipe or a socket): save the export to a file first`,
+    });
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+  });
+
+  it('refuses a file over 512 MiB in one line, before reading it', async () => {
+    const file = join(dir, 'huge.csv');
+    writeFileSync(file, '');
+    truncateSync(file, 513 * 1024 * 1024); // sparse: no disk is used
+    const result = await runCli([file, '--json'], db);
+    expect(result.code).toBe(1);
+    expect(JSON.parse(result.stdout)).toEqual({
+      error: `${file} is 513 MiB, over the 512 MiB an import reads: split the export`,
+    });
   });
 
   it('exits 2 on a bad command line', async () => {
