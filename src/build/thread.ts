@@ -12,9 +12,13 @@ import { loadSampleFile, samplePath } from '../import/sample.js';
 import { createInsightsEngine } from '../insights/index.js';
 import { partsBuffers } from '../representation/index.js';
 import { collectGarbage, emit, serveRpc, threadMemory, Transferable } from '../platform/rpc.js';
+import { lowerThreadPriority } from '../platform/priority.js';
 import { builtBuffers, createLocalBuilder } from '../snapshot/index.js';
 import { openStore } from '../store/index.js';
 import type { BuildThreadData, BuildThreadLog, IdleEvent } from './index.js';
+
+// Building is background work: the event loop's thread wins a core over this one.
+lowerThreadPriority();
 
 const port = parentPort!;
 const data = workerData as BuildThreadData;
