@@ -11,7 +11,7 @@ import { COMMON_HEADERS } from './http/respond.js';
 import { clientAddressResolver } from './http/client-address.js';
 import { createRateLimiter } from './http/rate-limit.js';
 import type { Route } from './http/router.js';
-import { startBuildThread } from './build/index.js';
+import { startBuildThread, type BuildThread, type CodingsEvent } from './build/index.js';
 import { collectGarbage, threadMemory, type ThreadMemory } from './platform/rpc.js';
 import { packageRoot } from './import/sample.js';
 import type { Logger } from './logger.js';
@@ -24,7 +24,7 @@ import {
 } from './mcp/index.js';
 import { buildOpenApiDocument } from './openapi/document.js';
 import { createPages } from './pages/index.js';
-import { startPublisher, type Builder, type Publisher } from './snapshot/index.js';
+import { addDocumentCodings, startPublisher, type Publisher } from './snapshot/index.js';
 import { openServiceStore, type ServiceStore } from './store/index.js';
 import { hubOpenApiPaths, startHub, topicPaths, type Hub } from './websub/index.js';
 
@@ -93,8 +93,10 @@ function clientErrorHandler(server: Server, logger: Logger): void {
 export async function startService(config: Config, logger: Logger): Promise<RunningService> {
   const store = await openServiceStore(config.databaseUrl);
   const urls = serviceUrls(config.baseUrl);
-  let builder: (Builder & { memory(): Promise<ThreadMemory> }) | null = null;
+  let builder: BuildThread | null = null;
   let publisher: Publisher;
+  let publisherRef: Publisher | null = null;
+  let applyCodings: (event: CodingsEvent) => void;
   try {
     builder = await startBuildThread(
       {
@@ -105,6 +107,14 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
       },
       logger,
     );
+    // The codings of a large document follow its version from the worker (none are made here);
+    // those of the first version may come before the publisher is returned.
+    const early: CodingsEvent[] = [];
+    applyCodings = ({ version, id, codings }: CodingsEvent): void => {
+      const live = publisherRef?.current();
+      if (live?.state.version === version) addDocumentCodings(live, id, codings);
+    };
+    builder.onCodings((event) => (publisherRef ? applyCodings(event) : early.push(event)));
     publisher = await startPublisher({
       store,
       builder,
@@ -113,6 +123,8 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
       responseCache: { maxEntries: config.responseCacheEntries, maxBytes: 64 * 1024 * 1024 },
       follows: ['insights'],
     });
+    publisherRef = publisher;
+    for (const event of early.splice(0)) applyCodings(event);
   } catch (err) {
     await builder?.close();
     await store.close();
@@ -191,9 +203,9 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     ...pages.routes,
   ];
   // The previous version's buffers (the whole dataset, its codings) are freed only when this
-  // thread collects garbage, which a quiet heap seldom does: collect once, a few seconds after
-  // each change (and after a long response of an old version ends), when the requests that held
-  // the old version are done.
+  // thread collects garbage, which a quiet heap seldom does: collect once, a second after each
+  // change (and after a long response of an old version ends), when most requests that held the
+  // old version are done. The collection is concurrent: it costs the event loop no pause.
   let collect: NodeJS.Timeout | null = null;
   const collectSoon = (): void => {
     if (collect) clearTimeout(collect);
@@ -203,7 +215,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
       void collectGarbage().then(() =>
         logger.debug({ ms: Math.round(performance.now() - started) }, 'collected garbage'),
       );
-    }, 5_000);
+    }, 1_000);
     collect.unref();
   };
   publisher.onChange(() => collectSoon());

@@ -10,15 +10,11 @@ import { serviceUrls } from '../catalogue.js';
 import { refreshDerivations } from '../import/index.js';
 import { loadSampleFile, samplePath } from '../import/sample.js';
 import { createInsightsEngine } from '../insights/index.js';
-import { partsBuffers } from '../representation/index.js';
+import { codingsBuffers, makeLargeCodings, partsBuffers } from '../representation/index.js';
 import { collectGarbage, emit, serveRpc, threadMemory, Transferable } from '../platform/rpc.js';
-import { lowerThreadPriority } from '../platform/priority.js';
 import { builtBuffers, createLocalBuilder } from '../snapshot/index.js';
 import { openStore } from '../store/index.js';
-import type { BuildThreadData, BuildThreadLog, IdleEvent } from './index.js';
-
-// Building is background work: the event loop's thread wins a core over this one.
-lowerThreadPriority();
+import type { BuildThreadData, BuildThreadLog, CodingsEvent, IdleEvent } from './index.js';
 
 const port = parentPort!;
 const data = workerData as BuildThreadData;
@@ -38,6 +34,22 @@ const engine = createInsightsEngine({
 const builder = createLocalBuilder({
   urls: serviceUrls(data.baseUrl),
   hub: data.hub,
+  // The service's thread compresses nothing: the codings of the large documents are made here,
+  // once the version is live (their bodies are shared, not moved), before the insights.
+  codingsFollow: true,
+  afterBuild: (built, signal) => {
+    for (const doc of built.documents) {
+      if (signal.aborted) return;
+      if (!doc.parts.codingsFollow) continue;
+      const codings = makeLargeCodings(doc.parts.body);
+      emit(
+        port,
+        'codings',
+        { version: built.state.version, id: doc.id, codings } satisfies CodingsEvent,
+        codingsBuffers([codings.gzip, codings.br]),
+      );
+    }
+  },
   read: () => store.readDataset(),
   prepare: async () => {
     const state = await refreshDerivations(store);

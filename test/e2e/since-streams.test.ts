@@ -1,4 +1,5 @@
 import { connect, type Socket } from 'node:net';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Business } from '../../src/domain/business.js';
 import { ReviewSource, type ReviewSourceInput } from '../../src/domain/review.js';
@@ -130,6 +131,25 @@ describe('a stream of a superseded data version', () => {
       'the new version',
     );
   };
+
+  it('serves /reviews.json (over 4 MiB) in gzip and brotli once the build worker has made them', async () => {
+    const identity = await http(`${svc.url}/reviews.json`);
+    expect(identity.body.length).toBeGreaterThan(4 * 1024 * 1024);
+    for (const [coding, decode] of [
+      ['gzip', gunzipSync],
+      ['br', brotliDecompressSync],
+    ] as const) {
+      const coded = await waitUntil(async () => {
+        const res = await http(`${svc.url}/reviews.json`, {
+          headers: { 'Accept-Encoding': coding },
+        });
+        return res.headers['content-encoding'] === coding ? res : false;
+      }, `the ${coding} coding`);
+      expect(coded.body.length).toBeLessThan(identity.body.length / 3);
+      expect(decode(coded.body).equals(identity.body)).toBe(true);
+      expect(coded.headers.etag).toBe(`${identity.headers.etag!.slice(0, -1)}-${coding}"`);
+    }
+  });
 
   it('runs on after one change and is cut when its version is two behind', async () => {
     const stalled = await stalledClient(svc.url);
