@@ -52,17 +52,19 @@ export class ListenError extends Error {
 }
 
 /** The JSON answer to a request node's HTTP parser rejects (it never reaches the app). */
-function parserRejection(code: string | undefined): string {
-  const [status, reason] =
+export function parserRejection(code: string | undefined): string {
+  const [status, reason, error, message] =
     code === 'HPE_HEADER_OVERFLOW'
-      ? [431, 'Request Header Fields Too Large']
+      ? [
+          431,
+          'Request Header Fields Too Large',
+          'headers_too_large',
+          'The request headers are too large (16 KiB at most).',
+        ]
       : code === 'ERR_HTTP_REQUEST_TIMEOUT'
-        ? [408, 'Request Timeout']
-        : [400, 'Bad Request'];
-  const body = JSON.stringify({
-    error: 'bad_request',
-    message: 'The request could not be parsed.',
-  });
+        ? [408, 'Request Timeout', 'request_timeout', 'The request did not arrive in time.']
+        : [400, 'Bad Request', 'bad_request', 'The request could not be parsed.'];
+  const body = JSON.stringify({ error, message });
   const headers = {
     ...COMMON_HEADERS,
     'Cache-Control': 'no-store',

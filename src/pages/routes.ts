@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { DOCUMENTS, type ServiceUrls } from '../catalogue.js';
 import type { Issue } from '../domain/issues.js';
 import { stableJson } from '../domain/stable-json.js';
-import { COMMON_HEADERS, sendRepresentation } from '../http/respond.js';
+import { COMMON_HEADERS, sendJson, sendRepresentation } from '../http/respond.js';
 import type { Route } from '../http/router.js';
 import type { Insights } from '../insights/index.js';
 import {
@@ -22,6 +22,13 @@ import type { Site } from './internal/layout.js';
 import { renderReviewPage } from './internal/review-page.js';
 import { renderRobots, renderSitemap, renderSitemapIndex } from './internal/sitemap.js';
 import { hasFilters, parsePageQuery, type PageQuery } from './query.js';
+
+/** The JSON errors of the pages, for a client that asks for JSON. */
+const PROGRAM_ERRORS = {
+  400: ['invalid_request', 'The request has invalid parameters.'],
+  404: ['not_found', 'No such page. The API is described at /openapi.json.'],
+  503: ['unavailable', 'Not ready yet; try again in a moment.'],
+} as const;
 
 const HTML = 'text/html; charset=utf-8';
 
@@ -139,6 +146,22 @@ export function createPages(options: PagesOptions): Pages {
     status: 400 | 404 | 503,
     issues: readonly Issue[] = [],
   ): void => {
+    // A program that asks for JSON (and not HTML) gets the API's JSON error, as on every path.
+    const accept = req.headers.accept ?? '';
+    if (/\bapplication\/(?:[\w.+-]*\+)?json\b/i.test(accept) && !/\btext\/html\b/i.test(accept)) {
+      const [code, message] = PROGRAM_ERRORS[status];
+      return sendJson(
+        req,
+        res,
+        status,
+        {
+          error: code,
+          message,
+          ...(issues.length > 0 ? { issues } : {}),
+        },
+        status === 503 ? { 'Retry-After': '5' } : {},
+      );
+    }
     const body = Buffer.from(renderErrorPage(site, published.current().business, status, issues));
     res.writeHead(status, {
       ...COMMON_HEADERS,
