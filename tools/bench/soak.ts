@@ -9,11 +9,15 @@
  * `dealer-reviews import` of BENCH_IMPORT_COUNT generated reviews (default 100,000) starts as its
  * own process, as `npm run bench -- stalls` does.
  *
+ * The mix includes the heavy bodies: the dataset (`/reviews.json`), `/insights.json`, whole since
+ * results (streamed) and the HTML pages. Bodies are read to their end and dropped.
+ *
  * An error is any answer but a 2xx or 304, a failed connection, or an MCP answer that is a
  * JSON-RPC error or a tool error. The MCP initialize limit (MCP_INITIALIZE_PER_MIN, 60 per
  * client address) would refuse the hundred clients that all come from 127.0.0.1, so the soak
- * raises it; a 429 would still be counted (apart) and is not expected. The read endpoints have no
- * rate limit.
+ * raises it; a 429 (and a 503 for too many streams at once, SINCE_MAX_STREAMS) would still be
+ * counted apart, as refusals by design, and is not expected. The read endpoints have no rate
+ * limit.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -36,21 +40,44 @@ const SEARCHES = [
   'rating=1&limit=5',
 ];
 
-/** The read endpoints, by weight (documents are served prepared; search and since computed). */
+/** Review ids for the review pages (read from the service before the load). */
+const REVIEW_IDS: string[] = [];
+
+const pick = <T>(list: readonly T[]): T => list[Math.floor(Math.random() * list.length)]!;
+const month = () => `2026-0${1 + Math.floor(Math.random() * 9)}-01`;
+
+/**
+ * The read endpoints, by weight: documents are served prepared (the dataset itself among them),
+ * search computed, since paged or streamed whole (a few thousand to tens of thousands of reviews,
+ * compressed on the fly), and the HTML pages.
+ */
 const READS: Kind[] = [
   { name: '`/healthz`', weight: 2, path: () => '/healthz' },
   {
     name: '`/api/reviews/search` (5 filter sets)',
     weight: 5,
-    path: () => `/api/reviews/search?${SEARCHES[Math.floor(Math.random() * SEARCHES.length)]!}`,
+    path: () => `/api/reviews/search?${pick(SEARCHES)}`,
   },
   { name: '`/api/feed.json`', weight: 2, path: () => '/api/feed.json' },
   { name: '`/feed.xml`', weight: 2, path: () => '/feed.xml' },
   {
     name: '`/api/reviews/since/{date}?limit=50`',
     weight: 3,
-    path: () => `/api/reviews/since/2026-0${1 + Math.floor(Math.random() * 9)}-01?limit=50`,
+    path: () => `/api/reviews/since/${month()}?limit=50`,
   },
+  {
+    name: '`/api/reviews/since/{date}` (whole, streamed above 2,000 reviews)',
+    weight: 1,
+    path: () => `/api/reviews/since/${month()}`,
+  },
+  { name: '`/reviews.json` (the dataset)', weight: 1, path: () => '/reviews.json' },
+  { name: '`/insights.json`', weight: 1, path: () => '/insights.json' },
+  {
+    name: 'pages `/`, `/?rating=1`, `/insights`',
+    weight: 2,
+    path: () => pick(['/', '/?rating=1', '/insights']),
+  },
+  { name: 'page `/reviews/{id}`', weight: 1, path: () => `/reviews/${pick(REVIEW_IDS)}` },
 ];
 
 const TOOL_CALLS = [
@@ -73,7 +100,8 @@ class Tally {
   note(ms: number, error: string | null): void {
     this.times.push(ms);
     if (error === null) return;
-    if (error.startsWith('429')) this.tooMany++;
+    // Refusals by design (a rate limit, too many streams at once) are counted apart.
+    if (error.startsWith('429') || error.startsWith('503')) this.tooMany++;
     else this.errors++;
     if (this.samples.length < 5) this.samples.push(error);
   }
@@ -120,6 +148,10 @@ export async function benchSoak(): Promise<string> {
     const pid = svc.child.pid!;
     const before = await health(url);
     const rssStart = memoryOf(pid).rssMB;
+    const ids = (await (await fetch(`${url}/api/reviews/search?limit=20`)).json()) as {
+      reviews: { id: string }[];
+    };
+    REVIEW_IDS.push(...ids.reviews.map((r) => r.id));
 
     const pool = new Pool(url, {
       connections,
@@ -159,7 +191,7 @@ export async function benchSoak(): Promise<string> {
       }
       tally(name).note(performance.now() - t0, error);
       windowRequests++;
-      if (error !== null && !error.startsWith('429')) windowErrors++;
+      if (error !== null && !error.startsWith('429') && !error.startsWith('503')) windowErrors++;
     };
 
     const get = async (path: string): Promise<string | null> => {
@@ -167,7 +199,14 @@ export async function benchSoak(): Promise<string> {
       const headers: Record<string, string> =
         path === '/healthz' ? {} : { 'accept-encoding': 'gzip' };
       const res = await pool.request({ method: 'GET', path, headers });
-      const body = await res.body.text();
+      // Large bodies (the dataset is 15 MB in gzip) are read and dropped, not kept.
+      const chunks: Buffer[] = [];
+      let kept = 0;
+      for await (const chunk of res.body as AsyncIterable<Buffer>) {
+        if (kept < 4096) chunks.push(chunk);
+        kept += chunk.length;
+      }
+      const body = Buffer.concat(chunks).toString('utf8');
       if (path === '/healthz' && res.statusCode === 200) {
         const h = JSON.parse(body) as { dataVersion: number; reviews: number };
         if (h.dataVersion !== before.dataVersion && newVersionAt === null) {
@@ -349,7 +388,10 @@ export async function benchSoak(): Promise<string> {
       table(rows),
       '',
       table([
-        { measure: 'requests / errors / 429s', value: `${total} / ${errors} / ${tooMany}` },
+        {
+          measure: 'requests / errors / refusals by design (429, 503)',
+          value: `${total} / ${errors} / ${tooMany}`,
+        },
         { measure: 'wall time of the load', value: `${wall.toFixed(1)} s` },
         {
           measure: 'import: started / committed (exit code)',
@@ -361,6 +403,13 @@ export async function benchSoak(): Promise<string> {
             newVersionAt === null
               ? 'not within 60 s'
               : `${at(newVersionAt)}, ${reviewsAfter} reviews`,
+        },
+        {
+          measure: 'commit to the new version served',
+          value:
+            newVersionAt === null || !importEndedAt
+              ? 'not measured'
+              : `${((newVersionAt - importEndedAt) / 1000).toFixed(1)} s`,
         },
         {
           measure: 'service RSS: start / peak / end of load / 10 s later',
