@@ -35,17 +35,26 @@ const builder = createLocalBuilder({
   urls: serviceUrls(data.baseUrl),
   hub: data.hub,
   // The service's thread compresses nothing: the codings of the large documents are made here,
-  // once the version is live (their bodies are shared, not moved), before the insights.
+  // in the thread pool beside the insights, once the version is live (their bodies are shared,
+  // not moved).
   codingsFollow: true,
-  afterBuild: (built, signal) => {
+  afterBuild: async (built, signal) => {
     for (const doc of built.documents) {
-      if (signal.aborted) return;
-      if (!doc.parts.codingsFollow) continue;
-      const codings = makeLargeCodings(doc.parts.body);
+      if (signal.aborted || !doc.parts.codingsFollow) continue;
+      const version = built.state.version;
+      let codings: CodingsEvent['codings'];
+      try {
+        codings = await makeLargeCodings(doc.parts.body, signal);
+      } catch (err) {
+        if (signal.aborted) return;
+        // Without codings the identity bytes are served (they are always right).
+        log({ level: 'warn', msg: 'could not compress a document', err: describe(err) });
+        codings = { gzip: null, br: null };
+      }
       emit(
         port,
         'codings',
-        { version: built.state.version, id: doc.id, codings } satisfies CodingsEvent,
+        { version, id: doc.id, codings } satisfies CodingsEvent,
         codingsBuffers([codings.gzip, codings.br]),
       );
     }

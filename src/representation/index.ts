@@ -1,9 +1,12 @@
 import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
+import { once } from 'node:events';
 import {
   brotliCompress,
   brotliCompressSync,
   constants,
+  createBrotliCompress,
+  createGzip,
   gzip,
   gzipSync,
   type BrotliOptions,
@@ -217,21 +220,55 @@ export function makeCodings(body: Uint8Array): { gzip: Uint8Array | null; br: Ui
   };
 }
 
+/** Bytes handed to a compressor at a time: a new build can stop it between two of them. */
+const PIECE_BYTES = 1024 * 1024;
+
+/** Compresses `body` in the thread pool, a piece at a time; rejects once `signal` aborts. */
+async function compressPieces(
+  body: Uint8Array,
+  coding: 'gzip' | 'br',
+  signal: AbortSignal,
+): Promise<Uint8Array> {
+  const zip =
+    coding === 'gzip'
+      ? createGzip({ level: 5, chunkSize: PIECE_BYTES })
+      : createBrotliCompress({ ...brotliParams(body.length, 4), chunkSize: PIECE_BYTES });
+  const out: Buffer[] = [];
+  zip.on('data', (chunk: Buffer) => out.push(chunk));
+  const ended = new Promise<void>((resolve, reject) => {
+    zip.once('end', resolve);
+    zip.once('error', reject);
+  });
+  const stop = (): void => void zip.destroy(new Error('a newer version is being built'));
+  signal.addEventListener('abort', stop, { once: true });
+  try {
+    for (let at = 0; at < body.length && !signal.aborted; at += PIECE_BYTES) {
+      if (!zip.write(body.subarray(at, at + PIECE_BYTES))) await once(zip, 'drain');
+    }
+    signal.throwIfAborted();
+    zip.end();
+    await ended;
+  } finally {
+    signal.removeEventListener('abort', stop);
+  }
+  return own(Buffer.concat(out));
+}
+
 /**
- * The gzip and brotli forms of a body over 4 MiB, synchronously (for a worker thread), with the
- * fast settings the thread pool uses for them (`precompressRepresentation`); a coding that is not
- * smaller is `null`.
+ * The gzip and brotli forms of a body over 4 MiB (for the build worker, after the version went
+ * live), with the fast settings the thread pool uses for them (`precompressRepresentation`): made
+ * one after the other in the thread pool, a megabyte at a time, so that the worker keeps
+ * answering and a newer build stops them (`signal`). A coding that is not smaller is `null`.
  */
-export function makeLargeCodings(body: Uint8Array): {
-  gzip: Uint8Array | null;
-  br: Uint8Array | null;
-} {
-  const size = body.length;
-  const gz = gzipSync(body, { level: 5 });
-  const br = brotliCompressSync(body, brotliParams(size, 4));
+export async function makeLargeCodings(
+  body: Uint8Array,
+  signal: AbortSignal,
+): Promise<{ gzip: Uint8Array | null; br: Uint8Array | null }> {
+  const gz = await compressPieces(body, 'gzip', signal);
+  const br = await compressPieces(body, 'br', signal);
   return {
-    gzip: gz.length < size ? own(gz) : null,
-    br: br.length < size ? own(br) : null,
+    gzip: gz.length < body.length ? gz : null,
+    br: br.length < body.length ? br : null,
   };
 }
 

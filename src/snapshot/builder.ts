@@ -42,8 +42,9 @@ export interface LocalBuilderOptions extends BuildOptions {
    */
   onIdle?: (version: number, signal: AbortSignal) => void | Promise<void>;
   /**
-   * Runs first after a version is handed over, before the insights (the build worker makes the
-   * codings of its large documents here); `signal` aborts when a new build starts.
+   * Runs after a version is handed over, beside the insights (the build worker makes the codings
+   * of its large documents here); the version is idle once both are done; `signal` aborts when a
+   * new build starts.
    */
   afterBuild?: (built: BuiltVersion, signal: AbortSignal) => void | Promise<void>;
 }
@@ -63,12 +64,18 @@ export function createLocalBuilder(o: LocalBuilderOptions): Builder {
     source: InsightsSource,
     signal: AbortSignal,
   ) => {
-    await o.afterBuild?.(built, signal);
-    if (!o.insights || signal.aborted) return;
-    const body = await o.insights(source, signal);
-    if (signal.aborted) return;
-    const doc = prepareDocument('insights', body, state, o);
-    for (const listener of listeners) listener(state.version, doc);
+    const after = Promise.resolve().then(() => o.afterBuild?.(built, signal));
+    try {
+      if (!o.insights || signal.aborted) return;
+      const body = await o.insights(source, signal);
+      if (signal.aborted) return;
+      const doc = prepareDocument('insights', body, state, o);
+      for (const listener of listeners) listener(state.version, doc);
+    } finally {
+      await after.catch((err: unknown) => {
+        if (!signal.aborted) o.onError?.(err);
+      });
+    }
   };
 
   /** Starts the follow-up work of a version (after the caller has the built version). */
