@@ -102,6 +102,9 @@ serveRpc(port, {
     return null;
   },
   async build() {
+    // What the previous version left (its insights cut short by this build, their analyses) is
+    // collected concurrently while this one is read and built, not on top of it.
+    void collectGarbage();
     const built = await builder.build();
     return new Transferable(built, builtBuffers(built));
   },
