@@ -81,7 +81,9 @@ const wrong = (key: (typeof KEYS)[number]): fc.Arbitrary<string> =>
       },
       { weight: 1, arbitrary: anyText(60) },
     )
-    .map((s) => s.replace(/\0/g, ''));
+    // An environment variable holds bytes: UTF-8 without NUL. A lone surrogate reaches the
+    // process as U+FFFD (spawn encodes it so), so the near miss is made of what really arrives.
+    .map((s) => Buffer.from(s.replace(/\0/g, ''), 'utf8').toString('utf8'));
 
 /**
  * An environment: each variable unset or set to a valid value (the combinations can still
