@@ -10,11 +10,13 @@
  *    in its log, the time from the import's commit to the new version being served, and RSS.
  * 2. Requests at that size: six parallel `GET /api/reviews/since/0001-01-01` (the whole dataset,
  *    streamed), an MCP read of the `reviews.json` resource, text searches, a one-review import
- *    and its rebuild, each under the event-loop monitor.
+ *    and its rebuild, each under the event-loop monitor; RSS over one-review versions; RSS while
+ *    clients that never read a streamed since result stay connected across versions.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { freePort, memoryOf, ROOT, table, waitFor } from './harness.js';
 
@@ -252,6 +254,59 @@ async function health(url: string): Promise<{ dataVersion: number; reviews: numb
   return (await (await fetch(`${url}/healthz`)).json()) as { dataVersion: number; reviews: number };
 }
 
+/**
+ * Clients that never read a streamed since result, across data versions (the reproduction of a
+ * review of issue 15): three such clients per version, while a review is removed and restored
+ * three times; the service's RSS after each pair, and once the clients are gone.
+ */
+async function slowReaders(svc: WatchedService, databaseUrl: string): Promise<string> {
+  const port = Number(new URL(svc.url).port);
+  const sockets: Socket[] = [];
+  const stall = () =>
+    new Promise<void>((resolve) => {
+      const s = connect(port, '127.0.0.1', () =>
+        s.write(
+          'GET /api/reviews/since/0001-01-01 HTTP/1.1\r\nHost: bench\r\nAccept-Encoding: identity\r\n\r\n',
+        ),
+      );
+      s.once('data', () => {
+        s.pause();
+        resolve();
+      });
+      s.on('error', () => undefined);
+      sockets.push(s);
+    });
+  const id = (
+    (await (await fetch(`${svc.url}/api/reviews/search?limit=1`)).json()) as {
+      reviews: { id: string }[];
+    }
+  ).reviews[0]!.id;
+  const change = async (args: string[]) => {
+    const v = (await health(svc.url)).dataVersion;
+    await run(process.execPath, [join(ROOT, 'dist/src/bin.js'), 'remove', ...args], {
+      DATABASE_URL: databaseUrl,
+    });
+    while ((await health(svc.url)).dataVersion === v) await new Promise((r) => setTimeout(r, 50));
+    await new Promise((r) => setTimeout(r, 8_000));
+  };
+  const after: number[] = [];
+  const start = memoryOf(svc.child.pid!).rssMB;
+  for (let i = 0; i < 3; i++) {
+    for (let k = 0; k < 3; k++) await stall();
+    await change([id]);
+    for (let k = 0; k < 3; k++) await stall();
+    await change([id, '--undo']);
+    after.push(memoryOf(svc.child.pid!).rssMB);
+  }
+  for (const s of sockets) s.destroy();
+  await new Promise((r) => setTimeout(r, 12_000));
+  return (
+    `Clients that never read \`GET /api/reviews/since/0001-01-01\` (3 per version) while a review ` +
+    `is removed and restored 3 times: RSS ${start} MB, then ${after.join(', ')} MB after each pair, ` +
+    `${memoryOf(svc.child.pid!).rssMB} MB 12 s after the clients left.`
+  );
+}
+
 export async function benchStalls(): Promise<string> {
   const count = Number(process.env.BENCH_IMPORT_COUNT ?? 100_000);
   const dir = mkdtempSync(join(tmpdir(), 'bench-stalls-'));
@@ -442,6 +497,7 @@ export async function benchStalls(): Promise<string> {
           ` (MALLOC_MMAP_THRESHOLD_=${process.env.MALLOC_MMAP_THRESHOLD_ ?? 'unset'}).`,
         '',
       );
+      out.push(await slowReaders(svc, databaseUrl), '');
       const settled = await settledRss(svc);
       const mem = memoryOf(svc.child.pid!);
       out.push(
