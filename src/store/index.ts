@@ -77,14 +77,16 @@ export function databaseUrlProblem(databaseUrl: string): string | null {
 export function maskDatabaseUrl(databaseUrl: string): string {
   if (isPostgresUrl(databaseUrl)) return maskPostgresUrl(databaseUrl);
   if (databaseUrl.startsWith('sqlite:')) return databaseUrl;
-  return databaseUrl
-    // Up to the last @: a password may hold an unescaped @ or /, and masking too much is safe.
-    .replace(/^([^:/?#]*:\/\/)(.*)@/, (_m, scheme: string, userinfo: string) => {
-      const colon = userinfo.indexOf(':');
-      const user = colon === -1 ? '' : userinfo.slice(0, colon);
-      return `${scheme}${colon === -1 || user.includes('/') ? '***' : `${user}:***`}@`;
-    })
-    .replace(/(password=)[^&#]*/gi, '$1***');
+  return (
+    databaseUrl
+      // Up to the last @: a password may hold an unescaped @ or /, and masking too much is safe.
+      .replace(/^([^:/?#]*:\/\/)(.*)@/, (_m, scheme: string, userinfo: string) => {
+        const colon = userinfo.indexOf(':');
+        const user = colon === -1 ? '' : userinfo.slice(0, colon);
+        return `${scheme}${colon === -1 || user.includes('/') ? '***' : `${user}:***`}@`;
+      })
+      .replace(/(password=)[^&#]*/gi, '$1***')
+  );
 }
 
 /**
