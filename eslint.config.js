@@ -38,7 +38,7 @@ const LAYERS = {
     'logger',
   ],
   http: ['domain', 'representation', 'store'],
-  import: ['domain', 'store', 'mentions', 'cli', 'config'],
+  import: ['domain', 'store', 'mentions', 'cli', 'config', 'platform'],
   admin: ['domain', 'store', 'cli', 'config', 'platform'],
   api: ['domain', 'representation', 'reviews', 'catalogue', 'snapshot', 'http'],
   openapi: ['domain', 'reviews', 'catalogue'],

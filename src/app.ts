@@ -3,6 +3,7 @@ import { HttpError } from './http/errors.js';
 import { COMMON_HEADERS, isClientGone, sendError } from './http/respond.js';
 import { allowedMethods, createRouter, type Route } from './http/router.js';
 import type { Logger } from './logger.js';
+import { isStoreBusy } from './store/index.js';
 
 export interface AppDeps {
   routes: readonly Route[];
@@ -21,6 +22,35 @@ const PREFLIGHT_HEADERS = {
   'Access-Control-Max-Age': '86400',
   'Cache-Control': 'public, max-age=86400',
 };
+
+/** The 503 of a request whose write found the store's write lock held for too long. */
+export function storeBusy(): HttpError {
+  return new HttpError(
+    503,
+    'store_busy',
+    'Another process is writing to the store; try again in a moment.',
+    undefined,
+    { 'Retry-After': '2' },
+  );
+}
+
+/** `uri-host [ ":" port ]` (RFC 3986: an IP literal, or a reg-name), or empty. */
+const HOST = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9\-._~%!$&'()*+,;=]*)(?::\d*)?$/;
+
+/**
+ * Why the request's Host header breaks RFC 9112 §3.2 (a server must answer 400 to a request
+ * without one in HTTP/1.1, with more than one, or with an invalid one), or null.
+ */
+function checkHost(req: IncomingMessage): string | null {
+  let count = 0;
+  for (let i = 0; i < req.rawHeaders.length; i += 2) {
+    if (req.rawHeaders[i]!.toLowerCase() === 'host') count++;
+  }
+  if (count === 0)
+    return req.httpVersion === '1.1' ? 'An HTTP/1.1 request must have a Host header.' : null;
+  if (count > 1) return 'A request must have one Host header, not several.';
+  return HOST.test(req.headers.host ?? '') ? null : 'The Host header is not a valid host.';
+}
 
 function splitTarget(target: string): { rawPath: string; query: string } {
   let t = target;
@@ -71,10 +101,11 @@ export function createApp(deps: AppDeps): RequestListener {
     const { rawPath, query } = splitTarget(req.url ?? '/');
     const path = decodePath(rawPath);
     const match = route(path);
-    // HTTP/1.1 requires Host (RFC 9112 §3.2); node's own check (requireHostHeader, turned off
-    // in service.ts) answers an empty 400 that is not JSON.
-    if (req.headers.host === undefined && req.httpVersion === '1.1') {
-      const err = new HttpError(400, 'bad_request', 'An HTTP/1.1 request must have a Host header.');
+    // HTTP/1.1 requires one valid Host (RFC 9112 §3.2); node's own check (requireHostHeader,
+    // turned off in service.ts) answers an empty 400 that is not JSON, and checks no more.
+    const hostProblem = checkHost(req);
+    if (hostProblem) {
+      const err = new HttpError(400, 'bad_request', hostProblem);
       if (!match) throw err;
       return reject(req, res, match.route, err);
     }
@@ -125,6 +156,11 @@ export function createApp(deps: AppDeps): RequestListener {
     }
     if (err instanceof HttpError) {
       sendError(req, res, err);
+      return;
+    }
+    if (isStoreBusy(err)) {
+      logger.debug({ method: req.method, url: req.url }, 'store busy');
+      sendError(req, res, storeBusy());
       return;
     }
     logger.error({ err, method: req.method }, 'unhandled error');

@@ -40,4 +40,28 @@ describe('DATABASE_URL', () => {
       'invalid DATABASE_URL="postgres://reviews:***@db.example/reviews?pool_size=0": pool_size must be an integer from 1 to 100',
     );
   });
+
+  it.each([
+    ['postgress://u:s3cret@h/db', 'postgress://u:***@h/db'],
+    ['mysql://root:s3cret@db.example/reviews', 'mysql://root:***@db.example/reviews'],
+    ['mysql://s3cret@db.example/reviews', 'mysql://***@db.example/reviews'],
+    ['mysql://u:p@ss/w0rd@db.example/x', 'mysql://u:***@db.example/x'],
+    ['mongodb://db.example/x?password=s3cret&a=1', 'mongodb://db.example/x?password=***&a=1'],
+  ])('never shows the password of a URL of another scheme (%s)', (url, shown) => {
+    const load = () => loadConfig({ DATABASE_URL: url });
+    expect(load).toThrow(`invalid DATABASE_URL="${shown}": must be sqlite:<path>`);
+    expect(load).not.toThrow(/s3cret|ss\/w0rd/);
+  });
+});
+
+describe('MCP_SESSION_SECRET', () => {
+  it('is never shown when it is refused, only its length', () => {
+    const secret = 'short-but-secret-value-31-chars';
+    expect(secret).toHaveLength(31);
+    const load = () => loadConfig({ MCP_SESSION_SECRET: secret });
+    expect(load).toThrow(
+      'invalid MCP_SESSION_SECRET=<31 characters>: must be at least 32 characters',
+    );
+    expect(load).not.toThrow(/short-but-secret/);
+  });
 });

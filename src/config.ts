@@ -118,6 +118,13 @@ export const EnvSchema = z.object({
       'must be * or a comma-separated list of origins like https://www.example.com (https://*.example.com for its subdomains)',
     )
     .optional(),
+  SOCKET_TIMEOUT_MS: z
+    .string()
+    .regex(/^\d+$/, 'must be a positive integer')
+    .transform(Number)
+    .refine((n) => n >= 1000 && n <= 3_600_000, 'must be from 1000 to 3600000')
+    .default(60_000),
+  SINCE_MAX_STREAMS: positiveInt(100_000).default(128),
   MCP_MAX_BODY_BYTES: positiveInt(16 * 1024 * 1024).default(65_536),
   MCP_INITIALIZE_PER_MIN: positiveInt(1_000_000).default(60),
   MCP_SESSION_TTL_SECONDS: positiveInt(30 * 86_400).default(86_400),
@@ -152,6 +159,13 @@ export interface Config {
   readonly dataPollMs: number;
   /** Search and since responses kept per data version (0 turns the cache off). */
   readonly responseCacheEntries: number;
+  /**
+   * A connection on which no byte moves either way for this long is closed (a client that stops
+   * reading its answer would otherwise hold it, and the data version it was cut from, forever).
+   */
+  readonly socketTimeoutMs: number;
+  /** Large since results streamed at once (503 with `Retry-After` beyond). */
+  readonly sinceMaxStreams: number;
   /** Origins allowed to call /mcp from a browser (requests without Origin are always allowed). */
   readonly mcpAllowedOrigins: readonly string[];
   readonly mcpMaxBodyBytes: number;
@@ -199,6 +213,9 @@ export class ConfigError extends Error {
 
 type EnvKey = keyof typeof EnvSchema.shape;
 
+/** Variables whose values no message shows, not even in part. */
+const SECRETS: ReadonlySet<string> = new Set(['MCP_SESSION_SECRET']);
+
 /** Parses the variables of `schema` (empty ones count as unset); a `ConfigError` names the first bad one. */
 function parseEnv<S extends z.ZodObject>(schema: S, env: NodeJS.ProcessEnv): z.output<S> {
   const relevant: Record<string, string> = {};
@@ -211,9 +228,11 @@ function parseEnv<S extends z.ZodObject>(schema: S, env: NodeJS.ProcessEnv): z.o
     const issue = parsed.error.issues[0]!;
     const key = String(issue.path[0]);
     const value = relevant[key] ?? '';
-    // A database URL may hold a password: never in a message.
-    const shown = key === 'DATABASE_URL' ? maskDatabaseUrl(value) : value;
-    throw new ConfigError(`invalid ${key}=${JSON.stringify(shown)}: ${issue.message}`);
+    // A database URL may hold a password, and a secret is a secret: never in a message.
+    const shown = SECRETS.has(key)
+      ? `<${[...value].length} characters>`
+      : JSON.stringify(key === 'DATABASE_URL' ? maskDatabaseUrl(value) : value);
+    throw new ConfigError(`invalid ${key}=${shown}: ${issue.message}`);
   }
   return parsed.data;
 }
@@ -286,6 +305,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     dataPollMs: e.DATA_POLL_MS,
     responseCacheEntries: e.RESPONSE_CACHE_ENTRIES,
+    socketTimeoutMs: e.SOCKET_TIMEOUT_MS,
+    sinceMaxStreams: e.SINCE_MAX_STREAMS,
     mcpAllowedOrigins: e.MCP_ALLOWED_ORIGINS ?? [new URL(baseUrl).origin],
     mcpMaxBodyBytes: e.MCP_MAX_BODY_BYTES,
     embedAllowedOrigins: Object.freeze(e.EMBED_ALLOWED_ORIGINS ?? ['*']),

@@ -11,7 +11,7 @@ import { COMMON_HEADERS } from './http/respond.js';
 import { clientAddressResolver } from './http/client-address.js';
 import { createRateLimiter } from './http/rate-limit.js';
 import type { Route } from './http/router.js';
-import { startBuildThread } from './build/index.js';
+import { startBuildThread, type BuildThread, type CodingsEvent } from './build/index.js';
 import { collectGarbage, threadMemory, type ThreadMemory } from './platform/rpc.js';
 import { packageRoot } from './import/sample.js';
 import type { Logger } from './logger.js';
@@ -24,7 +24,7 @@ import {
 } from './mcp/index.js';
 import { buildOpenApiDocument } from './openapi/document.js';
 import { createPages } from './pages/index.js';
-import { startPublisher, type Builder, type Publisher } from './snapshot/index.js';
+import { addDocumentCodings, startPublisher, type Publisher } from './snapshot/index.js';
 import { openServiceStore, type ServiceStore } from './store/index.js';
 import { hubOpenApiPaths, startHub, topicPaths, type Hub } from './websub/index.js';
 
@@ -52,17 +52,19 @@ export class ListenError extends Error {
 }
 
 /** The JSON answer to a request node's HTTP parser rejects (it never reaches the app). */
-function parserRejection(code: string | undefined): string {
-  const [status, reason] =
+export function parserRejection(code: string | undefined): string {
+  const [status, reason, error, message] =
     code === 'HPE_HEADER_OVERFLOW'
-      ? [431, 'Request Header Fields Too Large']
+      ? [
+          431,
+          'Request Header Fields Too Large',
+          'headers_too_large',
+          'The request headers are too large (16 KiB at most).',
+        ]
       : code === 'ERR_HTTP_REQUEST_TIMEOUT'
-        ? [408, 'Request Timeout']
-        : [400, 'Bad Request'];
-  const body = JSON.stringify({
-    error: 'bad_request',
-    message: 'The request could not be parsed.',
-  });
+        ? [408, 'Request Timeout', 'request_timeout', 'The request did not arrive in time.']
+        : [400, 'Bad Request', 'bad_request', 'The request could not be parsed.'];
+  const body = JSON.stringify({ error, message });
   const headers = {
     ...COMMON_HEADERS,
     'Cache-Control': 'no-store',
@@ -93,8 +95,10 @@ function clientErrorHandler(server: Server, logger: Logger): void {
 export async function startService(config: Config, logger: Logger): Promise<RunningService> {
   const store = await openServiceStore(config.databaseUrl);
   const urls = serviceUrls(config.baseUrl);
-  let builder: (Builder & { memory(): Promise<ThreadMemory> }) | null = null;
+  let builder: BuildThread | null = null;
   let publisher: Publisher;
+  let publisherRef: Publisher | null = null;
+  let applyCodings: (event: CodingsEvent) => void;
   try {
     builder = await startBuildThread(
       {
@@ -105,6 +109,14 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
       },
       logger,
     );
+    // The codings of a large document follow its version from the worker (none are made here);
+    // those of the first version may come before the publisher is returned.
+    const early: CodingsEvent[] = [];
+    applyCodings = ({ version, id, codings }: CodingsEvent): void => {
+      const live = publisherRef?.current();
+      if (live?.state.version === version) addDocumentCodings(live, id, codings);
+    };
+    builder.onCodings((event) => (publisherRef ? applyCodings(event) : early.push(event)));
     publisher = await startPublisher({
       store,
       builder,
@@ -113,6 +125,8 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
       responseCache: { maxEntries: config.responseCacheEntries, maxBytes: 64 * 1024 * 1024 },
       follows: ['insights'],
     });
+    publisherRef = publisher;
+    for (const event of early.splice(0)) applyCodings(event);
   } catch (err) {
     await builder?.close();
     await store.close();
@@ -164,7 +178,13 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     embedAllowedOrigins: config.embedAllowedOrigins,
   });
   const routes: Route[] = [
-    ...apiRoutes({ published: publisher, openapi, baseUrl: config.baseUrl }),
+    ...apiRoutes({
+      published: publisher,
+      openapi,
+      baseUrl: config.baseUrl,
+      maxStreams: config.sinceMaxStreams,
+      released: () => collectSoon(),
+    }),
     ...mcpRoutes({
       createServer: createMcpServerFactory({ urls, version, sessions: store.sessions }),
       streams,
@@ -185,10 +205,11 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     ...pages.routes,
   ];
   // The previous version's buffers (the whole dataset, its codings) are freed only when this
-  // thread collects garbage, which a quiet heap seldom does: collect once, a few seconds after
-  // each change, when the requests that held the old version are done.
+  // thread collects garbage, which a quiet heap seldom does: collect once, a second after each
+  // change (and after a long response of an old version ends), when most requests that held the
+  // old version are done. The collection is concurrent: it costs the event loop no pause.
   let collect: NodeJS.Timeout | null = null;
-  publisher.onChange(() => {
+  const collectSoon = (): void => {
     if (collect) clearTimeout(collect);
     collect = setTimeout(() => {
       collect = null;
@@ -196,9 +217,10 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
       void collectGarbage().then(() =>
         logger.debug({ ms: Math.round(performance.now() - started) }, 'collected garbage'),
       );
-    }, 5_000);
+    }, 1_000);
     collect.unref();
-  });
+  };
+  publisher.onChange(() => collectSoon());
   const purge = setInterval(() => {
     store.sessions
       .purgeEnded(Date.now())
@@ -216,6 +238,10 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     },
     createApp({ routes, logger, notFound: pages.notFound }),
   );
+  // A client that stops reading holds its answer's bytes (perhaps a superseded version's
+  // dataset) for as long as its connection lives: no byte moving either way for this long
+  // closes it (the MCP event streams send a comment every 25 s).
+  server.setTimeout(config.socketTimeoutMs);
   clientErrorHandler(server, logger);
   try {
     await new Promise<void>((resolve, reject) => {

@@ -16,7 +16,7 @@ import {
   type SearchFilters,
 } from '../reviews/search-schema.js';
 import { runSearch } from '../reviews/search.js';
-import { sendSince } from './since.js';
+import { SinceStreams, sendSince } from './since.js';
 
 function cached(snapshot: Snapshot, key: string, render: () => Buffer): Representation {
   let rep = snapshot.responses.get(key);
@@ -72,13 +72,24 @@ export interface ApiOptions {
   baseUrl: string;
   /** The OpenAPI document, prepared once. */
   openapi: Representation;
+  /** Large since results streamed at once (503 with `Retry-After` beyond). */
+  maxStreams: number;
+  /** Called when a stream of a superseded data version ends (its bytes can be collected). */
+  released?: () => void;
 }
 
 /**
  * The routes of the read API: every document of the catalogue, search, since, the OpenAPI
  * document and the health check.
  */
-export function apiRoutes({ published, openapi, baseUrl }: ApiOptions): Route[] {
+export function apiRoutes({
+  published,
+  openapi,
+  baseUrl,
+  maxStreams,
+  released,
+}: ApiOptions): Route[] {
+  const streams = new SinceStreams(published, maxStreams, released);
   const search = (req: IncomingMessage, res: ServerResponse, query: string): void => {
     const parsed = parseSearchParams(new URLSearchParams(query));
     if (!parsed.ok) throw invalidRequest(parsed.issues);
@@ -89,7 +100,7 @@ export function apiRoutes({ published, openapi, baseUrl }: ApiOptions): Route[] 
     res: ServerResponse,
     date: string,
     query: string,
-  ): Promise<void> => {
+  ): Promise<void> | void => {
     const issues = [];
     const parsed = DateParam.safeParse(date);
     if (!parsed.success)
@@ -97,7 +108,7 @@ export function apiRoutes({ published, openapi, baseUrl }: ApiOptions): Route[] 
     const paging = parseQueryParams(new URLSearchParams(query), SinceQuery, { limit: 'integer' });
     if (!paging.ok) issues.push(...paging.issues);
     if (issues.length > 0 || !paging.ok) throw invalidRequest(issues);
-    return sendSince(req, res, published.current(), date, paging.value, baseUrl);
+    return sendSince(req, res, published.current(), date, paging.value, baseUrl, streams);
   };
   return [
     ...DOCUMENT_IDS.map((id) => representationRoute(DOCUMENTS[id].path, published)),

@@ -19,7 +19,7 @@ import { writeFragments } from '../reviews/dataset.js';
 import { firstBefore } from '../reviews/search.js';
 import type { SinceQuery } from '../reviews/search-schema.js';
 import { sincePage } from '../reviews/since.js';
-import type { Snapshot } from '../snapshot/types.js';
+import type { Published, Snapshot } from '../snapshot/types.js';
 
 /**
  * Above this many reviews a since result is streamed rather than prepared: a large result is a
@@ -104,7 +104,7 @@ function streamedEtag(snapshot: Snapshot, since: string): string {
   return `"s${hash}"`;
 }
 
-/** Writes `chunk`, waiting for the sink to drain when its buffer is full. */
+/** Writes `chunk`, waiting for the sink to drain when its buffer is full (or to close). */
 async function write(sink: Writable, chunk: Buffer): Promise<void> {
   if (sink.write(chunk)) return;
   await new Promise<void>((resolve) => {
@@ -119,17 +119,66 @@ async function write(sink: Writable, chunk: Buffer): Promise<void> {
 }
 
 /**
+ * The large since results being streamed, and the data version each one reads. A stream holds
+ * its version's review bytes until it ends, so a client that reads slowly (or not at all) could
+ * keep old versions in memory: at most `maxStreams` run at once (more get a 503 with
+ * `Retry-After`), and a stream whose version is two versions behind the live one is cut (the
+ * client sees a truncated body, as with any dropped connection), so streams hold at most the
+ * live version and the one before it. A client that stops reading altogether is cut by the
+ * server's socket timeout. `released` is called when a stream of a superseded version ends: its
+ * bytes can then be collected.
+ */
+export class SinceStreams {
+  private readonly active = new Map<ServerResponse, number>();
+  private live: number;
+  private previous: number;
+
+  constructor(
+    published: Published,
+    readonly maxStreams: number,
+    private readonly released: () => void = () => {},
+  ) {
+    this.live = published.current().state.version;
+    this.previous = this.live;
+    published.onChange(({ version }) => {
+      if (version === this.live) return; // a document that followed (the insights)
+      this.previous = this.live;
+      this.live = version;
+      for (const [res, v] of this.active) if (v < this.previous) res.destroy();
+    });
+  }
+
+  /** Streams under way. */
+  get size(): number {
+    return this.active.size;
+  }
+
+  /** Registers a stream of `version`, or returns false when `maxStreams` are already running. */
+  open(res: ServerResponse, version: number): boolean {
+    if (this.active.size >= this.maxStreams) return false;
+    this.active.set(res, version);
+    res.once('close', () => {
+      this.active.delete(res);
+      if (version !== this.live) this.released();
+    });
+    return true;
+  }
+}
+
+/**
  * Streams a large since result from the review bytes in memory: batches of about 256 KB, one
  * per turn of the event loop, compressed on the fly (in the thread pool) when the client accepts
- * it. Conditional requests and HEAD are answered like those of prepared documents.
+ * it. Conditional requests and HEAD are answered like those of prepared documents. While it is
+ * sent it holds only the review bytes of its version, not the version.
  */
-async function streamed(
+function streamed(
   req: IncomingMessage,
   res: ServerResponse,
   snapshot: Snapshot,
   since: string,
   end: number,
-): Promise<void> {
+  streams: SinceStreams,
+): Promise<void> | void {
   const accept = req.headers['accept-encoding'];
   const coding = accept ? chooseCoding(accept, ['br', 'gzip']) : 'identity';
   const base = streamedEtag(snapshot, since);
@@ -162,6 +211,7 @@ async function streamed(
       return;
     }
   }
+  const fragment = snapshot.fragments();
   const open = head(since, end);
   const headers: Record<string, string | number> = {
     ...validators,
@@ -169,14 +219,28 @@ async function streamed(
   };
   if (coding === 'identity') {
     let size = Buffer.byteLength(open) + 2 + Math.max(0, end - 1);
-    for (let pos = 0; pos < end; pos++) size += snapshot.fragment(pos).length;
+    for (let pos = 0; pos < end; pos++) size += fragment(pos).length;
     headers['Content-Length'] = size;
   } else headers['Content-Encoding'] = coding;
-  res.writeHead(200, headers);
   if (req.method === 'HEAD') {
+    res.writeHead(200, headers);
     res.end();
     return;
   }
+  if (!streams.open(res, snapshot.state.version)) {
+    sendJson(
+      req,
+      res,
+      503,
+      {
+        error: 'busy',
+        message: `${streams.maxStreams} large since results are being sent; retry later, or page with ?limit=.`,
+      },
+      { 'Retry-After': String(RETRY_AFTER_SECONDS) },
+    );
+    return;
+  }
+  res.writeHead(200, headers);
   let sink: Writable = res;
   if (coding !== 'identity') {
     const zip =
@@ -192,25 +256,39 @@ async function streamed(
     res.on('close', () => zip.destroy());
     sink = zip;
   }
-  await write(sink, Buffer.from(open));
-  // Oldest first: positions end-1 down to 0.
+  // Not an async function: its frame (and the snapshot) is gone once the bytes are on their way.
+  return pump(res, sink, fragment, Buffer.from(open), end);
+}
+
+/** Writes `{head}` and then the reviews at positions end-1 down to 0 (oldest first). */
+async function pump(
+  res: ServerResponse,
+  sink: Writable,
+  fragment: (pos: number) => Buffer,
+  open: Buffer,
+  end: number,
+): Promise<void> {
+  await write(sink, open);
   let pos = end - 1;
   while (pos >= 0) {
     if (res.destroyed) return;
     const parts: Buffer[] = [];
     let bytes = 0;
     while (pos >= 0 && bytes < BATCH_BYTES) {
-      const fragment = snapshot.fragment(pos);
+      const bytesOf = fragment(pos);
       if (pos !== end - 1) parts.push(COMMA);
-      parts.push(fragment);
-      bytes += fragment.length + 1;
+      parts.push(bytesOf);
+      bytes += bytesOf.length + 1;
       pos--;
     }
     await write(sink, Buffer.concat(parts));
     await nextTurn();
   }
-  sink.end(CLOSE);
+  if (!res.destroyed) sink.end(CLOSE);
 }
+
+/** When a client may try again after a 503 for too many streams. */
+const RETRY_AFTER_SECONDS = 5;
 
 const COMMA = Buffer.from(',');
 const CLOSE = Buffer.from(']}');
@@ -220,14 +298,15 @@ const CLOSE = Buffer.from(']}');
  * `{ since, count, reviews }` (prepared for small results, streamed for large ones); with `limit`
  * (and then `cursor`), one page at a time as `{ since, count, total, nextCursor, reviews }`.
  */
-export async function sendSince(
+export function sendSince(
   req: IncomingMessage,
   res: ServerResponse,
   snapshot: Snapshot,
   since: string,
   query: SinceQuery,
   baseUrl: string,
-): Promise<void> {
+  streams: SinceStreams,
+): Promise<void> | void {
   if (query.limit !== undefined) {
     paged(req, res, snapshot, since, { ...query, limit: query.limit }, baseUrl);
     return;
@@ -239,5 +318,5 @@ export async function sendSince(
   }
   const end = firstBefore(snapshot.index, since);
   if (end <= STREAM_FROM_REVIEWS) sendRepresentation(req, res, prepared(snapshot, since, end));
-  else await streamed(req, res, snapshot, since, end);
+  else return streamed(req, res, snapshot, since, end, streams);
 }

@@ -7,6 +7,7 @@ import {
   type RpcEvent,
   type ThreadMemory,
 } from '../platform/rpc.js';
+import type { DocumentId } from '../catalogue.js';
 import type { Builder, BuiltDocument, BuiltVersion } from '../snapshot/index.js';
 
 /** What the build worker starts with. */
@@ -24,6 +25,13 @@ export interface IdleEvent extends ThreadMemory {
   version: number;
 }
 
+/** The codings of a large document of a version, made after the version went live. */
+export interface CodingsEvent {
+  version: number;
+  id: DocumentId;
+  codings: { gzip: Uint8Array | null; br: Uint8Array | null };
+}
+
 /** A log line of the build worker, written by the service's logger. */
 export interface BuildThreadLog {
   level: 'info' | 'warn' | 'error';
@@ -39,6 +47,16 @@ export interface BuildThreadLog {
  * keep their worker warm.
  */
 export const RECYCLE_ABOVE_BYTES = 96 * 1024 * 1024;
+
+/** The build worker as the service uses it. */
+export interface BuildThread extends Builder {
+  memory(): Promise<ThreadMemory>;
+  /**
+   * The codings of a large document (`/reviews.json`), made by the worker after its version went
+   * live: the service adds them to that version's representation (`addDocumentCodings`).
+   */
+  onCodings(listener: (event: CodingsEvent) => void): void;
+}
 
 interface Running {
   worker: Worker;
@@ -60,9 +78,10 @@ export async function startBuildThread(
   data: BuildThreadData,
   logger: Logger,
   options: { recycleAboveBytes?: number } = {},
-): Promise<Builder & { memory(): Promise<ThreadMemory> }> {
+): Promise<BuildThread> {
   const recycleAbove = options.recycleAboveBytes ?? RECYCLE_ABOVE_BYTES;
   const documents = new Set<(version: number, doc: BuiltDocument) => void>();
+  const codings = new Set<(event: CodingsEvent) => void>();
   let running: Running | null = null;
   let closed = false;
 
@@ -89,6 +108,8 @@ export async function startBuildThread(
       if (event.event === 'document') {
         const { version, doc } = event.payload as { version: number; doc: BuiltDocument };
         for (const listener of documents) listener(version, doc);
+      } else if (event.event === 'codings') {
+        for (const listener of codings) listener(event.payload as CodingsEvent);
       } else if (event.event === 'idle') {
         const { version, heapUsed } = event.payload as IdleEvent;
         if (r.owes === version) r.owes = null;
@@ -165,6 +186,9 @@ export async function startBuildThread(
     },
     onDocument(listener) {
       documents.add(listener);
+    },
+    onCodings(listener) {
+      codings.add(listener);
     },
     async close() {
       closed = true;

@@ -10,11 +10,11 @@ import { serviceUrls } from '../catalogue.js';
 import { refreshDerivations } from '../import/index.js';
 import { loadSampleIntoEmptyStore, samplePath } from '../import/sample.js';
 import { createInsightsEngine } from '../insights/index.js';
-import { partsBuffers } from '../representation/index.js';
+import { codingsBuffers, makeLargeCodings, partsBuffers } from '../representation/index.js';
 import { collectGarbage, emit, serveRpc, threadMemory, Transferable } from '../platform/rpc.js';
 import { builtBuffers, createLocalBuilder } from '../snapshot/index.js';
 import { openStore } from '../store/index.js';
-import type { BuildThreadData, BuildThreadLog, IdleEvent } from './index.js';
+import type { BuildThreadData, BuildThreadLog, CodingsEvent, IdleEvent } from './index.js';
 
 const port = parentPort!;
 const data = workerData as BuildThreadData;
@@ -34,6 +34,31 @@ const engine = createInsightsEngine({
 const builder = createLocalBuilder({
   urls: serviceUrls(data.baseUrl),
   hub: data.hub,
+  // The service's thread compresses nothing: the codings of the large documents are made here,
+  // in the thread pool beside the insights, once the version is live (their bodies are shared,
+  // not moved).
+  codingsFollow: true,
+  afterBuild: async (built, signal) => {
+    for (const doc of built.documents) {
+      if (signal.aborted || !doc.parts.codingsFollow) continue;
+      const version = built.state.version;
+      let codings: CodingsEvent['codings'];
+      try {
+        codings = await makeLargeCodings(doc.parts.body, signal);
+      } catch (err) {
+        if (signal.aborted) return;
+        // Without codings the identity bytes are served (they are always right).
+        log({ level: 'warn', msg: 'could not compress a document', err: describe(err) });
+        codings = { gzip: null, br: null };
+      }
+      emit(
+        port,
+        'codings',
+        { version, id: doc.id, codings } satisfies CodingsEvent,
+        codingsBuffers([codings.gzip, codings.br]),
+      );
+    }
+  },
   read: () => store.readDataset(),
   prepare: async () => {
     const state = await refreshDerivations(store);
@@ -80,6 +105,9 @@ serveRpc(port, {
     return null;
   },
   async build() {
+    // What the previous version left (its insights cut short by this build, their analyses) is
+    // collected concurrently while this one is read and built, not on top of it.
+    void collectGarbage();
     const built = await builder.build();
     return new Transferable(built, builtBuffers(built));
   },

@@ -49,6 +49,16 @@ describe('local dates in the business time zone', () => {
     );
     expect(localToInstant('2024-02-30', 'America/Chicago')).toBeNull();
   });
+  it.each(['0001-01-01', '0098-03-01T10:00:00', '0099-06-01', '0100-01-01', '1899-12-31'])(
+    'keeps the year of the local time %s (years 0 to 99 are not 1900 to 1999)',
+    (local) => {
+      for (const zone of ['UTC', 'America/Chicago', 'Asia/Tokyo', 'Pacific/Kiritimati']) {
+        const instant = localToInstant(local, zone);
+        expect(instant).not.toBeNull();
+        expect(localDate(instant!, zone)).toBe(local.slice(0, 10));
+      }
+    },
+  );
 });
 
 describe('calendar arithmetic', () => {

@@ -72,6 +72,17 @@ export function localDate(instant: string, timeZone: string): string {
   return `${get('year').padStart(4, '0')}-${get('month')}-${get('day')}`;
 }
 
+/**
+ * `Date.UTC` for every year: `Date.UTC` reads the years 0 to 99 as 1900 to 1999, so 0099-06-01
+ * would become 1999-06-01.
+ */
+function utcMs(y: number, mo: number, d: number, h = 0, mi = 0, s = 0): number {
+  const t = new Date(0);
+  t.setUTCFullYear(y, mo, d);
+  t.setUTCHours(h, mi, s, 0);
+  return t.getTime();
+}
+
 /** The offset in minutes of `timeZone` from UTC at the given instant (UTC+2 gives 120). */
 function zoneOffsetMinutes(epochMs: number, timeZone: string): number {
   const f = new Intl.DateTimeFormat('en-US', {
@@ -85,7 +96,7 @@ function zoneOffsetMinutes(epochMs: number, timeZone: string): number {
     second: 'numeric',
   });
   const p = Object.fromEntries(f.formatToParts(new Date(epochMs)).map((x) => [x.type, x.value]));
-  const asUtc = Date.UTC(
+  const asUtc = utcMs(
     Number(p.year),
     Number(p.month) - 1,
     Number(p.day),
@@ -108,7 +119,7 @@ export function localToInstant(value: string, timeZone: string): string | null {
   const mi = Number(m[3] ?? 0);
   const s = Number(m[4] ?? 0);
   if (h > 23 || mi > 59 || s > 59) return null;
-  const guess = Date.UTC(y, mo - 1, d, h, mi, s);
+  const guess = utcMs(y, mo - 1, d, h, mi, s);
   let offset = zoneOffsetMinutes(guess, timeZone);
   offset = zoneOffsetMinutes(guess - offset * 60_000, timeZone);
   return new Date(guess - offset * 60_000).toISOString();

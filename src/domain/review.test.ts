@@ -117,3 +117,57 @@ describe('reviewSourceAsOf (the plausible-dates rule)', () => {
     expect(issuesOf(input)).toEqual([]);
   });
 });
+
+describe('edits before the review was written (issue 15)', () => {
+  it('rejects a dateModified on a day before datePublished (swapped columns, a typo)', () => {
+    expect(
+      issuesOf(
+        row({ datePublished: '2026-06-01T12:00:00Z', dateModified: '2026-05-20T12:00:00Z' }),
+      ),
+    ).toEqual([
+      {
+        path: ['dateModified'],
+        message:
+          "2026-05-20 is before the review's own date 2026-06-01: a review cannot be edited before it is written",
+      },
+    ]);
+  });
+
+  it('takes an earlier time on the same local day (a date without a time is noon)', () => {
+    expect(
+      issuesOf(
+        row({ datePublished: '2026-06-01T20:00:00Z', dateModified: '2026-06-01T17:00:00Z' }),
+      ),
+    ).toEqual([]);
+  });
+});
+
+describe('control characters in imported texts (issue 15)', () => {
+  it('are removed from texts and names; names are one line; tab and line breaks stay in texts', () => {
+    const parsed = reviewSourceAsOf(reviewDateWindow(NOW, 'UTC')).parse(
+      row({
+        author: { name: 'Ann\u0000 \u001b[31mLee\u0085\n' },
+        name: 'Great\tvisit\r\n',
+        reviewBody: 'Line one\u0007\nline\ttwo\u009b',
+        ownerResponse: { text: 'Thanks\u0000!\r\nThe team' },
+        taggedStaff: [{ name: 'Mike\u0000\nTorres' }],
+      }),
+    );
+    expect(parsed.author.name).toBe('Ann [31mLee');
+    expect(parsed.name).toBe('Great visit');
+    expect(parsed.reviewBody).toBe('Line one\nline\ttwo');
+    expect(parsed.ownerResponse?.text).toBe('Thanks!\r\nThe team');
+    expect(parsed.taggedStaff[0]?.name).toBe('Mike Torres');
+  });
+
+  it('a name or text of control characters alone is empty: refused or null', () => {
+    expect(issuesOf(row({ author: { name: '\u0000\u001b' } }))[0]?.path).toEqual([
+      'author',
+      'name',
+    ]);
+    const parsed = reviewSourceAsOf(reviewDateWindow(NOW, 'UTC')).parse(
+      row({ reviewBody: '\u0000\u0001' }),
+    );
+    expect(parsed.reviewBody).toBeNull();
+  });
+});

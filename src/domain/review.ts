@@ -71,8 +71,25 @@ export const SubRatings = z.object({
 });
 export type SubRatings = z.infer<typeof SubRatings>;
 
+/**
+ * Control characters no review text holds on purpose: C0 but tab, line feed and carriage return,
+ * DEL and C1 (a NUL or an ESC from a broken export would reach every feed, page and terminal).
+ */
+// eslint-disable-next-line no-control-regex
+const CONTROLS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g;
+
+/** A text with the control characters of `CONTROLS` removed (tab and line breaks are kept). */
+export function withoutControls(text: string): string {
+  return text.replace(CONTROLS, '');
+}
+
+/** A name on one line: the control characters removed, tabs and line breaks made spaces. */
+export function oneLineName(text: string): string {
+  return withoutControls(text).replace(/[\t\n\r]+/g, ' ');
+}
+
 export const OwnerResponse = z.object({
-  text: z.string().trim().min(1).max(LIMITS.ownerResponse),
+  text: z.string().overwrite(withoutControls).trim().min(1).max(LIMITS.ownerResponse),
   dateModified: Instant.nullable().default(null),
 });
 export type OwnerResponse = z.infer<typeof OwnerResponse>;
@@ -88,15 +105,16 @@ export type TechnicianMention = z.infer<typeof TechnicianMention>;
 
 /** A staff member a source names on a review (DealerRater `Employees[]` or `EmployeeNames`). */
 export const TaggedStaff = z.object({
-  name: z.string().trim().min(1).max(200),
+  name: z.string().overwrite(oneLineName).trim().min(1).max(200),
   via: z.enum(['tagged', 'free-text']).default('tagged'),
   rating: RatingValue.nullable().default(null),
 });
 export type TaggedStaff = z.infer<typeof TaggedStaff>;
 
-const nullableText = (max: number) =>
+const nullableText = (max: number, clean: (text: string) => string = withoutControls) =>
   z
     .string()
+    .overwrite(clean)
     .max(max, `must be at most ${max} characters`)
     .nullable()
     .default(null)
@@ -116,7 +134,7 @@ export const ReviewSource = z.object({
     .nullable()
     .default(null),
   reviewRating: z.object({ ratingValue: RatingValue }),
-  name: nullableText(LIMITS.title),
+  name: nullableText(LIMITS.title, oneLineName),
   reviewBody: nullableText(LIMITS.body),
   reviewBodyTranslated: nullableText(LIMITS.body),
   inLanguage: z
@@ -124,7 +142,9 @@ export const ReviewSource = z.object({
     .regex(/^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$/, 'must be a BCP 47 language tag')
     .nullable()
     .default(null),
-  author: z.object({ name: z.string().trim().min(1).max(LIMITS.authorName) }),
+  author: z.object({
+    name: z.string().overwrite(oneLineName).trim().min(1).max(LIMITS.authorName),
+  }),
   datePublished: Instant,
   dateModified: Instant.nullable().default(null),
   department: Department.nullable().default(null),
@@ -202,9 +222,27 @@ export function reviewSourceAsOf(window: ReviewDateWindow) {
       [['ownerResponse', 'dateModified'], r.ownerResponse?.dateModified ?? null],
       [['verification', 'checkedAt'], r.verification?.checkedAt ?? null],
     ];
+    let plausible = true;
     for (const [path, instant] of dates) {
       const problem = instant === null ? null : implausibleDate(instant, window);
-      if (problem !== null) ctx.addIssue({ code: 'custom', path, message: problem });
+      if (problem !== null) {
+        plausible = false;
+        ctx.addIssue({ code: 'custom', path, message: problem });
+      }
+    }
+    // Edited on a day before it was written: swapped columns or a typo, and which date is right
+    // cannot be told. Earlier on the same day (a date without a time is read as noon) is not an
+    // error: the review's dateModified is then its datePublished.
+    if (plausible && r.dateModified !== null) {
+      const edited = localDate(r.dateModified, window.timeZone);
+      const written = localDate(r.datePublished, window.timeZone);
+      if (edited < written) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['dateModified'],
+          message: `${edited} is before the review's own date ${written}: a review cannot be edited before it is written`,
+        });
+      }
     }
   });
 }

@@ -1,6 +1,6 @@
 import { isIPv6 } from 'node:net';
 
-import type { RateStore } from '../store/index.js';
+import { isStoreBusy, type RateStore } from '../store/index.js';
 
 /** The outcome of counting one request against its client's budget. */
 export type RateDecision = { ok: true } | { ok: false; retryAfterSeconds: number };
@@ -32,12 +32,20 @@ export function clientKey(remoteAddress: string | undefined): string {
 /**
  * A fixed one-minute window per client: `perMinute` requests, then 429 with the seconds left in
  * the window. The counters live in the store, so the budget holds across every instance that
- * shares it. `scope` keeps the counters of different limits apart.
+ * shares it. `scope` keeps the counters of different limits apart. When the store is busy
+ * (another process holds its write lock for longer than a moment), the request passes uncounted
+ * rather than wait for it.
  */
 export function createRateLimiter(store: RateStore, scope: string, perMinute: number): RateLimiter {
   return {
     async take(key, now) {
-      const decision = await store.take(`${scope}:${key}`, now, WINDOW_MS, perMinute);
+      let decision;
+      try {
+        decision = await store.take(`${scope}:${key}`, now, WINDOW_MS, perMinute);
+      } catch (err) {
+        if (isStoreBusy(err)) return { ok: true };
+        throw err;
+      }
       if (decision.ok) return decision;
       return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil(decision.retryAfterMs / 1000)) };
     },

@@ -1,5 +1,6 @@
 import { describeError, UsageError } from '../cli.js';
 import { ConfigError, loadEnv } from '../config.js';
+import { lowerProcessPriority } from '../platform/priority.js';
 import { ConcurrentChangeError, openStoreWithin, type Store } from '../store/index.js';
 import { parseCliArgs, USAGE, type CliArgs } from './args.js';
 
@@ -106,6 +107,8 @@ export async function main(argv: readonly string[]): Promise<number> {
       process.stdout.write(`${USAGE}\n`);
       return 0;
     }
+    // An import is batch work beside a running service: it yields the cores to the service.
+    lowerProcessPriority();
     const store = await openStoreWithin(loadEnv(['DATABASE_URL']).DATABASE_URL);
     const interrupted = (): void => {
       process.stderr.write('\nimport: interrupted; nothing was imported\n');

@@ -6,7 +6,7 @@ import { readCsvReviews } from './formats/csv.js';
 import { readDealerRaterReviews } from './formats/dealerrater.js';
 import { readGoogleReviews } from './formats/gbp.js';
 import { readPublishedReviews } from './formats/reviews-json.js';
-import { FileError, readTextFile, type TextDocument } from './internal/text.js';
+import { checkImportFile, FileError, readTextFile, type TextDocument } from './internal/text.js';
 import type { FormatId, FormatReader } from './types.js';
 
 /** One file of an import: where it is and, once read, its text and reader. */
@@ -55,7 +55,10 @@ export async function listInputs(path: string): Promise<InputFile[]> {
   } catch {
     throw new FileError(`cannot read ${path}: no such file or directory`);
   }
-  if (!info.isDirectory()) return [{ path, label: path, bytes: info.size }];
+  if (!info.isDirectory()) {
+    checkImportFile(path, info);
+    return [{ path, label: path, bytes: info.size }];
+  }
   const found: string[] = [];
   await walk(path, found);
   if (found.length === 0) throw new FileError(`${path}: directory holds no reviews*.json file`);

@@ -2,7 +2,7 @@ import { hostname, userInfo } from 'node:os';
 import { z } from 'zod';
 import { CliError, parseCommandLine, printUsage, runCommandLine, UsageError } from '../cli.js';
 import { loadEnv } from '../config.js';
-import { openStore, type ModerationRecord } from '../store/index.js';
+import { openExistingStoreWithin, type ModerationRecord } from '../store/index.js';
 
 export const USAGE = `Usage: dealer-reviews remove <review-id> [--reason <text>] [--by <name>]
        dealer-reviews remove <review-id> --undo [--reason <text>] [--by <name>]
@@ -90,7 +90,9 @@ export function main(argv: readonly string[]): Promise<number> {
   return runCommandLine(CLI, async () => {
     const args = parseRemoveArgs(argv);
     if (args === null) return printUsage(CLI);
-    const store = openStore(loadEnv(['DATABASE_URL']).DATABASE_URL);
+    // A store that does not exist, or a file that is not one, fails in one line (opening a
+    // SQLite path creates it, and a file that is not a database failed at the first query).
+    const store = await openExistingStoreWithin(loadEnv(['DATABASE_URL']).DATABASE_URL);
     try {
       const record: ModerationRecord = {
         reviewId: args.reviewId,

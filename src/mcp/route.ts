@@ -15,6 +15,8 @@ import type { Logger } from '../logger.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   checkParams,
+  hasValidEnvelope,
+  ignoreTaskAugmentation,
   isJsonRpcMessage,
   readableId,
   type ParamsProblem,
@@ -25,6 +27,7 @@ import { ANSWERED_REQUESTS } from './server.js';
 import type { SessionClaims, SessionManager } from './sessions.js';
 import type { Streams } from './streams.js';
 import type { Published, Snapshot } from '../snapshot/types.js';
+import { isStoreBusy } from '../store/index.js';
 
 /** What one request's server is built with. */
 export interface RequestInfo {
@@ -126,6 +129,11 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   });
 }
 
+/** No content coding, or `identity`: the endpoint reads bodies as they are. */
+function isIdentityCoding(value: string | undefined): boolean {
+  return value === undefined || value.trim().toLowerCase() === 'identity' || value.trim() === '';
+}
+
 function isJsonContentType(value: string | undefined): boolean {
   return value?.split(';')[0]?.trim().toLowerCase() === 'application/json';
 }
@@ -225,25 +233,48 @@ export function mcpRoutes(options: McpRouteOptions): Route[] {
     throw new RpcFailure(403, -32000, 'Forbidden: this Origin is not allowed');
   };
 
+  /**
+   * The id of a request refused before its body was read (406, 415), read from the body when it
+   * can be (within the size limit, JSON): the error then answers that request.
+   */
+  const idOfUnread = async (req: IncomingMessage): Promise<RequestId | null> => {
+    try {
+      if (req.headers['content-encoding'] !== undefined) return null;
+      return readableId(JSON.parse((await readBody(req, options.maxBodyBytes)).toString('utf8')));
+    } catch {
+      return null;
+    }
+  };
+
   /** Reads the body: the parsed messages, each a JSON-RPC 2.0 message. */
   const readMessages = async (
     req: IncomingMessage,
     reply: Reply,
-  ): Promise<{ body: unknown; messages: Message[] }> => {
+  ): Promise<{ body: unknown; messages: Message[]; malformedParams: boolean[] }> => {
     const accept = req.headers.accept ?? '';
+    let refused: RpcFailure | null = null;
     if (!accept.includes('application/json') || !accept.includes('text/event-stream')) {
-      throw new RpcFailure(
+      refused = new RpcFailure(
         406,
         -32000,
         'Not Acceptable: Client must accept both application/json and text/event-stream',
       );
-    }
-    if (!isJsonContentType(req.headers['content-type'])) {
-      throw new RpcFailure(
+    } else if (!isJsonContentType(req.headers['content-type'])) {
+      refused = new RpcFailure(
         415,
         -32000,
         'Unsupported Media Type: Content-Type must be application/json',
       );
+    } else if (!isIdentityCoding(req.headers['content-encoding'])) {
+      refused = new RpcFailure(
+        415,
+        -32000,
+        'Unsupported Media Type: the body must not be compressed (no Content-Encoding)',
+      );
+    }
+    if (refused) {
+      reply.id = await idOfUnread(req);
+      throw refused;
     }
     const raw = await readBody(req, options.maxBodyBytes);
     let body: unknown;
@@ -255,10 +286,12 @@ export function mcpRoutes(options: McpRouteOptions): Route[] {
     reply.id = readableId(body);
     const messages = Array.isArray(body) ? body : [body];
     if (messages.length === 0) throw new RpcFailure(400, -32600, 'Invalid Request: empty batch');
-    if (!messages.every(isJsonRpcMessage)) {
+    for (const m of messages) ignoreTaskAugmentation(m);
+    const malformedParams = messages.map((m) => !isJsonRpcMessage(m));
+    if (!messages.every((m, i) => !malformedParams[i] || hasValidEnvelope(m, ANSWERED_REQUESTS))) {
       throw new RpcFailure(400, -32600, 'Invalid Request: not a JSON-RPC 2.0 message');
     }
-    return { body, messages: messages as Message[] };
+    return { body, messages: messages as Message[], malformedParams };
   };
 
   const clientAddress = options.clientAddress ?? clientAddressResolver([]);
@@ -350,8 +383,12 @@ export function mcpRoutes(options: McpRouteOptions): Route[] {
     origin: string | undefined,
     reply: Reply,
   ): Promise<void> => {
-    const { body, messages } = await readMessages(req, reply);
+    const { body, messages, malformedParams } = await readMessages(req, reply);
     const problems = messages.map((m) => checkParams(m, ANSWERED_REQUESTS));
+    // Params the method's schema accepts but the message schema does not: nothing says why.
+    if (malformedParams.some((bad, i) => bad && !problems[i])) {
+      throw new RpcFailure(400, -32600, 'Invalid Request: not a JSON-RPC 2.0 message');
+    }
     const init = messages.find((m) => m.method === 'initialize');
     const info = await versionOf(req, init);
     const version = info.protocolVersion;
@@ -459,6 +496,15 @@ export function mcpRoutes(options: McpRouteOptions): Route[] {
           return void res.destroy();
         }
         if (err instanceof RpcFailure) return sendRpcError(res, origin, err, reply.id);
+        if (isStoreBusy(err)) {
+          const busy = new RpcFailure(
+            503,
+            -32000,
+            'Service Unavailable: another process is writing to the store; try again in a moment',
+            { 'Retry-After': '2' },
+          );
+          return sendRpcError(res, origin, busy, reply.id);
+        }
         logger.error({ err }, 'MCP request failed');
         sendRpcError(res, origin, new RpcFailure(500, -32603, 'Internal error'), reply.id);
       }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DOCUMENT_IDS, DOCUMENTS } from '../catalogue.js';
 import { ErrorResponse, SearchResponse, SinceResponse } from '../domain/public-schemas.js';
-import { DateParam, searchFields } from '../reviews/search-schema.js';
+import { DateParam, searchFields, SinceQuery } from '../reviews/search-schema.js';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -112,6 +112,13 @@ export function buildOpenApiDocument(
           summary: 'Reviews dated on or after a day, oldest first.',
           parameters: [
             { name: 'date', in: 'path', required: true, schema: schemaOf(DateParam, 'input') },
+            ...Object.entries(SinceQuery.shape).map(([name, schema]) => ({
+              name,
+              in: 'query',
+              required: false,
+              description: schema.description,
+              schema: schemaOf(schema, 'input'),
+            })),
             ...conditionalParams,
           ],
           responses: {
@@ -121,6 +128,13 @@ export function buildOpenApiDocument(
             },
             '304': notModified,
             ...badRequest,
+            '503': {
+              ...json(
+                ref('Error'),
+                'Too many large results (over 2,000 reviews, without `limit`) are being streamed at once (`SINCE_MAX_STREAMS`); retry after `Retry-After` seconds, or page with `limit`.',
+              ),
+              headers: { 'Retry-After': { schema: { type: 'integer' } } },
+            },
           },
         },
       },

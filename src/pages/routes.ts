@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 import { DOCUMENTS, type ServiceUrls } from '../catalogue.js';
 import { stableJson } from '../domain/stable-json.js';
-import { COMMON_HEADERS, sendRepresentation } from '../http/respond.js';
+import { COMMON_HEADERS, sendJson, sendRepresentation } from '../http/respond.js';
 import type { Route } from '../http/router.js';
 import type { Insights } from '../insights/index.js';
 import {
@@ -26,6 +26,13 @@ import {
   sitemapCount,
 } from './internal/sitemap.js';
 import { hasFilters, parsePageQuery, type PageQuery } from './query.js';
+
+/** The JSON errors of the pages, for a client that asks for JSON. */
+const PROGRAM_ERRORS = {
+  400: ['invalid_request', 'The request has invalid parameters.'],
+  404: ['not_found', 'No such page. The API is described at /openapi.json.'],
+  503: ['unavailable', 'Not ready yet; try again in a moment.'],
+} as const;
 
 const HTML = 'text/html; charset=utf-8';
 
@@ -138,6 +145,23 @@ export function createPages(options: PagesOptions): Pages {
       : sendRepresentation(req, res, rep);
 
   const sendError = (req: IncomingMessage, res: ServerResponse, detail: ErrorDetail): void => {
+    // A program that asks for JSON (and not HTML) gets the API's JSON error, as on every path.
+    const accept = req.headers.accept ?? '';
+    if (/\bapplication\/(?:[\w.+-]*\+)?json\b/i.test(accept) && !/\btext\/html\b/i.test(accept)) {
+      const [code, message] = PROGRAM_ERRORS[detail.status];
+      const issues = detail.status === 400 ? detail.issues : [];
+      return sendJson(
+        req,
+        res,
+        detail.status,
+        {
+          error: code,
+          message,
+          ...(issues.length > 0 ? { issues } : {}),
+        },
+        detail.status === 503 ? { 'Retry-After': '5' } : {},
+      );
+    }
     const body = Buffer.from(renderErrorPage(site, published.current().business, detail));
     res.writeHead(detail.status, {
       ...COMMON_HEADERS,

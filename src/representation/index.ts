@@ -1,9 +1,12 @@
 import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
+import { once } from 'node:events';
 import {
   brotliCompress,
   brotliCompressSync,
   constants,
+  createBrotliCompress,
+  createGzip,
   gzip,
   gzipSync,
   type BrotliOptions,
@@ -36,6 +39,16 @@ export interface RepresentationOptions {
   contentType: string;
   lastModifiedMs: number;
   headers?: Record<string, string>;
+}
+
+/** How `prepareParts` treats the codings of a body over 4 MiB. */
+export interface PartsOptions extends RepresentationOptions {
+  /**
+   * The thread that prepares the parts makes the codings of a large body itself after it goes
+   * live, and sends them (`makeLargeCodings`, then `addCodings`): the thread that serves it
+   * compresses nothing. Unset, that thread compresses them in its thread pool.
+   */
+  codingsFollow?: boolean;
 }
 
 function strongEtag(body: Buffer): string {
@@ -176,9 +189,14 @@ export interface RepresentationParts {
   readonly etag: string;
   /** The codings: `null` when not smaller than the body, absent when they follow later. */
   readonly codings?: { gzip: Uint8Array | null; br: Uint8Array | null };
+  /** The codings (absent) follow from the thread that prepared the parts. */
+  readonly codingsFollow?: boolean;
 }
 
-/** A buffer of its own (never a slice of Node's shared pool), so that it can be transferred. */
+/**
+ * A buffer of its own (never a slice of Node's shared pool), so that it can be transferred, or a
+ * whole `SharedArrayBuffer`, which threads share without a copy or a transfer.
+ */
 function own(bytes: Uint8Array): Uint8Array {
   if (bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength) return bytes;
   const copy = new Uint8Array(bytes.byteLength);
@@ -202,32 +220,96 @@ export function makeCodings(body: Uint8Array): { gzip: Uint8Array | null; br: Ui
   };
 }
 
+/** Bytes handed to a compressor at a time: a new build can stop it between two of them. */
+const PIECE_BYTES = 1024 * 1024;
+
+/** Compresses `body` in the thread pool, a piece at a time; rejects once `signal` aborts. */
+async function compressPieces(
+  body: Uint8Array,
+  coding: 'gzip' | 'br',
+  signal: AbortSignal,
+): Promise<Uint8Array> {
+  const zip =
+    coding === 'gzip'
+      ? createGzip({ level: 5, chunkSize: PIECE_BYTES })
+      : createBrotliCompress({ ...brotliParams(body.length, 4), chunkSize: PIECE_BYTES });
+  const out: Buffer[] = [];
+  zip.on('data', (chunk: Buffer) => out.push(chunk));
+  const ended = new Promise<void>((resolve, reject) => {
+    zip.once('end', resolve);
+    zip.once('error', reject);
+  });
+  const stop = (): void => void zip.destroy(new Error('a newer version is being built'));
+  signal.addEventListener('abort', stop, { once: true });
+  try {
+    for (let at = 0; at < body.length && !signal.aborted; at += PIECE_BYTES) {
+      if (!zip.write(body.subarray(at, at + PIECE_BYTES))) await once(zip, 'drain');
+    }
+    signal.throwIfAborted();
+    zip.end();
+    await ended;
+  } finally {
+    signal.removeEventListener('abort', stop);
+  }
+  return own(Buffer.concat(out));
+}
+
+/**
+ * The gzip and brotli forms of a body over 4 MiB (for the build worker, after the version went
+ * live), with the fast settings the thread pool uses for them (`precompressRepresentation`): made
+ * one after the other in the thread pool, a megabyte at a time, so that the worker keeps
+ * answering and a newer build stops them (`signal`). A coding that is not smaller is `null`.
+ */
+export async function makeLargeCodings(
+  body: Uint8Array,
+  signal: AbortSignal,
+): Promise<{ gzip: Uint8Array | null; br: Uint8Array | null }> {
+  const gz = await compressPieces(body, 'gzip', signal);
+  const br = await compressPieces(body, 'br', signal);
+  return {
+    gzip: gz.length < body.length ? gz : null,
+    br: br.length < body.length ? br : null,
+  };
+}
+
 /**
  * Prepares the parts of a representation off the event loop: the ETag always, the codings now
- * for documents up to 4 MiB and later (`makeCodings`, sent after the document goes live) above.
+ * for documents up to 4 MiB and later above (made by whoever serves it, or, with
+ * `codingsFollow`, by this thread after the document goes live).
  */
 export function prepareParts(
   body: Uint8Array | string,
-  options: RepresentationOptions,
+  options: PartsOptions,
 ): RepresentationParts {
   const bytes = own(typeof body === 'string' ? Buffer.from(body) : body);
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const small = bytes.length <= DEFER_COMPRESSION_BYTES;
   return {
     contentType: options.contentType,
     lastModifiedMs: options.lastModifiedMs,
     headers: { ...options.headers },
     body: bytes,
     etag: strongEtag(buffer),
-    ...(bytes.length <= DEFER_COMPRESSION_BYTES ? { codings: makeCodings(bytes) } : {}),
+    ...(small ? { codings: makeCodings(bytes) } : {}),
+    ...(!small && options.codingsFollow ? { codingsFollow: true } : {}),
   };
 }
 
-/** The buffers of representation parts, to transfer them. */
+/**
+ * The buffers of representation parts, to transfer them (a `SharedArrayBuffer` is shared, never
+ * transferred).
+ */
 export function partsBuffers(parts: RepresentationParts): ArrayBuffer[] {
-  const list = [parts.body, parts.codings?.gzip, parts.codings?.br].filter(
-    (b): b is Uint8Array => b instanceof Uint8Array,
-  );
-  return [...new Set(list.map((b) => b.buffer as ArrayBuffer))];
+  return codingsBuffers([parts.body, parts.codings?.gzip, parts.codings?.br]);
+}
+
+/** The transferable buffers among `list` (each once). */
+export function codingsBuffers(list: readonly (Uint8Array | null | undefined)[]): ArrayBuffer[] {
+  const buffers = list
+    .filter((b): b is Uint8Array => b instanceof Uint8Array)
+    .map((b) => b.buffer)
+    .filter((b): b is ArrayBuffer => b instanceof ArrayBuffer);
+  return [...new Set(buffers)];
 }
 
 function toBuffer(bytes: Uint8Array): Buffer {
@@ -241,7 +323,11 @@ function toBuffer(bytes: Uint8Array): Buffer {
 export function restoreRepresentation(parts: RepresentationParts): PreparedRepresentation {
   const rep = new PreparedRepresentation(toBuffer(parts.body), parts, parts.etag);
   if (parts.codings) addCodings(rep, parts.codings);
-  else if (parts.body.length >= MIN_COMPRESS_BYTES) {
+  else if (parts.codingsFollow) {
+    // The thread that built it sends them (`addCodings`); identity is served meanwhile.
+    rep.setPending('gzip');
+    rep.setPending('br');
+  } else if (parts.body.length >= MIN_COMPRESS_BYTES) {
     // A large document goes live at once; its codings are made in the thread pool meanwhile.
     rep.setPending('gzip');
     rep.setPending('br');

@@ -50,7 +50,10 @@ export function writeFragments(
 
 /** `/reviews.json` as bytes, and where each review's JSON lies in them. */
 export interface ReviewsDocument {
-  /** A buffer of its own (transferable). */
+  /**
+   * A `SharedArrayBuffer` of its own: the thread that built it can still compress it after the
+   * thread that serves it has it, with neither a copy nor a transfer.
+   */
   readonly body: Uint8Array;
   /** Byte offsets of review `i` (published order): `body[starts[i], ends[i])`. */
   readonly starts: Uint32Array;
@@ -71,7 +74,7 @@ export function renderReviewsDocument(
   const n = fragments.length;
   let size = Buffer.byteLength(head) + 2 + Math.max(0, n - 1);
   for (const f of fragments) size += Buffer.byteLength(f);
-  const body = new Uint8Array(size);
+  const body = new Uint8Array(new SharedArrayBuffer(size));
   const out = Buffer.from(body.buffer);
   const starts = new Uint32Array(n);
   const ends = new Uint32Array(n);

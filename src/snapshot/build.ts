@@ -40,6 +40,11 @@ export interface BuildOptions {
   urls: ServiceUrls;
   /** Whether the WebSub hub runs (adds hub links to the topics). */
   hub: boolean;
+  /**
+   * The builder sends the codings of documents over 4 MiB after the version goes live (the build
+   * worker): the thread that serves them compresses nothing.
+   */
+  codingsFollow?: boolean;
 }
 
 /** The `Link` header of a topic: where its hub is and its own URL, for WebSub discovery. */
@@ -63,6 +68,7 @@ export function prepareDocument(
       contentType: DOCUMENTS[id].contentType,
       lastModifiedMs: Date.parse(state.changedAt),
       headers: topicHeaders(options, id),
+      ...(options.codingsFollow ? { codingsFollow: true } : {}),
     }),
   };
 }

@@ -41,6 +41,12 @@ export interface LocalBuilderOptions extends BuildOptions {
    * garbage, then says so); `signal` aborts when a new build starts meanwhile.
    */
   onIdle?: (version: number, signal: AbortSignal) => void | Promise<void>;
+  /**
+   * Runs after a version is handed over, beside the insights (the build worker makes the codings
+   * of its large documents here); the version is idle once both are done; `signal` aborts when a
+   * new build starts.
+   */
+  afterBuild?: (built: BuiltVersion, signal: AbortSignal) => void | Promise<void>;
 }
 
 /**
@@ -52,19 +58,35 @@ export function createLocalBuilder(o: LocalBuilderOptions): Builder {
   let followUp: AbortController | null = null;
   let pending: Promise<void> = Promise.resolve();
 
-  const follow = async (state: DataState, source: InsightsSource, signal: AbortSignal) => {
-    if (!o.insights) return;
-    const body = await o.insights(source, signal);
-    if (signal.aborted) return;
-    const doc = prepareDocument('insights', body, state, o);
-    for (const listener of listeners) listener(state.version, doc);
+  const follow = async (
+    state: DataState,
+    built: BuiltVersion,
+    source: InsightsSource,
+    signal: AbortSignal,
+  ) => {
+    const after = Promise.resolve().then(() => o.afterBuild?.(built, signal));
+    try {
+      if (!o.insights || signal.aborted) return;
+      const body = await o.insights(source, signal);
+      if (signal.aborted) return;
+      const doc = prepareDocument('insights', body, state, o);
+      for (const listener of listeners) listener(state.version, doc);
+    } finally {
+      await after.catch((err: unknown) => {
+        if (!signal.aborted) o.onError?.(err);
+      });
+    }
   };
 
   /** Starts the follow-up work of a version (after the caller has the built version). */
-  const schedule = (state: DataState, source: InsightsSource): AbortController => {
+  const schedule = (
+    state: DataState,
+    built: BuiltVersion,
+    source: InsightsSource,
+  ): AbortController => {
     const controller = new AbortController();
     pending = new Promise<void>((resolve) => setImmediate(resolve))
-      .then(() => follow(state, source, controller.signal))
+      .then(() => follow(state, built, source, controller.signal))
       .catch((err: unknown) => {
         if (!controller.signal.aborted) o.onError?.(err);
       })
@@ -81,7 +103,7 @@ export function createLocalBuilder(o: LocalBuilderOptions): Builder {
       await o.prepare?.();
       const dataset = await o.read();
       const { built, reviews } = buildVersion(dataset, o);
-      followUp = schedule(dataset.state, {
+      followUp = schedule(dataset.state, built, {
         reviews,
         business: dataset.business,
         changedAt: dataset.state.changedAt,

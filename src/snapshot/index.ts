@@ -5,6 +5,6 @@ export { createLocalBuilder } from './builder.js';
 export type { Builder, InsightsSource, LocalBuilderOptions } from './builder.js';
 export { startPublisher } from './publisher.js';
 export type { Publisher, PublisherOptions } from './publisher.js';
-export { buildSnapshot, openSnapshot } from './snapshot.js';
+export { addDocumentCodings, buildSnapshot, openSnapshot } from './snapshot.js';
 export type { SnapshotOptions } from './snapshot.js';
 export type { ChangeEvent, Published, Representation, ResponseCache, Snapshot } from './types.js';

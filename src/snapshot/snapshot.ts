@@ -54,6 +54,12 @@ class LiveSnapshot implements Snapshot {
     );
   }
 
+  fragments(): (pos: number) => Buffer {
+    const body = this.reviewsBody;
+    const { fragmentStarts: starts, fragmentEnds: ends } = this.built;
+    return (pos) => body.subarray(starts[pos]!, ends[pos]!);
+  }
+
   review(pos: number): Review {
     return JSON.parse(this.fragment(pos).toString('utf8')) as Review;
   }

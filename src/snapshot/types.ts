@@ -19,6 +19,11 @@ export interface Snapshot {
   readonly views: Views;
   /** The JSON bytes of the review at a position (a view into the `/reviews.json` body). */
   fragment(pos: number): Buffer;
+  /**
+   * The same bytes as `fragment`, from a function that holds only the `/reviews.json` body and
+   * the review offsets, not the version: what a long response keeps while it is sent.
+   */
+  fragments(): (pos: number) => Buffer;
   /** The review at a position, parsed from its bytes. */
   review(pos: number): Review;
   /** Prepared documents keyed by path: `/reviews.json`, `/api/feed.json`, `/feed.xml`, ... */

@@ -30,7 +30,13 @@ export type {
   TableRows,
   WatchEvent,
 } from './types.js';
-export { ConcurrentChangeError, reviewKey, StoreNotEmptyError } from './types.js';
+export {
+  ConcurrentChangeError,
+  isStoreBusy,
+  reviewKey,
+  StoreBusyError,
+  StoreNotEmptyError,
+} from './types.js';
 export type {
   ClaimOptions,
   ClaimedDelivery,
@@ -64,9 +70,24 @@ export function databaseUrlProblem(databaseUrl: string): string | null {
   }
 }
 
-/** A `DATABASE_URL` as logs and messages may show it: a PostgreSQL password is masked. */
+/**
+ * A `DATABASE_URL` as logs and messages may show it: a PostgreSQL password is masked, and so is
+ * whatever follows `user:` in any other URL with credentials (a mistyped `postgress://u:pw@h/db`
+ * or `mysql://…`) and any `password=` parameter.
+ */
 export function maskDatabaseUrl(databaseUrl: string): string {
-  return isPostgresUrl(databaseUrl) ? maskPostgresUrl(databaseUrl) : databaseUrl;
+  if (isPostgresUrl(databaseUrl)) return maskPostgresUrl(databaseUrl);
+  if (databaseUrl.startsWith('sqlite:')) return databaseUrl;
+  return (
+    databaseUrl
+      // Up to the last @: a password may hold an unescaped @ or /, and masking too much is safe.
+      .replace(/^([^:/?#]*:\/\/)(.*)@/, (_m, scheme: string, userinfo: string) => {
+        const colon = userinfo.indexOf(':');
+        const user = colon === -1 ? '' : userinfo.slice(0, colon);
+        return `${scheme}${colon === -1 || user.includes('/') ? '***' : `${user}:***`}@`;
+      })
+      .replace(/(password=)[^&#]*/gi, '$1***')
+  );
 }
 
 /**
@@ -103,8 +124,9 @@ function describeOpenFailure(err: unknown): string {
 }
 
 /**
- * How long opening the store may take: longer than SQLite's busy timeout (10 s) and than
- * PostgreSQL's connection timeout (10 s), so that a database another process keeps locked, or a
+ * How long opening the store may take: longer than PostgreSQL's connection timeout (10 s), and
+ * shorter than SQLite's busy timeout (a minute), so that a database another process keeps locked
+ * while the store would migrate it, or a
  * server that does not answer, reports itself as such.
  */
 export const STORE_OPEN_DEADLINE_MS = 15_000;

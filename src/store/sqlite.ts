@@ -12,11 +12,20 @@ import {
 } from './internal/sqlite-staged.js';
 import { createSqliteTransfer } from './transfer-sqlite.js';
 import { createSqliteWebSubStore } from './websub-sqlite.js';
-import type { AnalysisStore, Dataset, Store, StoreTransaction } from './types.js';
+import {
+  StoreBusyError,
+  type AnalysisStore,
+  type Dataset,
+  type Store,
+  type StoreTransaction,
+} from './types.js';
 
 type Db = Database.Database;
 
-function connect(path: string): Db {
+/** How long a connection waits for another writer's lock (SQLite's busy timeout). */
+export const LOCK_WAIT_MS = 60_000;
+
+function connect(path: string, busyTimeoutMs = LOCK_WAIT_MS): Db {
   if (path !== ':memory:') {
     ensureDirectory(dirname(path));
     checkDatabaseFile(path);
@@ -25,8 +34,9 @@ function connect(path: string): Db {
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   // Every connection runs off the service's event loop (the store's own thread, the build worker,
-  // a command's process), so waiting for another writer's lock blocks no request.
-  db.pragma('busy_timeout = 60000');
+  // a command's process), so waiting for another writer's lock blocks no request. The store
+  // thread's writer waits without blocking its thread instead (`asyncLockWait`).
+  db.pragma(`busy_timeout = ${busyTimeoutMs}`);
   db.pragma('foreign_keys = ON');
   return db;
 }
@@ -103,14 +113,44 @@ function createAnalysisStore(
   };
 }
 
+export interface SqliteStoreOptions {
+  /**
+   * Wait for another process's write lock without blocking the thread: the writer's busy timeout
+   * is 0 and `BEGIN IMMEDIATE` is retried on timers, so the reads the thread serves meanwhile
+   * (MCP sessions, the data version) never queue behind a write that waits. The service's store
+   * thread opens its store so; commands and the build worker wait in SQLite (blocking their own
+   * thread only).
+   */
+  asyncLockWait?: boolean;
+  /**
+   * With `asyncLockWait`: how long a write made for a request (a rate counter, an MCP session's
+   * setting, a WebSub request) may wait for the lock, queue included, before it fails with
+   * `StoreBusyError` (other writes wait `LOCK_WAIT_MS`).
+   */
+  requestWaitMs?: number;
+}
+
+/** How long a request's write waits for the store's write lock by default. */
+export const REQUEST_WRITE_WAIT_MS = 2_000;
+/** How long a rate counter's write waits (then the limiter lets the request through). */
+const RATE_WRITE_WAIT_MS = 250;
+
+const isBusy = (err: unknown): boolean => {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === 'SQLITE_BUSY' || code === 'SQLITE_BUSY_SNAPSHOT';
+};
+
 /**
  * Opens (and migrates) the SQLite store at `path`. WAL mode lets the service read while an import
  * in another process writes; each write batch is one `BEGIN IMMEDIATE` transaction on a
  * dedicated connection, so readers never see a half-applied import.
  */
-export function openSqliteStore(path: string): Store {
+export function openSqliteStore(path: string, options: SqliteStoreOptions = {}): Store {
+  const asyncWait = options.asyncLockWait === true;
+  const requestWaitMs = options.requestWaitMs ?? REQUEST_WRITE_WAIT_MS;
   const writer = connect(path);
   migrate(writer);
+  if (asyncWait) writer.pragma('busy_timeout = 0');
   const reader = path === ':memory:' ? writer : connect(path);
   let queue: Promise<unknown> = Promise.resolve();
   /** Serialises every write on the writer connection, so none lands inside another's transaction. */
@@ -119,8 +159,67 @@ export function openSqliteStore(path: string): Store {
     queue = next.catch(() => undefined);
     return next;
   };
-  const writeSync = <T>(fn: () => T): Promise<T> =>
-    serialize(async () => writer.transaction(fn).immediate());
+  /**
+   * `BEGIN IMMEDIATE`, retried on timers while another process holds the lock, until `deadline`
+   * (or until the caller gave up).
+   */
+  const begin = async (deadline: number, abandoned: () => boolean): Promise<void> => {
+    for (let delay = 1; ; delay = Math.min(delay * 2, 25)) {
+      if (abandoned()) throw new StoreBusyError();
+      try {
+        writer.exec('BEGIN IMMEDIATE');
+        return;
+      } catch (err) {
+        if (!isBusy(err)) throw err;
+        if (Date.now() + delay > deadline) throw new StoreBusyError();
+      }
+      await new Promise((resolve) => setTimeout(resolve, delay));
+    }
+  };
+  /** Runs `fn` in one write transaction, waiting at most `waitMs` for the lock (queue included). */
+  const writeWithin = <T>(fn: () => T, waitMs: number): Promise<T> => {
+    if (!asyncWait) return serialize(async () => writer.transaction(fn).immediate());
+    const deadline = Date.now() + waitMs;
+    let gaveUp = false;
+    const job = serialize(async () => {
+      await begin(deadline, () => gaveUp);
+      try {
+        const result = fn();
+        writer.exec('COMMIT');
+        return result;
+      } catch (err) {
+        if (writer.inTransaction) writer.exec('ROLLBACK');
+        throw err;
+      }
+    });
+    if (waitMs >= LOCK_WAIT_MS) return job;
+    // A request's write: its caller hears of a busy store by its deadline even when the write is
+    // still queued behind another that waits; the queued one then gives up without running.
+    return new Promise<T>((resolve, reject) => {
+      const timer = setTimeout(
+        () => {
+          gaveUp = true;
+          reject(new StoreBusyError());
+        },
+        Math.max(0, deadline - Date.now()),
+      );
+      job.then(
+        (value) => {
+          clearTimeout(timer);
+          resolve(value);
+        },
+        (err: unknown) => {
+          clearTimeout(timer);
+          reject(err as Error);
+        },
+      );
+    });
+  };
+  const writeSync = <T>(fn: () => T): Promise<T> => writeWithin(fn, LOCK_WAIT_MS);
+  const requestWrite = <T>(fn: () => T): Promise<T> => writeWithin(fn, requestWaitMs);
+  // A rate counter waits less: the limiter lets a request through uncounted rather than hold it.
+  const rateWrite = <T>(fn: () => T): Promise<T> =>
+    writeWithin(fn, Math.min(requestWaitMs, RATE_WRITE_WAIT_MS));
   createStagingTables(writer);
   let staging: Promise<unknown> = Promise.resolve();
 
@@ -130,7 +229,7 @@ export function openSqliteStore(path: string): Store {
     location: path,
     sessions: {
       secret(name, candidate) {
-        return serialize(async () => {
+        return writeSync(() => {
           writer
             .prepare(
               'INSERT OR IGNORE INTO service_secrets (name, value, created_at) VALUES (?, ?, ?)',
@@ -146,7 +245,7 @@ export function openSqliteStore(path: string): Store {
         return endedQuery.get(sessionKey) !== undefined;
       },
       end(sessionKey, expiresAtMs) {
-        return serialize(async () => {
+        return requestWrite(() => {
           writer
             .prepare(
               'INSERT OR REPLACE INTO mcp_ended_sessions (session_key, expires_at) VALUES (?, ?)',
@@ -155,8 +254,8 @@ export function openSqliteStore(path: string): Store {
         });
       },
       purgeEnded(nowMs) {
-        return serialize(
-          async () =>
+        return writeSync(
+          () =>
             writer.prepare('DELETE FROM mcp_ended_sessions WHERE expires_at < ?').run(nowMs)
               .changes +
             writer.prepare('DELETE FROM mcp_subscriptions WHERE expires_at < ?').run(nowMs)
@@ -165,7 +264,7 @@ export function openSqliteStore(path: string): Store {
         );
       },
       subscribe(sessionKey, uri, expiresAtMs) {
-        return serialize(async () => {
+        return requestWrite(() => {
           writer
             .prepare(
               'INSERT OR REPLACE INTO mcp_subscriptions (session_key, uri, expires_at) VALUES (?, ?, ?)',
@@ -174,14 +273,14 @@ export function openSqliteStore(path: string): Store {
         });
       },
       unsubscribe(sessionKey, uri) {
-        return serialize(async () => {
+        return requestWrite(() => {
           writer
             .prepare('DELETE FROM mcp_subscriptions WHERE session_key = ? AND uri = ?')
             .run(sessionKey, uri);
         });
       },
       setLogLevel(sessionKey, level, expiresAtMs) {
-        return serialize(async () => {
+        return requestWrite(() => {
           writer
             .prepare(
               'INSERT OR REPLACE INTO mcp_log_levels (session_key, level, expires_at) VALUES (?, ?, ?)',
@@ -240,8 +339,8 @@ export function openSqliteStore(path: string): Store {
       staging = run.catch(() => undefined);
       return run;
     },
-    websub: createSqliteWebSubStore(reader, writer, writeSync),
-    rates: createSqliteRateStore(writer, writeSync),
+    websub: createSqliteWebSubStore(reader, writer, writeSync, requestWrite),
+    rates: createSqliteRateStore(writer, rateWrite),
     analyses: createAnalysisStore(reader, writer, writeSync),
     moderation: createSqliteModerationStore(reader, writer, writeSync),
     transfer: createSqliteTransfer(reader, writer, serialize, () => {

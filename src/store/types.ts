@@ -277,3 +277,22 @@ export class ConcurrentChangeError extends Error {
 export function reviewKey(source: string, sourceReviewId: string): string {
   return `${source}\u0000${sourceReviewId}`;
 }
+
+/**
+ * A write the service makes for a request (a rate counter, an MCP session's setting, a WebSub
+ * request) could not take the store's write lock in time: another process (an import, an
+ * operator's tool) holds it. Nothing was written; the request is answered 503 with `Retry-After`
+ * rather than kept waiting.
+ */
+export class StoreBusyError extends Error {
+  override name = 'StoreBusyError';
+  readonly code = 'STORE_BUSY';
+  constructor() {
+    super('the store is busy: another process holds its write lock; try again shortly');
+  }
+}
+
+/** True for a `StoreBusyError`, also one thrown on the store's thread (kept by name). */
+export function isStoreBusy(err: unknown): boolean {
+  return (err as { name?: unknown } | null)?.name === 'StoreBusyError';
+}

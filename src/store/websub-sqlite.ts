@@ -101,13 +101,19 @@ function enqueueDeliveries(writer: Db, topic: string, version: number, now: numb
  * the reader connection. Claims are one `UPDATE ... RETURNING` inside a `BEGIN IMMEDIATE`
  * transaction, which holds the database's write lock: two processes can never claim one row.
  */
-export function createSqliteWebSubStore(reader: Db, writer: Db, write: WriteRunner): WebSubStore {
+export function createSqliteWebSubStore(
+  reader: Db,
+  writer: Db,
+  write: WriteRunner,
+  /** The writes made for a request (`addIntent`), which wait less for the lock. */
+  requestWrite: WriteRunner = write,
+): WebSubStore {
   const secretOf = writer.prepare(
     'SELECT secret FROM websub_subscriptions WHERE topic = ? AND callback = ?',
   );
   return {
     addIntent: (intent, now, maxPerHost) =>
-      write(() => {
+      requestWrite(() => {
         const renewal =
           intent.mode !== 'denied' && isSubscribed(writer, intent.topic, intent.callback);
         if (

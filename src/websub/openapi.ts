@@ -33,6 +33,12 @@ export function hubOpenApiPaths(topics: readonly [string, ...string[]]): Record<
             ...text('Too many requests from this address.'),
             headers: { 'Retry-After': { schema: { type: 'integer' } } },
           },
+          '503': {
+            ...text(
+              'The store is busy (another process holds its write lock); nothing was queued.',
+            ),
+            headers: { 'Retry-After': { schema: { type: 'integer' } } },
+          },
         },
       },
     },

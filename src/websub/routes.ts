@@ -3,7 +3,7 @@ import { HUB_PATH } from '../catalogue.js';
 import type { Logger } from '../logger.js';
 import type { ClientAddress } from '../http/client-address.js';
 import type { Route } from '../http/router.js';
-import type { WebSubStore } from '../store/index.js';
+import { isStoreBusy, type WebSubStore } from '../store/index.js';
 import { grantLease, hubFormSchema, type HubRequest, type LeaseBounds } from './form.js';
 import { HubError, sendText } from './internal/hub-error.js';
 import { clientKey, type RateLimiter } from '../http/rate-limit.js';
@@ -84,19 +84,24 @@ export function hubRoute(o: HubRouteOptions): Route {
       });
     const request = toRequest(await readHubForm(req), schema, o.lease);
     await vetCallback(o.vet, request.callback);
-    const queued = await o.store.addIntent(
-      {
-        mode: request.mode,
-        topic: request.topic,
-        callback: request.callback.href,
-        callbackHost: request.callback.hostname,
-        secret: request.secret,
-        leaseSeconds: request.leaseSeconds,
-        reason: null,
-      },
-      o.clock.now(),
-      o.maxSubscriptionsPerHost,
-    );
+    const queued = await o.store
+      .addIntent(
+        {
+          mode: request.mode,
+          topic: request.topic,
+          callback: request.callback.href,
+          callbackHost: request.callback.hostname,
+          secret: request.secret,
+          leaseSeconds: request.leaseSeconds,
+          reason: null,
+        },
+        o.clock.now(),
+        o.maxSubscriptionsPerHost,
+      )
+      .catch((err: unknown) => {
+        if (!isStoreBusy(err)) throw err;
+        throw new HubError(503, 'The hub is busy: try again in a moment.', { 'Retry-After': '2' });
+      });
     if (!queued)
       throw new HubError(403, 'hub.callback: this callback host has too many subscriptions.');
     o.onQueued();

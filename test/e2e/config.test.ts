@@ -79,6 +79,8 @@ describe('issue 15: a store that cannot be opened', () => {
   const stores: [string, () => string][] = [
     // Node's recursive mkdir spun for ever on both: start-up hung with no message.
     ['a folder under /proc', () => '/proc/nope/x.db'],
+    // SQLite cannot create a file there: its reason once read "[object Object] (SQLITE_CANTOPEN)".
+    ['a file SQLite cannot create (/proc/x.db)', () => '/proc/x.db'],
     ['a folder behind a broken symbolic link', () => join(dir, 'broken-link', 'x.db')],
     ['a folder that is a file', () => join(dir, 'a-file', 'x.db')],
     ['a folder as the database file', () => join(dir, 'a-folder')],
@@ -120,6 +122,9 @@ describe('issue 15: a store that cannot be opened', () => {
       const lines = started.stderr.trim().split('\n');
       expect(lines, started.stderr).toHaveLength(1);
       expect(lines[0]).toMatch(/^dealer-reviews: cannot open the store DATABASE_URL=sqlite:/);
+      // The reason, with SQLite's words and code (it once read "[object Object]").
+      expect(lines[0]).not.toMatch(/\[object Object\]/);
+      expect(lines[0]).toMatch(/: [a-z].*( \(SQLITE_[A-Z_]+\)| [a-z].*)$/);
     }
   });
 
@@ -136,6 +141,7 @@ describe('issue 15: a store that cannot be opened', () => {
         ? /^insights: cannot open the store DATABASE_URL=/
         : /^insights: .+: no such file \(DATABASE_URL\)$/m,
     );
+    expect(insights.stderr).not.toMatch(/\[object Object\]/);
   });
 });
 

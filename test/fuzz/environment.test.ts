@@ -39,6 +39,8 @@ const VALID: Record<(typeof KEYS)[number], readonly string[]> = {
     'https://www.example.com',
     'https://a.example,https://*.example.org',
   ],
+  SOCKET_TIMEOUT_MS: ['60000', '1000', '3600000'],
+  SINCE_MAX_STREAMS: ['128', '1', '100000'],
   MCP_MAX_BODY_BYTES: ['65536', '1', '16777216'],
   MCP_INITIALIZE_PER_MIN: ['60', '1', '1000000'],
   MCP_SESSION_TTL_SECONDS: ['86400', '1', '2592000'],
@@ -79,7 +81,9 @@ const wrong = (key: (typeof KEYS)[number]): fc.Arbitrary<string> =>
       },
       { weight: 1, arbitrary: anyText(60) },
     )
-    .map((s) => s.replace(/\0/g, ''));
+    // An environment variable holds bytes: UTF-8 without NUL. A lone surrogate reaches the
+    // process as U+FFFD (spawn encodes it so), so the near miss is made of what really arrives.
+    .map((s) => Buffer.from(s.replace(/\0/g, ''), 'utf8').toString('utf8'));
 
 /**
  * An environment: each variable unset or set to a valid value (the combinations can still

@@ -12,6 +12,8 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FileError, runImport, StrictImportError, type FormatId } from '../../src/import/index.js';
+import { openStore } from '../../src/store/index.js';
 import { testBusiness, testReviews } from '../helpers/fixtures.js';
 import { seedStore } from '../helpers/service.js';
 import { fixture, ROOT, runCli, type JsonSummary } from '../import/helpers.js';
@@ -21,6 +23,10 @@ import { checkBoundary, noteOutcome, timeoutOf } from './helpers/settings.js';
 
 /** Runs in `npm test` (fixed seed), each a process; `npm run fuzz` runs FUZZ_RUNS. */
 const RUNS = 16;
+/** Runs of the same files through the import's own code in this process (much faster). */
+const IN_PROCESS_RUNS = 60;
+/** Runs of the dated files (in this process). */
+const DATE_RUNS = 200;
 
 const FORMATS = ['gbp', 'dealerrater', 'csv', 'reviews-json', 'business'] as const;
 type Format = (typeof FORMATS)[number];
@@ -219,6 +225,133 @@ const importRun = fc
     return text.map((doc) => ({ ...run, file: t.name, text: doc }));
   });
 
+/**
+ * A date as an export may write it, with what the import must make of it: `day` is the calendar
+ * date it names (null when it names none, such as 2023-02-29 or year 0), `instant` the moment
+ * when it carries an offset. Years run from 0 to 9999, in every form the readers take.
+ */
+interface DateCase {
+  text: string;
+  day: string | null;
+  instant: string | null;
+}
+
+const p2 = (n: number) => String(n).padStart(2, '0');
+const p4 = (n: number) => String(n).padStart(4, '0');
+
+/** The test's own calendar rule (not the product's): year 1 and up, real months and days. */
+function realDay(y: number, m: number, d: number): string | null {
+  const leap = y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);
+  const days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][m - 1];
+  if (y < 1 || days === undefined || d < 1 || d > days) return null;
+  return `${p4(y)}-${p2(m)}-${p2(d)}`;
+}
+
+const dateCase: fc.Arbitrary<DateCase> = fc
+  .record({
+    year: fc.oneof(fc.integer({ min: 0, max: 9999 }), fc.integer({ min: 1990, max: 2030 })),
+    month: fc.oneof({ weight: 9, arbitrary: fc.integer({ min: 1, max: 12 }) }, fc.constant(13)),
+    day: fc.integer({ min: 1, max: 31 }),
+    hour: fc.integer({ min: 0, max: 23 }),
+    minute: fc.integer({ min: 0, max: 59 }),
+    form: fc.constantFrom('date', 'local', 'us', 'slash', 'offset', 'z', 'offset-no-colon'),
+    offset: fc.integer({ min: -12, max: 14 }),
+  })
+  .map(({ year, month, day, hour, minute, form, offset }): DateCase => {
+    const date = `${p4(year)}-${p2(month)}-${p2(day)}`;
+    const named = realDay(year, month, day);
+    const sign = offset < 0 ? '-' : '+';
+    const zone = `${sign}${p2(Math.abs(offset))}:00`;
+    const h12 = hour % 12 === 0 ? 12 : hour % 12;
+    switch (form) {
+      case 'date':
+        return { text: date, day: named, instant: null };
+      case 'local':
+        return { text: `${date} ${p2(hour)}:${p2(minute)}`, day: named, instant: null };
+      case 'us':
+        return {
+          text: `${month}/${day}/${p4(year)} ${h12}:${p2(minute)} ${hour < 12 ? 'AM' : 'PM'}`,
+          day: named,
+          instant: null,
+        };
+      case 'slash':
+        return { text: `${p4(year)}/${p2(month)}/${p2(day)}`, day: named, instant: null };
+      default: {
+        const suffix = form === 'z' ? 'Z' : form === 'offset' ? zone : zone.replace(':', '');
+        const text = `${date}T${p2(hour)}:${p2(minute)}:00${suffix}`;
+        const ms = Date.parse(`${date}T${p2(hour)}:${p2(minute)}:00${form === 'z' ? 'Z' : zone}`);
+        return {
+          text,
+          day: named,
+          instant: named === null ? null : new Date(ms).toISOString(),
+        };
+      }
+    }
+  });
+
+/** The calendar date of an instant in the test business's zone (America/Chicago). */
+function chicagoDay(instant: string): string {
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone: 'America/Chicago',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  }).formatToParts(new Date(instant));
+  const get = (t: string) => parts.find((x) => x.type === t)!.value;
+  return `${get('year').padStart(4, '0')}-${get('month')}-${get('day')}`;
+}
+
+function shiftDay(day: string, days: number): string {
+  const t = new Date(0);
+  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
+  t.setUTCFullYear(y, m - 1, d + days);
+  return t.toISOString().slice(0, 10);
+}
+
+/** One review per date case, with an owner response dated by another case. */
+const datedFile = fc
+  .record({
+    format: fc.constantFrom('csv', 'dealerrater'),
+    rows: fc.array(fc.record({ published: dateCase, response: dateCase }), {
+      minLength: 1,
+      maxLength: 6,
+    }),
+  })
+  .map(({ format, rows }) => {
+    const quote = (v: string) => `"${v.replace(/"/g, '""')}"`;
+    const text =
+      format === 'csv'
+        ? [
+            'Review ID,Source,Stars,Reviewer,Review Date,Review Text,Response,Response Date',
+            ...rows.map((r, i) =>
+              [
+                `fz-${i}`,
+                'Google',
+                '4',
+                'Ann',
+                r.published.text,
+                'Fine.',
+                'Thanks.',
+                r.response.text,
+              ]
+                .map(quote)
+                .join(','),
+            ),
+          ].join('\n')
+        : JSON.stringify({
+            DealerId: 1,
+            Reviews: rows.map((r, i) => ({
+              Id: `fz-${i}`,
+              UserName: 'Ann',
+              ReviewText: 'Fine.',
+              Rating: 4,
+              DateCreated: r.published.text,
+              Messages: [{ Type: 'DealerResponse', Text: 'Thanks.', DateCreated: r.response.text }],
+            })),
+          });
+    return { format, rows, text };
+  });
+
 type ImportRun = typeof importRun extends fc.Arbitrary<infer T> ? T : never;
 
 function argsOf(r: ImportRun, path: string): string[] {
@@ -300,6 +433,156 @@ describe('fuzz: import files of every format (dealer-reviews import, as a proces
           }
         }),
         RUNS,
+      );
+    },
+    timeoutOf(120_000),
+  );
+
+  it(
+    'in process (the import code without the command line): never an unexpected error; a refused file, a --strict refusal or a dry run writes nothing; a commit is one new version',
+    async () => {
+      let n = 0;
+      const inProcess = importRun.filter(
+        (r) => r.forced !== 'xml' && r.forced !== '' && r.source !== 'myspace',
+      );
+      await checkBoundary(
+        'import files (in process)',
+        fc.asyncProperty(inProcess, async (r) => {
+          const run = n++;
+          const db = join(dir, `inproc-${run}.db`);
+          copyFileSync(template, db);
+          const path = join(dir, `inproc-${run}-${r.name ?? r.file}`);
+          let bytes: Buffer = Buffer.from(r.text);
+          for (const m of r.mutations) bytes = applyText(bytes, m);
+          writeFileSync(path, bytes);
+          const before = storeHash(db);
+          const versionBefore = dataVersion(db);
+          const store = openStore(`sqlite:${db}`);
+          let outcome: 'imported' | 'refused' | 'strict' = 'imported';
+          let summary = null;
+          try {
+            summary = await runImport(store, {
+              path,
+              ...(r.forced ? { format: r.forced as FormatId } : {}),
+              strict: r.flags.includes('--strict'),
+              prune: r.flags.includes('--prune'),
+              dryRun: r.flags.includes('--dry-run'),
+              defaultSource: (r.source as 'google' | 'yelp' | null) ?? null,
+            });
+          } catch (err) {
+            // Anything but a refusal of the file or of --strict is a failure of the import.
+            if (err instanceof FileError) outcome = 'refused';
+            else if (err instanceof StrictImportError) outcome = 'strict';
+            else throw err;
+          } finally {
+            await store.close();
+          }
+          noteOutcome(outcome);
+          const after = storeHash(db);
+          rmSync(path, { force: true });
+          for (const suffix of ['', '-wal', '-shm']) rmSync(`${db}${suffix}`, { force: true });
+          if (outcome !== 'imported' || r.flags.includes('--dry-run')) {
+            expect(after, 'a refusal or a dry run writes nothing').toBe(before);
+            return;
+          }
+          const rejectedRows = summary!.rejected.filter((x) => x.row > 0).length;
+          expect(
+            summary!.inserted + summary!.updated + summary!.unchanged + rejectedRows,
+            'every row read is imported, unchanged or rejected',
+          ).toBe(summary!.rows);
+          if (summary!.version === null) expect(after).toBe(before);
+          else {
+            expect(summary!.version).toBe(versionBefore + 1);
+            expect(after).not.toBe(before);
+          }
+        }),
+        IN_PROCESS_RUNS,
+      );
+    },
+    timeoutOf(120_000),
+  );
+
+  it(
+    'stores every date as written (years 0 to 9999, every form) or rejects its row: only real dates from 1995-01-01 to tomorrow',
+    async () => {
+      let n = 0;
+      await checkBoundary(
+        'import dates',
+        fc.asyncProperty(datedFile, async (f) => {
+          const run = n++;
+          const db = join(dir, `dates-${run}.db`);
+          copyFileSync(template, db);
+          const path = join(dir, `dates-${run}.${f.format === 'csv' ? 'csv' : 'json'}`);
+          writeFileSync(path, f.text);
+          // In this process: the dates are the import's own code (the command line adds nothing).
+          const store = openStore(`sqlite:${db}`);
+          let result: { code: number; summary: unknown };
+          try {
+            result = { code: 0, summary: await runImport(store, { path }) };
+          } catch (err) {
+            if (!(err instanceof FileError)) throw err;
+            result = { code: 1, summary: err.message };
+          } finally {
+            await store.close();
+          }
+          const stored = new Map<
+            string,
+            {
+              date: string;
+              datePublished: string;
+              ownerResponse: { dateModified: string | null } | null;
+            }
+          >();
+          const sqlite = new Database(db, { readonly: true, fileMustExist: true });
+          try {
+            for (const row of sqlite
+              .prepare(
+                "SELECT source_review_id, public_json FROM reviews WHERE source_review_id LIKE 'fz-%'",
+              )
+              .all() as { source_review_id: string; public_json: string }[]) {
+              stored.set(row.source_review_id, JSON.parse(row.public_json));
+            }
+          } finally {
+            sqlite.close();
+          }
+          rmSync(path, { force: true });
+          for (const suffix of ['', '-wal', '-shm']) rmSync(`${db}${suffix}`, { force: true });
+          const what = `${result.code}: ${JSON.stringify(result.summary).slice(0, 1500)}`;
+          const tomorrow = shiftDay(chicagoDay(new Date().toISOString()), 1);
+          // The local day a case names, and whether it lies in the window (null: too near an
+          // edge to call, as the clock moves on while the test runs).
+          const judge = (c: DateCase): { day: string | null; inWindow: boolean | null } => {
+            if (c.day === null) return { day: null, inWindow: false };
+            const day = c.instant === null ? c.day : chicagoDay(c.instant);
+            const near = (edge: string) => day >= shiftDay(edge, -1) && day <= shiftDay(edge, 1);
+            if (near('1995-01-01') || near(tomorrow)) return { day, inWindow: null };
+            return { day, inWindow: day >= '1995-01-01' && day <= tomorrow };
+          };
+          f.rows.forEach((r, i) => {
+            const review = stored.get(`fz-${i}`);
+            const published = judge(r.published);
+            const response = judge(r.response);
+            const label = `row ${i}: ${r.published.text} / response ${r.response.text}; ${what}`;
+            if (published.inWindow === false || response.inWindow === false) {
+              expect(
+                review,
+                `${label}: stored, but a date is not a real date in the window`,
+              ).toBeUndefined();
+              return;
+            }
+            if (published.inWindow === null || response.inWindow === null) return;
+            expect(review, `${label}: rejected`).toBeDefined();
+            expect(review!.date, label).toBe(published.day);
+            if (r.published.instant !== null)
+              expect(review!.datePublished, label).toBe(r.published.instant);
+            const replied = review!.ownerResponse?.dateModified ?? null;
+            expect(replied, label).not.toBeNull();
+            if (r.response.instant !== null) expect(replied, label).toBe(r.response.instant);
+            else expect(chicagoDay(replied!), label).toBe(response.day);
+          });
+          noteOutcome(`exit ${result.code}`);
+        }),
+        DATE_RUNS,
       );
     },
     timeoutOf(120_000),

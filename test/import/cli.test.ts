@@ -1,4 +1,5 @@
-import { readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { readFileSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { addDays, localDate } from '../../src/domain/dates.js';
@@ -283,6 +284,38 @@ describe('npm run import: bad input', () => {
     noStack(result.stderr);
   });
 
+  it.each([
+    ['a device that never ends (/dev/zero)', () => '/dev/zero'],
+    [
+      'a named pipe (reading it would wait for a writer)',
+      () => {
+        const fifo = join(dir, 'export.csv');
+        expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
+        return fifo;
+      },
+    ],
+  ])('refuses %s in one line, before reading it', async (_name, path) => {
+    const file = path();
+    const result = await runCli([file, '--json'], db);
+    expect(result.signal, 'it hung').toBeNull();
+    expect(result.code).toBe(1);
+    expect(JSON.parse(result.stdout)).toEqual({
+      error: `${file} is not a regular file (a device, a named pipe or a socket): save the export to a file first`,
+    });
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+  });
+
+  it('refuses a file over 512 MiB in one line, before reading it', async () => {
+    const file = join(dir, 'huge.csv');
+    writeFileSync(file, '');
+    truncateSync(file, 513 * 1024 * 1024); // sparse: no disk is used
+    const result = await runCli([file, '--json'], db);
+    expect(result.code).toBe(1);
+    expect(JSON.parse(result.stdout)).toEqual({
+      error: `${file} is 513 MiB, over the 512 MiB an import reads: split the export`,
+    });
+  });
+
   it('exits 2 on a bad command line', async () => {
     const result = await runCli([fixture('business.json'), '--format', 'xml'], db);
     expect(result.code).toBe(2);
@@ -430,6 +463,26 @@ describe('npm run import: implausible dates (issue 15)', () => {
     expect(summary.rejected[0]!.reason).toMatch(/^9999-12-31 is after tomorrow/);
     const { reviews } = await readPublished(db);
     expect([...reviews.keys()].sort()).toEqual(['today', 'tomorrow']);
+  });
+
+  it('reads years before 100 as they are written (not as 19xx), and rejects them as before 1995', async () => {
+    await importJson([fixture('business.json')], db);
+    const file = writeCsv([
+      ['y99', '0099-06-01'],
+      ['us99', '6/1/0099'],
+      ['y1', '0001-01-01'],
+      ['reply97', '2024-05-01', '0097-01-01'],
+    ]);
+    const { summary } = await importJson([file, '--source', 'google'], db);
+    expect(summary.inserted).toBe(0);
+    const before = (day: string) =>
+      `${day} is before 1995-01-01, the earliest date a review may carry`;
+    expect(summary.rejected).toEqual([
+      { row: 1, line: 2, field: 'date', reason: before('0099-06-01') },
+      { row: 2, line: 3, field: 'date', reason: before('0099-06-01') },
+      { row: 3, line: 4, field: 'date', reason: before('0001-01-01') },
+      { row: 4, line: 5, field: 'response_date', reason: before('0097-01-01') },
+    ]);
   });
 
   it('reads tomorrow in UTC before a business profile sets the time zone', async () => {

@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -81,6 +81,28 @@ describe('dealer-reviews remove: the command line', () => {
     expect(result.stderr).toBe(`remove: no review has the id ${unknown}; nothing changed\n`);
     expect((await readPublished(db)).version).toBe(before.version);
     expect(await moderationLog(unknown)).toEqual([]);
+  });
+
+  it.each([
+    [
+      'a file that is not a database',
+      'notes.db',
+      /^remove: cannot open the store DATABASE_URL=sqlite:.*notes\.db: file is not a database \(SQLITE_NOTADB\)\n$/,
+    ],
+    [
+      'a store that does not exist',
+      'missing.db',
+      /^remove: .*missing\.db: no such file \(DATABASE_URL\)\n$/,
+    ],
+  ])('exits 1 with one line for %s, creating nothing', async (_name, file, message) => {
+    const path = join(dir, file);
+    if (file === 'notes.db') writeFileSync(path, 'plain text, not SQLite. '.repeat(40));
+    const result = await runCommand('remove', [ID], path);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(message);
+    expect(result.stderr).not.toMatch(/unexpected error/);
+    if (file === 'missing.db') expect(existsSync(path)).toBe(false);
   });
 
   it('reads only DATABASE_URL: a bad setting of the service does not stop it', async () => {

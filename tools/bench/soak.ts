@@ -9,11 +9,16 @@
  * `dealer-reviews import` of BENCH_IMPORT_COUNT generated reviews (default 100,000) starts as its
  * own process, as `npm run bench -- stalls` does.
  *
+ * The mix includes the HTML pages and `/insights.json`; one loop in fifty reads only the heavy
+ * bodies, the dataset (`/reviews.json`) and whole since results (streamed). Bodies are read to
+ * their end and dropped.
+ *
  * An error is any answer but a 2xx or 304, a failed connection, or an MCP answer that is a
  * JSON-RPC error or a tool error. The MCP initialize limit (MCP_INITIALIZE_PER_MIN, 60 per
  * client address) would refuse the hundred clients that all come from 127.0.0.1, so the soak
- * raises it; a 429 would still be counted (apart) and is not expected. The read endpoints have no
- * rate limit.
+ * raises it; a 429 (and a 503 for too many streams at once, SINCE_MAX_STREAMS) would still be
+ * counted apart, as refusals by design, and is not expected. The read endpoints have no rate
+ * limit.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -36,20 +41,51 @@ const SEARCHES = [
   'rating=1&limit=5',
 ];
 
-/** The read endpoints, by weight (documents are served prepared; search and since computed). */
+/** Review ids for the review pages (read from the service before the load). */
+const REVIEW_IDS: string[] = [];
+
+const pick = <T>(list: readonly T[]): T => list[Math.floor(Math.random() * list.length)]!;
+const month = () => `2026-0${1 + Math.floor(Math.random() * 9)}-01`;
+
+/**
+ * The read endpoints, by weight: documents are served prepared, search computed, since paged,
+ * and the HTML pages.
+ */
 const READS: Kind[] = [
   { name: '`/healthz`', weight: 2, path: () => '/healthz' },
   {
     name: '`/api/reviews/search` (5 filter sets)',
     weight: 5,
-    path: () => `/api/reviews/search?${SEARCHES[Math.floor(Math.random() * SEARCHES.length)]!}`,
+    path: () => `/api/reviews/search?${pick(SEARCHES)}`,
   },
   { name: '`/api/feed.json`', weight: 2, path: () => '/api/feed.json' },
   { name: '`/feed.xml`', weight: 2, path: () => '/feed.xml' },
   {
     name: '`/api/reviews/since/{date}?limit=50`',
     weight: 3,
-    path: () => `/api/reviews/since/2026-0${1 + Math.floor(Math.random() * 9)}-01?limit=50`,
+    path: () => `/api/reviews/since/${month()}?limit=50`,
+  },
+  { name: '`/insights.json`', weight: 1, path: () => '/insights.json' },
+  {
+    name: 'pages `/`, `/?rating=1`, `/insights`',
+    weight: 2,
+    path: () => pick(['/', '/?rating=1', '/insights']),
+  },
+  { name: 'page `/reviews/{id}`', weight: 1, path: () => `/reviews/${pick(REVIEW_IDS)}` },
+];
+
+/**
+ * The heavy bodies, read by loops of their own (one in fifty): the dataset (15 MB in gzip at
+ * 100,000 reviews) and whole since results (thousands of reviews, streamed and compressed on the
+ * fly). In the same closed loops as the light requests they would hold nearly every connection
+ * once the dataset is large, and measure nothing but the bandwidth.
+ */
+const HEAVY: Kind[] = [
+  { name: '`/reviews.json` (the dataset; heavy loops)', weight: 1, path: () => '/reviews.json' },
+  {
+    name: '`/api/reviews/since/{date}` whole (streamed; heavy loops)',
+    weight: 1,
+    path: () => `/api/reviews/since/${month()}`,
   },
 ];
 
@@ -73,7 +109,8 @@ class Tally {
   note(ms: number, error: string | null): void {
     this.times.push(ms);
     if (error === null) return;
-    if (error.startsWith('429')) this.tooMany++;
+    // Refusals by design (a rate limit, too many streams at once) are counted apart.
+    if (error.startsWith('429') || error.startsWith('503')) this.tooMany++;
     else this.errors++;
     if (this.samples.length < 5) this.samples.push(error);
   }
@@ -120,6 +157,10 @@ export async function benchSoak(): Promise<string> {
     const pid = svc.child.pid!;
     const before = await health(url);
     const rssStart = memoryOf(pid).rssMB;
+    const ids = (await (await fetch(`${url}/api/reviews/search?limit=20`)).json()) as {
+      reviews: { id: string }[];
+    };
+    REVIEW_IDS.push(...ids.reviews.map((r) => r.id));
 
     const pool = new Pool(url, {
       connections,
@@ -134,8 +175,9 @@ export async function benchSoak(): Promise<string> {
       if (!t) tallies.set(name, (t = new Tally()));
       return t;
     };
-    for (const k of READS) tally(k.name);
+    for (const k of [...READS, ...HEAVY]) tally(k.name);
     const weights = READS.flatMap((k) => Array.from({ length: k.weight }, () => k));
+    const heavyWeights = HEAVY.flatMap((k) => Array.from({ length: k.weight }, () => k));
 
     const started = performance.now();
     const deadline = started + seconds * 1000;
@@ -159,7 +201,7 @@ export async function benchSoak(): Promise<string> {
       }
       tally(name).note(performance.now() - t0, error);
       windowRequests++;
-      if (error !== null && !error.startsWith('429')) windowErrors++;
+      if (error !== null && !error.startsWith('429') && !error.startsWith('503')) windowErrors++;
     };
 
     const get = async (path: string): Promise<string | null> => {
@@ -167,7 +209,14 @@ export async function benchSoak(): Promise<string> {
       const headers: Record<string, string> =
         path === '/healthz' ? {} : { 'accept-encoding': 'gzip' };
       const res = await pool.request({ method: 'GET', path, headers });
-      const body = await res.body.text();
+      // Large bodies (the dataset is 15 MB in gzip) are read and dropped, not kept.
+      const chunks: Buffer[] = [];
+      let kept = 0;
+      for await (const chunk of res.body as AsyncIterable<Buffer>) {
+        if (kept < 4096) chunks.push(chunk);
+        kept += chunk.length;
+      }
+      const body = Buffer.concat(chunks).toString('utf8');
       if (path === '/healthz' && res.statusCode === 200) {
         const h = JSON.parse(body) as { dataVersion: number; reviews: number };
         if (h.dataVersion !== before.dataVersion && newVersionAt === null) {
@@ -204,9 +253,9 @@ export async function benchSoak(): Promise<string> {
       return { error: null, session: sessionId };
     };
 
-    const reader = async (): Promise<void> => {
+    const reader = async (kinds: readonly Kind[]): Promise<void> => {
       while (running && performance.now() < deadline) {
-        const kind = weights[Math.floor(Math.random() * weights.length)]!;
+        const kind = kinds[Math.floor(Math.random() * kinds.length)]!;
         await timed(kind.name, () => get(kind.path()));
       }
     };
@@ -284,7 +333,7 @@ export async function benchSoak(): Promise<string> {
     });
 
     const loops = Array.from({ length: connections }, (_, i) =>
-      i % 10 === 9 ? mcpClient(i) : reader(),
+      i % 10 === 9 ? mcpClient(i) : i % 50 === 0 ? reader(heavyWeights) : reader(weights),
     );
     await Promise.all(loops);
     running = false;
@@ -349,7 +398,10 @@ export async function benchSoak(): Promise<string> {
       table(rows),
       '',
       table([
-        { measure: 'requests / errors / 429s', value: `${total} / ${errors} / ${tooMany}` },
+        {
+          measure: 'requests / errors / refusals by design (429, 503)',
+          value: `${total} / ${errors} / ${tooMany}`,
+        },
         { measure: 'wall time of the load', value: `${wall.toFixed(1)} s` },
         {
           measure: 'import: started / committed (exit code)',
@@ -361,6 +413,13 @@ export async function benchSoak(): Promise<string> {
             newVersionAt === null
               ? 'not within 60 s'
               : `${at(newVersionAt)}, ${reviewsAfter} reviews`,
+        },
+        {
+          measure: 'commit to the new version served',
+          value:
+            newVersionAt === null || !importEndedAt
+              ? 'not measured'
+              : `${((newVersionAt - importEndedAt) / 1000).toFixed(1)} s`,
         },
         {
           measure: 'service RSS: start / peak / end of load / 10 s later',

@@ -3,16 +3,20 @@
  *
  * 1. Import under load: the service runs on the bundled sample store; a file of BENCH_IMPORT_COUNT
  *    generated reviews (default 100,000) is imported by the real command in another process while
- *    `/healthz` and a cached search are polled every 100 ms. Reported: p99 and max of both, the
+ *    `/healthz` and a cached search are polled every 100 ms, and requests that touch the store
+ *    (MCP `initialize`, `tools/call` on a session, `logging/setLevel`, a hub subscription request)
+ *    every 100 to 250 ms. Reported: p99 and max of each, the
  *    service's event-loop delay (monitorEventLoopDelay in the service process), SQLITE_BUSY lines
  *    in its log, the time from the import's commit to the new version being served, and RSS.
  * 2. Requests at that size: six parallel `GET /api/reviews/since/0001-01-01` (the whole dataset,
  *    streamed), an MCP read of the `reviews.json` resource, text searches, a one-review import
- *    and its rebuild, each under the event-loop monitor.
+ *    and its rebuild, each under the event-loop monitor; RSS over one-review versions; RSS while
+ *    clients that never read a streamed since result stay connected across versions.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { freePort, memoryOf, ROOT, table, waitFor } from './harness.js';
 
@@ -84,6 +88,15 @@ export async function startWatchedService(
 
 /** Polls `url` every `everyMs` until stopped; keeps each response time. */
 function poller(url: string, everyMs: number) {
+  return prober(async () => {
+    const res = await fetch(url);
+    await res.arrayBuffer();
+    return res.ok;
+  }, everyMs);
+}
+
+/** Runs `request` every `everyMs` until stopped (false or a throw is an error); keeps each time. */
+function prober(request: () => Promise<boolean>, everyMs: number) {
   const times: number[] = [];
   let errors = 0;
   let running = true;
@@ -91,9 +104,7 @@ function poller(url: string, everyMs: number) {
     while (running) {
       const started = performance.now();
       try {
-        const res = await fetch(url);
-        await res.arrayBuffer();
-        if (!res.ok) errors++;
+        if (!(await request())) errors++;
       } catch {
         errors++;
       }
@@ -132,6 +143,107 @@ export function run(
 
 const ms = (n: number) => `${Math.round(n)} ms`;
 
+const MCP_HEADERS = {
+  'Content-Type': 'application/json',
+  Accept: 'application/json, text/event-stream',
+};
+
+/** POSTs one JSON-RPC message to /mcp; true for a 200 without a JSON-RPC error. */
+async function mcpCall(url: string, message: object, session?: string): Promise<boolean> {
+  const res = await fetch(`${url}/mcp`, {
+    method: 'POST',
+    headers: session ? { ...MCP_HEADERS, 'Mcp-Session-Id': session } : MCP_HEADERS,
+    body: JSON.stringify(message),
+  });
+  const body = (await res.json()) as { error?: unknown; result?: { isError?: boolean } };
+  return res.status === 200 && body.error === undefined && body.result?.isError !== true;
+}
+
+async function mcpSession(url: string): Promise<string> {
+  const res = await fetch(`${url}/mcp`, {
+    method: 'POST',
+    headers: MCP_HEADERS,
+    body: JSON.stringify(INITIALIZE),
+  });
+  await res.arrayBuffer();
+  return res.headers.get('mcp-session-id')!;
+}
+
+const INITIALIZE = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: {
+    protocolVersion: '2025-06-18',
+    capabilities: {},
+    clientInfo: { name: 'bench', version: '1' },
+  },
+};
+
+/**
+ * Requests that touch the store, polled during the import: each MCP request checks its session
+ * (a read), `initialize` counts a rate (a write), `logging/setLevel` writes the session's level,
+ * a hub subscription request queues an intent (a write).
+ */
+async function storeProbes(url: string) {
+  const session = await mcpSession(url);
+  let n = 0;
+  const hubForm = () =>
+    new URLSearchParams({
+      'hub.mode': 'subscribe',
+      'hub.topic': `${url}/feed.xml`,
+      'hub.callback': `https://127.0.0.1:9/bench-${n++}`,
+    }).toString();
+  const probes = {
+    'MCP `initialize`': prober(() => mcpCall(url, INITIALIZE), 250),
+    'MCP `tools/call get_rating_summary` (a session)': prober(
+      () =>
+        mcpCall(
+          url,
+          {
+            jsonrpc: '2.0',
+            id: 2,
+            method: 'tools/call',
+            params: { name: 'get_rating_summary', arguments: {} },
+          },
+          session,
+        ),
+      100,
+    ),
+    'MCP `logging/setLevel` (a session write)': prober(
+      () =>
+        mcpCall(
+          url,
+          { jsonrpc: '2.0', id: 3, method: 'logging/setLevel', params: { level: 'info' } },
+          session,
+        ),
+      250,
+    ),
+    'hub `POST` subscribe (an intent write)': prober(async () => {
+      const res = await fetch(`${url}/api/websub/hub`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: hubForm(),
+      });
+      await res.arrayBuffer();
+      return res.status === 202;
+    }, 250),
+  };
+  return {
+    async stop() {
+      const rows: { measure: string; value: string }[] = [];
+      for (const [name, p] of Object.entries(probes)) {
+        const r = await p.stop();
+        rows.push({
+          measure: `${name}: p99 / max`,
+          value: `${ms(r.p99)} / ${ms(r.max)} (${r.count} requests, ${r.errors} errors)`,
+        });
+      }
+      return rows;
+    },
+  };
+}
+
 /** The service's RSS once the insights have followed and the build worker is done (20 s on). */
 async function settledRss(svc: WatchedService): Promise<number> {
   await new Promise((r) => setTimeout(r, 20_000));
@@ -140,6 +252,59 @@ async function settledRss(svc: WatchedService): Promise<number> {
 
 async function health(url: string): Promise<{ dataVersion: number; reviews: number }> {
   return (await (await fetch(`${url}/healthz`)).json()) as { dataVersion: number; reviews: number };
+}
+
+/**
+ * Clients that never read a streamed since result, across data versions (the reproduction of a
+ * review of issue 15): three such clients per version, while a review is removed and restored
+ * three times; the service's RSS after each pair, and once the clients are gone.
+ */
+async function slowReaders(svc: WatchedService, databaseUrl: string): Promise<string> {
+  const port = Number(new URL(svc.url).port);
+  const sockets: Socket[] = [];
+  const stall = () =>
+    new Promise<void>((resolve) => {
+      const s = connect(port, '127.0.0.1', () =>
+        s.write(
+          'GET /api/reviews/since/0001-01-01 HTTP/1.1\r\nHost: bench\r\nAccept-Encoding: identity\r\n\r\n',
+        ),
+      );
+      s.once('data', () => {
+        s.pause();
+        resolve();
+      });
+      s.on('error', () => undefined);
+      sockets.push(s);
+    });
+  const id = (
+    (await (await fetch(`${svc.url}/api/reviews/search?limit=1`)).json()) as {
+      reviews: { id: string }[];
+    }
+  ).reviews[0]!.id;
+  const change = async (args: string[]) => {
+    const v = (await health(svc.url)).dataVersion;
+    await run(process.execPath, [join(ROOT, 'dist/src/bin.js'), 'remove', ...args], {
+      DATABASE_URL: databaseUrl,
+    });
+    while ((await health(svc.url)).dataVersion === v) await new Promise((r) => setTimeout(r, 50));
+    await new Promise((r) => setTimeout(r, 8_000));
+  };
+  const after: number[] = [];
+  const start = memoryOf(svc.child.pid!).rssMB;
+  for (let i = 0; i < 3; i++) {
+    for (let k = 0; k < 3; k++) await stall();
+    await change([id]);
+    for (let k = 0; k < 3; k++) await stall();
+    await change([id, '--undo']);
+    after.push(memoryOf(svc.child.pid!).rssMB);
+  }
+  for (const s of sockets) s.destroy();
+  await new Promise((r) => setTimeout(r, 12_000));
+  return (
+    `Clients that never read \`GET /api/reviews/since/0001-01-01\` (3 per version) while a review ` +
+    `is removed and restored 3 times: RSS ${start} MB, then ${after.join(', ')} MB after each pair, ` +
+    `${memoryOf(svc.child.pid!).rssMB} MB 12 s after the clients left.`
+  );
 }
 
 export async function benchStalls(): Promise<string> {
@@ -158,7 +323,14 @@ export async function benchStalls(): Promise<string> {
       '--out',
       file,
     ]);
-    const svc = await startWatchedService(databaseUrl);
+    // The store probes open sessions and hub requests faster than the default limits allow; the
+    // hub's verification GETs to 127.0.0.1:9 fail at once (nothing listens there).
+    const svc = await startWatchedService(databaseUrl, {
+      MCP_INITIALIZE_PER_MIN: '1000000',
+      WEBSUB_RATE_LIMIT_PER_MIN: '1000000',
+      WEBSUB_MAX_SUBSCRIPTIONS_PER_HOST: '10000000',
+      WEBSUB_CALLBACK_ALLOW_CIDRS: '127.0.0.0/8',
+    });
     try {
       const before = await health(svc.url);
       const rssBefore = memoryOf(svc.child.pid!).rssMB;
@@ -166,6 +338,7 @@ export async function benchStalls(): Promise<string> {
       await svc.loop();
       const healthz = poller(`${svc.url}/healthz`, 100);
       const search = poller(`${svc.url}/api/reviews/search?rating=5&limit=20`, 100);
+      const probes = await storeProbes(svc.url);
       const importStarted = performance.now();
       const code = await run(process.execPath, [join(ROOT, 'dist/src/bin.js'), 'import', file], {
         DATABASE_URL: databaseUrl,
@@ -182,6 +355,7 @@ export async function benchStalls(): Promise<string> {
       await new Promise((r) => setTimeout(r, 5_000));
       const h = await healthz.stop();
       const s = await search.stop();
+      const probed = await probes.stop();
       const loop = await svc.loop();
       const busy = svc.log.filter((l) => l.includes('SQLITE_BUSY')).length;
       out.push(
@@ -195,6 +369,7 @@ export async function benchStalls(): Promise<string> {
             measure: 'cached search every 100 ms: p99 / max',
             value: `${ms(s.p99)} / ${ms(s.max)} (${s.count} requests, ${s.errors} errors)`,
           },
+          ...probed,
           {
             measure: 'service event-loop delay: max / p99',
             value: `${ms(loop.maxMs)} / ${ms(loop.p99Ms)}`,
@@ -322,6 +497,7 @@ export async function benchStalls(): Promise<string> {
           ` (MALLOC_MMAP_THRESHOLD_=${process.env.MALLOC_MMAP_THRESHOLD_ ?? 'unset'}).`,
         '',
       );
+      out.push(await slowReaders(svc, databaseUrl), '');
       const settled = await settledRss(svc);
       const mem = memoryOf(svc.child.pid!);
       out.push(

@@ -1,5 +1,5 @@
 import { isUtf8 } from 'node:buffer';
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 
 /** An import file: its UTF-8 bytes, and where they are not valid UTF-8. */
 export interface TextDocument {
@@ -50,22 +50,60 @@ function isBlank(buf: Buffer): boolean {
   return true;
 }
 
-/** Reads and decodes a file; an unreadable or empty file is a `FileError`. */
+/**
+ * The largest file an import reads (512 MiB, about 400,000 reviews of JSON): the whole file is
+ * held in memory while it is read, so a larger one is refused (split the export).
+ */
+export const MAX_IMPORT_FILE_BYTES = 512 * 1024 * 1024;
+
+/**
+ * Refuses what is not a regular file of at most `MAX_IMPORT_FILE_BYTES`: a device (`/dev/zero`
+ * never ends), a named pipe or a socket (reading one blocks until a writer comes, and no signal
+ * can end a read that waits) are never opened.
+ */
+export function checkImportFile(
+  path: string,
+  info: { isFile(): boolean; isDirectory(): boolean; size: number },
+): void {
+  if (info.isDirectory()) throw new FileError(`cannot read ${path}: is a directory`);
+  if (!info.isFile()) {
+    throw new FileError(
+      `${path} is not a regular file (a device, a named pipe or a socket): save the export to a file first`,
+    );
+  }
+  if (info.size > MAX_IMPORT_FILE_BYTES) {
+    throw new FileError(
+      `${path} is ${Math.ceil(info.size / 1048576)} MiB, over the ${MAX_IMPORT_FILE_BYTES / 1048576} MiB an import reads: split the export`,
+    );
+  }
+}
+
+function unreadable(path: string, err: unknown): FileError {
+  const code = (err as NodeJS.ErrnoException).code;
+  const why =
+    code === 'ENOENT'
+      ? 'no such file'
+      : code === 'EACCES'
+        ? 'permission denied'
+        : code === 'EISDIR'
+          ? 'is a directory'
+          : (code ?? 'unreadable');
+  return new FileError(`cannot read ${path}: ${why}`);
+}
+
+/** Reads and decodes a file; an unreadable, irregular, oversized or empty file is a `FileError`. */
 export async function readTextFile(path: string): Promise<TextDocument> {
   let buf: Buffer;
   try {
+    checkImportFile(path, await stat(path));
+  } catch (err) {
+    if (err instanceof FileError) throw err;
+    throw unreadable(path, err);
+  }
+  try {
     buf = await readFile(path);
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    const why =
-      code === 'ENOENT'
-        ? 'no such file'
-        : code === 'EACCES'
-          ? 'permission denied'
-          : code === 'EISDIR'
-            ? 'is a directory'
-            : (code ?? 'unreadable');
-    throw new FileError(`cannot read ${path}: ${why}`);
+    throw unreadable(path, err);
   }
   const doc = decodeText(path, buf);
   if (isBlank(doc.bytes)) throw new FileError(`${path} is empty: nothing to import`);

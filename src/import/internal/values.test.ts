@@ -38,7 +38,10 @@ describe('rating parsers', () => {
     for (const [input, want] of cases) expect(parseLooseRating(input, 'f')).toBe(want);
     expect(() => parseLooseRating('', 'f')).toThrow('missing rating');
     expect(() => parseLooseRating('9', 'f')).toThrow(/from 1 to 5, got 9/);
-    expect(() => parseLooseRating('great', 'f')).toThrow(/must be one of/);
+    expect(() => parseLooseRating('great', 'f')).toThrow(
+      'must be a rating from 1 to 5 (5, 4.5, 4/5, 5 stars, ★★★★☆ or five), got "great"',
+    );
+    expect(() => parseLooseRating('great', 'f')).not.toThrow(/ONE, TWO/);
   });
 });
 

@@ -89,7 +89,12 @@ export function parseLooseRating(value: unknown, field: string): number {
   if (m) return roundRating(Number(m[1]!.replace(',', '.')), field);
   const word = STAR_WORDS[raw.toUpperCase()];
   if (word !== undefined) return word;
-  return parseStarWord(raw, field);
+  if (raw.toUpperCase() === 'STAR_RATING_UNSPECIFIED')
+    throw new FieldError(field, 'rating is unspecified');
+  throw new FieldError(
+    field,
+    `must be a rating from 1 to 5 (5, 4.5, 4/5, 5 stars, ★★★★☆ or five), got ${show(value)}`,
+  );
 }
 
 const OFFSET_NO_COLON = /([+-]\d{2})(\d{2})$/;

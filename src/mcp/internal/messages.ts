@@ -14,6 +14,33 @@ export function isJsonRpcMessage(message: unknown): boolean {
   return JSONRPCMessageSchema.safeParse(message).success;
 }
 
+/**
+ * True when `message` is a request to a method the server answers whose envelope (`jsonrpc`,
+ * `id`, `method`, an object as `params`) is right although its params are not (a `_meta` with a
+ * wrong `progressToken`): Invalid params (-32602, reported by `checkParams`), not Invalid
+ * Request.
+ */
+export function hasValidEnvelope(message: unknown, answered: RequestSchemas): boolean {
+  if (!message || typeof message !== 'object' || Array.isArray(message)) return false;
+  const m = message as Record<string, unknown>;
+  if (!('id' in m) || typeof m.method !== 'string' || !answered.has(m.method)) return false;
+  if (!m.params || typeof m.params !== 'object' || Array.isArray(m.params)) return false;
+  return JSONRPCMessageSchema.safeParse({ ...m, params: {} }).success;
+}
+
+/**
+ * Drops `params.task` from a request: the server declares no `tasks` capability, and the
+ * 2025-11-25 specification says a receiver that does not declare it for a request type must
+ * process such requests normally, ignoring the task augmentation (the SDK refused them, -32603).
+ */
+export function ignoreTaskAugmentation(message: unknown): void {
+  if (!message || typeof message !== 'object' || Array.isArray(message)) return;
+  const params = (message as { params?: unknown }).params;
+  if (params && typeof params === 'object' && !Array.isArray(params) && 'task' in params) {
+    delete (params as { task?: unknown }).task;
+  }
+}
+
 /** The `id` of a single message when it can be read, so that an error answers it; else null. */
 export function readableId(body: unknown): RequestId | null {
   if (!body || typeof body !== 'object' || Array.isArray(body)) return null;

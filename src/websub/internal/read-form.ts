@@ -34,12 +34,16 @@ async function readCapped(req: IncomingMessage, max: number): Promise<Buffer> {
 }
 
 /**
- * Reads the hub's form body: 415 unless it is form-encoded UTF-8, 413 past `MAX_FORM_BYTES`, 400
+ * Reads the hub's form body: 415 unless it is form-encoded UTF-8 without a content coding (a
+ * compressed body would otherwise be read as a form of garbage), 413 past `MAX_FORM_BYTES`, 400
  * when it is not valid UTF-8 or names a `hub.*` parameter twice. Returns the `hub.*` parameters;
  * every other parameter is ignored.
  */
 export async function readHubForm(req: IncomingMessage): Promise<Record<string, string>> {
   checkContentType(req.headers['content-type']);
+  const coding = req.headers['content-encoding']?.trim().toLowerCase();
+  if (coding !== undefined && coding !== '' && coding !== 'identity')
+    throw new HubError(415, 'The request body must not be compressed (no Content-Encoding).');
   const bytes = await readCapped(req, MAX_FORM_BYTES);
   let text: string;
   try {

@@ -1,0 +1,37 @@
+import { readdirSync } from 'node:fs';
+import { setPriority } from 'node:os';
+
+/**
+ * The niceness of batch work beside the service (an import): on a machine with few cores the
+ * service, at the default 0, then wins a core whenever both want one.
+ */
+export const BACKGROUND_NICENESS = 10;
+
+/**
+ * Lowers the priority of every thread of this process (a command that runs beside the service,
+ * such as an import): on Linux a niceness belongs to a thread, and the runtime's threads are
+ * started before any code runs. Threads started later inherit it from the main thread.
+ */
+export function lowerProcessPriority(niceness = BACKGROUND_NICENESS): void {
+  if (process.platform !== 'linux') {
+    try {
+      setPriority(niceness);
+    } catch {
+      // Not allowed here: the command runs at the default priority.
+    }
+    return;
+  }
+  let tids: string[];
+  try {
+    tids = readdirSync('/proc/self/task');
+  } catch {
+    return;
+  }
+  for (const tid of tids) {
+    try {
+      setPriority(Number(tid), niceness);
+    } catch {
+      // A thread that ended meanwhile.
+    }
+  }
+}
