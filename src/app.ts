@@ -3,7 +3,7 @@ import { HttpError } from './http/errors.js';
 import { COMMON_HEADERS, isClientGone, sendError } from './http/respond.js';
 import { allowedMethods, createRouter, type Route } from './http/router.js';
 import type { Logger } from './logger.js';
-import { isStoreBusy } from './store/index.js';
+import { isStoreBusy, isStoreUnavailable } from './store/index.js';
 
 export interface AppDeps {
   routes: readonly Route[];
@@ -23,15 +23,26 @@ const PREFLIGHT_HEADERS = {
   'Cache-Control': 'public, max-age=86400',
 };
 
-/** The 503 of a request whose write found the store's write lock held for too long. */
-export function storeBusy(): HttpError {
-  return new HttpError(
-    503,
-    'store_busy',
-    'Another process is writing to the store; try again in a moment.',
-    undefined,
-    { 'Retry-After': '2' },
-  );
+/**
+ * The 503 of a request that needed the store while it could not answer: its write lock held by
+ * another process for too long (`store_busy`), or its database server away (`store_unavailable`).
+ */
+export function storeUnavailable(err: unknown): HttpError {
+  return isStoreBusy(err)
+    ? new HttpError(
+        503,
+        'store_busy',
+        'Another process is writing to the store; try again in a moment.',
+        undefined,
+        { 'Retry-After': '2' },
+      )
+    : new HttpError(
+        503,
+        'store_unavailable',
+        'The database cannot be reached right now; try again in a moment.',
+        undefined,
+        { 'Retry-After': '5' },
+      );
 }
 
 /** `uri-host [ ":" port ]` (RFC 3986: an IP literal, or a reg-name), or empty. */
@@ -158,9 +169,9 @@ export function createApp(deps: AppDeps): RequestListener {
       sendError(req, res, err);
       return;
     }
-    if (isStoreBusy(err)) {
-      logger.debug({ method: req.method, url: req.url }, 'store busy');
-      sendError(req, res, storeBusy());
+    if (isStoreUnavailable(err)) {
+      logger.debug({ method: req.method, url: req.url, err }, 'store unavailable');
+      sendError(req, res, storeUnavailable(err));
       return;
     }
     logger.error({ err, method: req.method }, 'unhandled error');

@@ -1,6 +1,6 @@
 import { isIPv6 } from 'node:net';
 
-import { isStoreBusy, type RateStore } from '../store/index.js';
+import { isStoreUnavailable, type RateStore } from '../store/index.js';
 
 /** The outcome of counting one request against its client's budget. */
 export type RateDecision = { ok: true } | { ok: false; retryAfterSeconds: number };
@@ -32,9 +32,9 @@ export function clientKey(remoteAddress: string | undefined): string {
 /**
  * A fixed one-minute window per client: `perMinute` requests, then 429 with the seconds left in
  * the window. The counters live in the store, so the budget holds across every instance that
- * shares it. `scope` keeps the counters of different limits apart. When the store is busy
- * (another process holds its write lock for longer than a moment), the request passes uncounted
- * rather than wait for it.
+ * shares it. `scope` keeps the counters of different limits apart. When the store is unavailable
+ * (another process holds its write lock for longer than a moment, or the database server is
+ * away), the request passes uncounted rather than wait for it or fail.
  */
 export function createRateLimiter(store: RateStore, scope: string, perMinute: number): RateLimiter {
   return {
@@ -43,7 +43,7 @@ export function createRateLimiter(store: RateStore, scope: string, perMinute: nu
       try {
         decision = await store.take(`${scope}:${key}`, now, WINDOW_MS, perMinute);
       } catch (err) {
-        if (isStoreBusy(err)) return { ok: true };
+        if (isStoreUnavailable(err)) return { ok: true };
         throw err;
       }
       if (decision.ok) return decision;

@@ -27,7 +27,7 @@ import { ANSWERED_REQUESTS } from './server.js';
 import type { SessionClaims, SessionManager } from './sessions.js';
 import type { Streams } from './streams.js';
 import type { Published, Snapshot } from '../snapshot/types.js';
-import { isStoreBusy } from '../store/index.js';
+import { isStoreBusy, isStoreUnavailable } from '../store/index.js';
 
 /** What one request's server is built with. */
 export interface RequestInfo {
@@ -496,13 +496,20 @@ export function mcpRoutes(options: McpRouteOptions): Route[] {
           return void res.destroy();
         }
         if (err instanceof RpcFailure) return sendRpcError(res, origin, err, reply.id);
-        if (isStoreBusy(err)) {
-          const busy = new RpcFailure(
-            503,
-            -32000,
-            'Service Unavailable: another process is writing to the store; try again in a moment',
-            { 'Retry-After': '2' },
-          );
+        if (isStoreUnavailable(err)) {
+          const busy = isStoreBusy(err)
+            ? new RpcFailure(
+                503,
+                -32000,
+                'Service Unavailable: another process is writing to the store; try again in a moment',
+                { 'Retry-After': '2' },
+              )
+            : new RpcFailure(
+                503,
+                -32000,
+                'Service Unavailable: the database cannot be reached right now; try again in a moment',
+                { 'Retry-After': '5' },
+              );
           return sendRpcError(res, origin, busy, reply.id);
         }
         logger.error({ err }, 'MCP request failed');

@@ -21,8 +21,8 @@ import {
 import { z } from 'zod';
 import type { ServiceUrls } from '../catalogue.js';
 import type { Snapshot } from '../snapshot/types.js';
-import type { SessionStore } from '../store/index.js';
-import { invalidParams, resourceNotFound, RpcError } from './internal/errors.js';
+import { isStoreBusy, isStoreUnavailable, type SessionStore } from '../store/index.js';
+import { invalidParams, resourceNotFound, RpcError, storeUnavailable } from './internal/errors.js';
 import { requestSchemas } from './internal/messages.js';
 import { PROMPTS } from './prompts.js';
 import { documentResources, readResource, REVIEW_TEMPLATE } from './resources.js';
@@ -208,21 +208,29 @@ export function createMcpServerFactory(
       if (!session) throw invalidParams('Subscriptions need a session');
       return session;
     };
+    /** A session's write to the store; a store that cannot take it now is -32000, not -32603. */
+    const write = async (change: Promise<void>): Promise<Record<string, never>> => {
+      try {
+        await change;
+        return {};
+      } catch (err) {
+        if (isStoreUnavailable(err)) throw storeUnavailable(isStoreBusy(err) ? 2 : 5);
+        throw err;
+      }
+    };
     // The level is kept with the session (in the store), for whichever instance holds its stream.
-    server.setRequestHandler(SetLevelRequestSchema, async (request) => {
-      if (session)
-        await deps.sessions.setLogLevel(session.key, request.params.level, session.expiresAtMs);
-      return {};
-    });
-    server.setRequestHandler(SubscribeRequestSchema, async (request) => {
+    server.setRequestHandler(SetLevelRequestSchema, (request) =>
+      session
+        ? write(deps.sessions.setLogLevel(session.key, request.params.level, session.expiresAtMs))
+        : {},
+    );
+    server.setRequestHandler(SubscribeRequestSchema, (request) => {
       const claims = subscription(request.params.uri);
-      await deps.sessions.subscribe(claims.key, request.params.uri, claims.expiresAtMs);
-      return {};
+      return write(deps.sessions.subscribe(claims.key, request.params.uri, claims.expiresAtMs));
     });
-    server.setRequestHandler(UnsubscribeRequestSchema, async (request) => {
+    server.setRequestHandler(UnsubscribeRequestSchema, (request) => {
       const claims = subscription(request.params.uri);
-      await deps.sessions.unsubscribe(claims.key, request.params.uri);
-      return {};
+      return write(deps.sessions.unsubscribe(claims.key, request.params.uri));
     });
     server.setRequestHandler(ListResourcesRequestSchema, () => ({
       resources: documentResources(deps.urls, snapshot).map(({ path: _path, ...r }) => r),

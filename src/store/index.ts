@@ -2,13 +2,14 @@ import { existsSync } from 'node:fs';
 import { DeadlineError, withDeadline } from './internal/deadline.js';
 import {
   isPostgresUrl,
+  isUnreachable,
   maskPostgresUrl,
   parsePostgresUrl,
 } from './internal/postgres-connection.js';
 import { openPostgresStore } from './postgres.js';
 import { openSqliteStore } from './sqlite.js';
 import { openThreadedSqliteStore } from './threaded.js';
-import type { ServiceStore, Store } from './types.js';
+import { isStoreBusy, type ServiceStore, type Store } from './types.js';
 
 export type {
   AnalysisStore,
@@ -51,6 +52,16 @@ export type {
   TopicState,
   WebSubStore,
 } from './websub-types.js';
+
+/**
+ * True when a store call failed because the store cannot take it for now: another process holds
+ * SQLite's write lock for longer than a request may wait (`StoreBusyError`), or the PostgreSQL
+ * server is away (restarting, unreachable, out of connections). A request meeting it is answered
+ * 503 with `Retry-After`, never 500: nothing is wrong with the request or the data.
+ */
+export function isStoreUnavailable(err: unknown): boolean {
+  return isStoreBusy(err) || isUnreachable(err);
+}
 
 /**
  * What is wrong with a `DATABASE_URL`, in a few words, or null when a store can be opened from it:

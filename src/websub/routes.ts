@@ -3,7 +3,7 @@ import { HUB_PATH } from '../catalogue.js';
 import type { Logger } from '../logger.js';
 import type { ClientAddress } from '../http/client-address.js';
 import type { Route } from '../http/router.js';
-import { isStoreBusy, type WebSubStore } from '../store/index.js';
+import { isStoreUnavailable, type WebSubStore } from '../store/index.js';
 import { grantLease, hubFormSchema, type HubRequest, type LeaseBounds } from './form.js';
 import { HubError, sendText } from './internal/hub-error.js';
 import { clientKey, type RateLimiter } from '../http/rate-limit.js';
@@ -99,7 +99,7 @@ export function hubRoute(o: HubRouteOptions): Route {
         o.maxSubscriptionsPerHost,
       )
       .catch((err: unknown) => {
-        if (!isStoreBusy(err)) throw err;
+        if (!isStoreUnavailable(err)) throw err;
         throw new HubError(503, 'The hub is busy: try again in a moment.', { 'Retry-After': '2' });
       });
     if (!queued)

@@ -102,8 +102,16 @@ describe('while another process holds the store write lock', () => {
       // A session's reads do not queue behind the lock.
       expect(call.status).toBe(200);
       expect((call.json as { result?: { isError?: boolean } }).result?.isError).toBeFalsy();
-      // A session setting must be written: refused in a moment, with a reason.
-      expect(JSON.stringify(setLevel.json)).toMatch(/busy|writing to the store/);
+      // A session setting must be written: refused in a moment, with a reason and when to retry
+      // (a server error of its own, -32000, not the SDK's -32603 Internal error).
+      expect(setLevel.json).toMatchObject({
+        jsonrpc: '2.0',
+        id: 3,
+        error: { code: -32000, data: { retryAfterSeconds: 2 } },
+      });
+      expect((setLevel.json as { error: { message: string } }).error.message).toMatch(
+        /try again in a moment/,
+      );
       // A WebSub request must be queued in the store: 503 with Retry-After.
       expect(hub.status).toBe(503);
       expect(hub.headers['retry-after']).toBe('2');

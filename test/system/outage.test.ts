@@ -13,7 +13,8 @@ import {
   type ChildService,
 } from '../helpers/child-service.js';
 import { testBusiness, testReviews } from '../helpers/fixtures.js';
-import { seedStore } from '../helpers/service.js';
+import { rpc } from '../helpers/mcp.js';
+import { seedStore, TEST_BASE_URL } from '../helpers/service.js';
 import { systemDatabaseUrl } from './database.js';
 
 const OUTAGE_MS = 4_000;
@@ -62,9 +63,35 @@ describe('an instance whose database is away for a few seconds', () => {
     await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1', [
       name,
     ]);
-    await new Promise((r) => setTimeout(r, OUTAGE_MS));
-    // Meanwhile it served what it had.
+    const outageEnds = Date.now() + OUTAGE_MS;
+    // Meanwhile it serves what it has; what needs the database is a 503 with Retry-After (never
+    // a 500: nothing is wrong with the request), and what only counts in it (the rate limits)
+    // lets the request through.
     expect((await fetch(`${svc.url}/reviews.json`)).status).toBe(200);
+    expect((await fetch(`${svc.url}/api/reviews/search?min_rating=4`)).status).toBe(200);
+    const hub = await fetch(`${svc.url}/api/websub/hub`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        'hub.mode': 'subscribe',
+        'hub.topic': `${TEST_BASE_URL}/feed.xml`,
+        'hub.callback': 'https://127.0.0.1:9/during-the-outage',
+      }),
+    });
+    expect(hub.status).toBe(503);
+    expect(hub.headers.get('retry-after')).toMatch(/^\d+$/);
+    const initialize = await rpc(svc.url, {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: {
+        protocolVersion: '2025-06-18',
+        capabilities: {},
+        clientInfo: { name: 'outage', version: '1' },
+      },
+    });
+    expect(initialize.status).toBe(200);
+    await new Promise((r) => setTimeout(r, Math.max(0, outageEnds - Date.now())));
     expect(await etag()).toBe(before);
     await admin.query(`ALTER DATABASE ${name} ALLOW_CONNECTIONS true`);
 

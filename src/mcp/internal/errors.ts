@@ -35,3 +35,17 @@ export function resourceTooLarge(uri: string, size: number, limit: number): RpcE
     { uri, size, limit },
   );
 }
+
+/**
+ * -32000 (a server-defined code): the request needed a write to the store, which cannot take it
+ * for now (another process holds its write lock, or the database server is away); the same
+ * request may succeed in a moment. Over HTTP, a request that fails this way before the SDK runs
+ * is a 503 with `Retry-After`; inside it, this JSON-RPC error says the same.
+ */
+export function storeUnavailable(retryAfterSeconds: number): RpcError {
+  return new RpcError(
+    -32000,
+    'Service Unavailable: the store cannot take this change right now; try again in a moment',
+    { retryAfterSeconds },
+  );
+}

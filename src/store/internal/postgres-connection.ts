@@ -167,6 +167,44 @@ export function createPool(target: PostgresTarget): pg.Pool {
 /** SQLSTATEs of a transaction that lost to a concurrent one: serialization failure, deadlock. */
 const CONFLICTS = new Set(['40001', '40P01']);
 
+/**
+ * SQLSTATEs of a server that cannot be used for now, besides the connection exceptions (class
+ * 08): an administrator's shutdown, a crash, a server still starting (57P01–57P03), no connection
+ * slot left (53300).
+ */
+const UNREACHABLE_CODES = new Set(['57P01', '57P02', '57P03', '53300']);
+const UNREACHABLE_SYSCALLS = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+]);
+/** The driver's own errors for a lost or unobtainable connection (they carry no code). */
+const UNREACHABLE_MESSAGES = [
+  /^Connection terminated/,
+  /^timeout exceeded when trying to connect/,
+  /^Client has encountered a connection error/,
+  /is not currently accepting connections/,
+];
+
+/**
+ * True when `err` says the database server is away for now (a restart, a network fault, no
+ * connection free), as opposed to a fault of the request or of the data: worth a 503 with
+ * `Retry-After`, not a 500.
+ */
+export function isUnreachable(err: unknown): boolean {
+  const e = err as { code?: unknown; message?: unknown } | null;
+  const code = typeof e?.code === 'string' ? e.code : '';
+  if (code.startsWith('08') || UNREACHABLE_CODES.has(code) || UNREACHABLE_SYSCALLS.has(code)) {
+    return true;
+  }
+  const message = typeof e?.message === 'string' ? e.message : '';
+  return UNREACHABLE_MESSAGES.some((re) => re.test(message));
+}
+
 /** True when `err` is PostgreSQL's answer to a conflict with a concurrent transaction. */
 export function isConflict(err: unknown): boolean {
   return CONFLICTS.has((err as { code?: unknown } | null)?.code as string);
