@@ -1,5 +1,7 @@
 import type { GetPromptResult } from '@modelcontextprotocol/sdk/types.js';
+import { BYTES_PER_TOKEN, clip, MAX_RESULT_TOKENS, TEXT_CUT, wholeReviewAt } from './agent.js';
 import { invalidParams } from './internal/errors.js';
+import { stringBytes } from './internal/fit.js';
 import type { Review } from '../domain/review.js';
 import { firstOnOrBefore } from '../reviews/search.js';
 import { normalizeName } from '../reviews/search-index.js';
@@ -22,6 +24,14 @@ export interface PromptDefinition {
 }
 
 const MAX_REVIEWS = 60;
+/** A review's text in a prompt keeps at most this many characters (the whole is at `review://`). */
+const PROMPT_TEXT_CAP = 800;
+/**
+ * The reviews of a prompt take at most these bytes, so that the whole prompt stays within the
+ * tools' largest budget (25,000 tokens) whatever the import accepted; the instructions around
+ * them are a few hundred bytes.
+ */
+const PROMPT_REVIEW_BYTES = Math.floor(MAX_RESULT_TOKENS * BYTES_PER_TOKEN * 0.9);
 
 /** How many reviews are at these positions, and the newest `MAX_REVIEWS` of them. */
 function reviewsAt(
@@ -36,9 +46,28 @@ function reviewsAt(
 }
 
 function compact(r: Review): string {
-  const who = r.mentions.technicians.map((t) => t.name).join(', ');
-  const text = (r.reviewBody ?? '(rating only)').replace(/\s+/g, ' ');
-  return `- [${r.date}] ${r.reviewRating.ratingValue}/5${r.department ? ` (${r.department})` : ''}${who ? ` staff: ${who}` : ''} id=${r.id}: ${text}`;
+  const who = clip(r.mentions.technicians.map((t) => t.name).join(', '), 200);
+  const text = clip(r.reviewBody ?? '(rating only)', PROMPT_TEXT_CAP);
+  const whole = text.endsWith(TEXT_CUT) ? ` (whole: ${wholeReviewAt(r.id)})` : '';
+  return `- [${r.date}] ${r.reviewRating.ratingValue}/5${r.department ? ` (${r.department})` : ''}${who ? ` staff: ${who}` : ''} id=${r.id}: ${text}${whole}`;
+}
+
+/**
+ * The reviews of a prompt, one line each, newest first, as many as fit `PROMPT_REVIEW_BYTES`;
+ * a last line says how many more there were.
+ */
+function reviewLines(reviews: readonly Review[]): string {
+  const lines: string[] = [];
+  let bytes = 0;
+  for (const r of reviews) {
+    const line = compact(r);
+    bytes += stringBytes(line) + 1;
+    if (bytes > PROMPT_REVIEW_BYTES) break;
+    lines.push(line);
+  }
+  const left = reviews.length - lines.length;
+  if (left > 0) lines.push(`(${left} more not shown here: use search_reviews)`);
+  return lines.join('\n');
 }
 
 function message(text: string): GetPromptResult['messages'][number] {
@@ -81,7 +110,7 @@ const recentSummary: PromptDefinition = {
           `Summarise the customer reviews of ${name} from the last ${days} days (${recent.length} reviews; the ${shown.length} newest are below). ` +
             'Group praise and complaints by theme, name staff members customers mention, quote short phrases with the review id, and say what the data does not show. ' +
             'Use the search_reviews tool for more.\n\n' +
-            shown.map(compact).join('\n'),
+            reviewLines(shown),
         ),
       ],
     };
@@ -119,7 +148,7 @@ const technicianFeedback: PromptDefinition = {
         message(
           `Write balanced feedback for ${person.name}${person.role ? ` (${person.role})` : ''} from the ${reviews.length} reviews that mention them (average ${person.averageRating ?? 'n/a'}/5; the ${Math.min(reviews.length, MAX_REVIEWS)} newest are below). ` +
             'List strengths and things to improve, each with a short quote and the review id. Do not invent anything the reviews do not say.\n\n' +
-            reviews.newest.map(compact).join('\n'),
+            reviewLines(reviews.newest),
         ),
       ],
     };
@@ -143,7 +172,7 @@ const serviceFeedback: PromptDefinition = {
       messages: [
         message(
           `Summarise what customers say about ${service.name} (${reviews.length} reviews mention it; the ${Math.min(reviews.length, MAX_REVIEWS)} newest are below): price, speed, quality and communication, with short quotes and review ids.\n\n` +
-            reviews.newest.map(compact).join('\n'),
+            reviewLines(reviews.newest),
         ),
       ],
     };

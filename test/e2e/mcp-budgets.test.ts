@@ -241,6 +241,41 @@ describe.each(DATASETS)(
       expect(tools.map((t) => t.name).sort()).toEqual(CALLS.map((c) => c.name).sort());
     });
 
+    it('every prompt, for every staff member and service and the longest period, within 25,000 tokens', async () => {
+      const { prompts } = await mcp.client.listPrompts();
+      expect(prompts.map((p) => p.name).sort()).toEqual([
+        'service_feedback',
+        'summarize_recent_reviews',
+        'technician_feedback',
+      ]);
+      const staff = (await mcp.call('list_staff', {})).result.structuredContent as {
+        staff: { name: string }[];
+      };
+      const services = (await mcp.call('list_services', {})).result.structuredContent as {
+        services: { id: string }[];
+      };
+      const asks: [string, Record<string, string>][] = [
+        ['summarize_recent_reviews', {}],
+        ['summarize_recent_reviews', { days: '3650' }],
+        ...staff.staff
+          .slice(0, 10)
+          .map((s): [string, Record<string, string>] => [
+            'technician_feedback',
+            { technician: s.name },
+          ]),
+        ...services.services
+          .slice(0, 10)
+          .map((s): [string, Record<string, string>] => ['service_feedback', { service: s.id }]),
+      ];
+      for (const [name, args] of asks) {
+        const { result, bytes } = await mcp.prompt(name, args);
+        expect(result.messages.length).toBeGreaterThan(0);
+        expect(bytes / BYTES_PER_TOKEN, `${name} ${JSON.stringify(args)}`).toBeLessThanOrEqual(
+          MAX_BUDGET,
+        );
+      }
+    });
+
     it.each(CALLS)(
       '$name: at most 8,000 tokens at its defaults, 25,000 at its maxima; the text copy at most half the structured content',
       async (c) => {

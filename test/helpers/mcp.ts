@@ -31,6 +31,11 @@ export interface MeteredClient {
     result: Awaited<ReturnType<Client['readResource']>>;
     bytes: number;
   }>;
+  /** Gets a prompt, with the bytes of its JSON-RPC response. */
+  prompt(
+    name: string,
+    args?: Record<string, string>,
+  ): Promise<{ result: Awaited<ReturnType<Client['getPrompt']>>; bytes: number }>;
 }
 
 /**
@@ -66,6 +71,11 @@ export async function connectMeteredClient(baseUrl: string): Promise<MeteredClie
     async read(uri) {
       last = '';
       const result = await client.readResource({ uri });
+      return { result, bytes: bytes() };
+    },
+    async prompt(name, args = {}) {
+      last = '';
+      const result = await client.getPrompt({ name, arguments: args });
       return { result, bytes: bytes() };
     },
   };
