@@ -169,11 +169,16 @@ describe('the PostgreSQL store', () => {
     const second = db.open();
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
+    let wrote!: () => void;
+    const written = new Promise<void>((resolve) => (wrote = resolve));
     const slow = first.transaction(async (tx) => {
       await tx.upsertReviews([storedRow('slow')]);
+      wrote();
       await held;
       await tx.bumpVersion('2030-01-01T00:00:00.000Z');
     });
+    // The other change commits only once this transaction has written, so they truly overlap.
+    await written;
     const quick = await second.transaction(async (tx) => {
       await tx.upsertReviews([storedRow('quick')]);
       return tx.bumpVersion('2030-01-02T00:00:00.000Z');
@@ -193,11 +198,15 @@ describe('the PostgreSQL store', () => {
     });
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
+    let wrote!: () => void;
+    const written = new Promise<void>((resolve) => (wrote = resolve));
     const pruning = first.transaction(async (tx) => {
       const removed = await tx.pruneReviews(['google'], new Set());
+      wrote();
       await held;
       return removed;
     });
+    await written;
     await second.moderation.apply({
       reviewId: storedRow('b').id,
       action: 'hide',

@@ -87,11 +87,16 @@ describe('SQLite staged transactions', () => {
     const second = open();
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
+    let wrote!: () => void;
+    const written = new Promise<void>((resolve) => (wrote = resolve));
     const slow = first.transaction(async (tx) => {
       await tx.upsertReviews([storedRow('slow')]);
+      wrote();
       await held;
       await tx.bumpVersion('2030-01-01T00:00:00.000Z');
     });
+    // The other change commits only once this transaction has written, so they truly overlap.
+    await written;
     const quick = await second.transaction(async (tx) => {
       await tx.upsertReviews([storedRow('quick')]);
       return tx.bumpVersion('2030-01-02T00:00:00.000Z');
