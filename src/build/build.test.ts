@@ -1,14 +1,17 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { setTimeout as delay } from 'node:timers/promises';
+import { gunzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { testBusiness, testReviews } from '../../test/helpers/fixtures.js';
 import { seedStore } from '../../test/helpers/service.js';
-import { startPublisher, type Publisher } from '../snapshot/index.js';
+import { addDocumentCodings, startPublisher, type Publisher } from '../snapshot/index.js';
 import { openServiceStore, openStore, type ServiceStore } from '../store/index.js';
 import { ReviewSource } from '../domain/review.js';
 import { ingest } from '../import/index.js';
+import { makeCodings } from '../representation/index.js';
 import { startBuildThread } from './index.js';
 
 const silent = pino({ level: 'silent' });
@@ -40,6 +43,11 @@ describe('the build worker', () => {
       { recycleAboveBytes },
     );
     close = () => builder.close();
+    // As the service does: codings that follow go to the live version they belong to.
+    builder.onCodings(({ version, id, codings }) => {
+      const live = publisher?.current();
+      if (live?.state.version === version) addDocumentCodings(live, id, codings);
+    });
     publisher = await startPublisher({
       store,
       builder,
@@ -85,6 +93,29 @@ describe('the build worker', () => {
         snap.representations.get('/insights.json')!.body.toString('utf8'),
       ) as { reviewCount: number };
       expect(insights.reviewCount).toBe(30 + n);
+    }
+  });
+
+  it('serves a change before its codings, which follow with the best settings', async () => {
+    const { publisher } = await start(1024 * 1024 * 1024);
+    // The first version went live with its codings (the service is ready with them).
+    const first = publisher.current().representations.get('/reviews.json')!;
+    expect(first.encoded('gzip')).not.toBeNull();
+    await addReview(1);
+    await publisher.refresh();
+    const snap = publisher.current();
+    expect(snap.index.size).toBe(31);
+    const paths = ['/reviews.json', '/api/feed.json', '/feed.xml'];
+    // Live at once, served as identity until the worker sends the codings.
+    for (const path of paths) expect(snap.representations.get(path)!.encoded('br')).toBeNull();
+    await publisher.settled();
+    for (const path of paths) {
+      const rep = snap.representations.get(path)!;
+      for (let i = 0; i < 200 && !rep.encoded('br'); i++) await delay(50);
+      const best = makeCodings(rep.body);
+      expect(rep.encoded('gzip')!.equals(best.gzip!)).toBe(true);
+      expect(rep.encoded('br')!.equals(best.br!)).toBe(true);
+      expect(gunzipSync(rep.encoded('gzip')!).equals(rep.body)).toBe(true);
     }
   });
 

@@ -18,6 +18,12 @@ export interface BuildThreadData {
   hub: boolean;
   /** Load the sample dealership into an empty store. */
   sampleData: boolean;
+  /**
+   * This worker builds the service's first version (start-up, not a recycled worker): that
+   * version goes live with the codings of its documents up to 4 MiB, so the service is ready
+   * with them; every later version goes live before its codings, which follow.
+   */
+  startUp?: boolean;
 }
 
 /** The build worker is done with a version and its follow-up documents. */
@@ -93,9 +99,13 @@ export async function startBuildThread(
     await r.worker.terminate();
   };
 
-  const start = async (sampleData: boolean): Promise<Running> => {
+  const start = async (startUp: boolean): Promise<Running> => {
     const worker = new Worker(workerUrl(import.meta.url, './thread.js'), {
-      workerData: { ...data, sampleData } satisfies BuildThreadData,
+      workerData: {
+        ...data,
+        sampleData: startUp && data.sampleData,
+        startUp,
+      } satisfies BuildThreadData,
     });
     const r: Running = {
       worker,
@@ -155,7 +165,7 @@ export async function startBuildThread(
     return r;
   };
 
-  running = await start(data.sampleData);
+  running = await start(true);
   let starting: Promise<Running> | null = null;
   const current = async (): Promise<Running> => {
     if (closed) throw new Error('the build worker is closed');

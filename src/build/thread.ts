@@ -10,9 +10,9 @@ import { serviceUrls } from '../catalogue.js';
 import { refreshDerivations } from '../import/index.js';
 import { loadSampleIntoEmptyStore, samplePath } from '../import/sample.js';
 import { createInsightsEngine } from '../insights/index.js';
-import { codingsBuffers, makeLargeCodings, partsBuffers } from '../representation/index.js';
+import { codingsBuffers, makeFollowingCodings, partsBuffers } from '../representation/index.js';
 import { collectGarbage, emit, serveRpc, threadMemory, Transferable } from '../platform/rpc.js';
-import { builtBuffers, createLocalBuilder } from '../snapshot/index.js';
+import { builtBuffers, createLocalBuilder, type LocalBuilderOptions } from '../snapshot/index.js';
 import { openStore } from '../store/index.js';
 import type { BuildThreadData, BuildThreadLog, CodingsEvent, IdleEvent } from './index.js';
 
@@ -31,20 +31,26 @@ const engine = createInsightsEngine({
       err: describe(err),
     }),
 });
-const builder = createLocalBuilder({
+const options: LocalBuilderOptions = {
   urls: serviceUrls(data.baseUrl),
   hub: data.hub,
   // The service's thread compresses nothing: the codings of the large documents are made here,
   // in the thread pool beside the insights, once the version is live (their bodies are shared,
-  // not moved).
+  // not moved); after the service's first version, those of every document (a change is served
+  // before its codings: at 2,800 reviews they took 0.3 s of a 0.4 s rebuild).
   codingsFollow: true,
+  ...(data.startUp ? {} : { followCodingsAbove: 0 }),
   afterBuild: async (built, signal) => {
-    for (const doc of built.documents) {
-      if (signal.aborted || !doc.parts.codingsFollow) continue;
+    // Smallest first: the feeds are compressed before the dataset.
+    const follow = built.documents
+      .filter((doc) => doc.parts.codingsFollow)
+      .sort((a, b) => a.parts.body.length - b.parts.body.length);
+    for (const doc of follow) {
+      if (signal.aborted) return;
       const version = built.state.version;
       let codings: CodingsEvent['codings'];
       try {
-        codings = await makeLargeCodings(doc.parts.body, signal);
+        codings = await makeFollowingCodings(doc.parts.body, signal);
       } catch (err) {
         if (signal.aborted) return;
         // Without codings the identity bytes are served (they are always right).
@@ -73,9 +79,10 @@ const builder = createLocalBuilder({
   // Idle until the next version: return what the build left (V8 shrinks the heap over a few
   // collections; an idle worker would otherwise keep it all).
   onIdle: async (version, signal) => {
+    // A new build aborts the wait at once: it must not wait out these pauses.
     for (let i = 0; i < 3 && !signal.aborted; i++) {
       await collectGarbage();
-      await delay(300);
+      await delay(300, undefined, { signal }).catch(() => undefined);
     }
     // The service stops a worker that still holds much (see RECYCLE_ABOVE_BYTES), unless a new
     // build has started meanwhile.
@@ -83,7 +90,8 @@ const builder = createLocalBuilder({
   },
   onError: (err) =>
     log({ level: 'error', msg: 'could not compute the insights', err: describe(err) }),
-});
+};
+const builder = createLocalBuilder(options);
 builder.onDocument((version, doc) =>
   emit(port, 'document', { version, doc }, partsBuffers(doc.parts)),
 );
@@ -109,6 +117,8 @@ serveRpc(port, {
     // collected concurrently while this one is read and built, not on top of it.
     void collectGarbage();
     const built = await builder.build();
+    // Versions after the service's first go live before their codings.
+    options.followCodingsAbove = 0;
     return new Transferable(built, builtBuffers(built));
   },
   memory: () => threadMemory(),

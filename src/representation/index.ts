@@ -49,6 +49,13 @@ export interface PartsOptions extends RepresentationOptions {
    * compresses nothing. Unset, that thread compresses them in its thread pool.
    */
   codingsFollow?: boolean;
+  /**
+   * With `codingsFollow`: the codings of bodies over this many bytes follow (default 4 MiB); a
+   * smaller body gets them at once. The build worker makes every version after the first go live
+   * before its codings (0): compressing the feeds and the dataset with the best settings took
+   * most of a small store's rebuild (0.3 s of 0.4 s at 2,800 reviews).
+   */
+  followAbove?: number;
 }
 
 function strongEtag(body: Buffer): string {
@@ -204,6 +211,19 @@ function own(bytes: Uint8Array): Uint8Array {
   return copy;
 }
 
+/** The bytes in a `SharedArrayBuffer` of their own (copied unless they are one already). */
+function shared(bytes: Uint8Array): Uint8Array {
+  if (
+    bytes.buffer instanceof SharedArrayBuffer &&
+    bytes.byteOffset === 0 &&
+    bytes.byteLength === bytes.buffer.byteLength
+  )
+    return bytes;
+  const copy = new Uint8Array(new SharedArrayBuffer(bytes.byteLength));
+  copy.set(bytes);
+  return copy;
+}
+
 /**
  * Makes the gzip and brotli forms of a body of up to 4 MiB, synchronously (for a worker thread),
  * with the settings of `precompressRepresentation`; a coding that is not smaller is `null`.
@@ -275,13 +295,19 @@ export async function makeLargeCodings(
 /**
  * Prepares the parts of a representation off the event loop: the ETag always, the codings now
  * for documents up to 4 MiB and later above (made by whoever serves it, or, with
- * `codingsFollow`, by this thread after the document goes live).
+ * `codingsFollow`, by this thread after the document goes live: `makeFollowingCodings`).
  */
 export function prepareParts(
   body: Uint8Array | string,
   options: PartsOptions,
 ): RepresentationParts {
-  const bytes = own(typeof body === 'string' ? Buffer.from(body) : body);
+  const input = typeof body === 'string' ? Buffer.from(body) : body;
+  const follows =
+    options.codingsFollow === true &&
+    input.length >= MIN_COMPRESS_BYTES &&
+    input.length > (options.followAbove ?? DEFER_COMPRESSION_BYTES);
+  // A body whose codings follow is shared, not transferred: this thread still reads it.
+  const bytes = follows ? shared(input) : own(input);
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const small = bytes.length <= DEFER_COMPRESSION_BYTES;
   return {
@@ -290,8 +316,30 @@ export function prepareParts(
     headers: { ...options.headers },
     body: bytes,
     etag: strongEtag(buffer),
-    ...(small ? { codings: makeCodings(bytes) } : {}),
-    ...(!small && options.codingsFollow ? { codingsFollow: true } : {}),
+    ...(follows ? { codingsFollow: true } : small ? { codings: makeCodings(bytes) } : {}),
+  };
+}
+
+/**
+ * The codings of a body whose parts said they follow (`codingsFollow`), made in the thread pool:
+ * up to 4 MiB the same bytes as `makeCodings` (the best settings), above them those of
+ * `makeLargeCodings`. Rejects once `signal` aborts (a newer build).
+ */
+export async function makeFollowingCodings(
+  body: Uint8Array,
+  signal: AbortSignal,
+): Promise<{ gzip: Uint8Array | null; br: Uint8Array | null }> {
+  const size = body.length;
+  if (size > DEFER_COMPRESSION_BYTES) return makeLargeCodings(body, signal);
+  if (size < MIN_COMPRESS_BYTES) return { gzip: null, br: null };
+  const input = toBuffer(body);
+  const gz = await gzipAsync(input, { level: 9 });
+  signal.throwIfAborted();
+  const br = await brotliAsync(input, brotliParams(size, size <= 512 * 1024 ? 11 : 9));
+  signal.throwIfAborted();
+  return {
+    gzip: gz.length < size ? own(gz) : null,
+    br: br.length < size ? own(br) : null,
   };
 }
 

@@ -45,6 +45,8 @@ export interface BuildOptions {
    * worker): the thread that serves them compresses nothing.
    */
   codingsFollow?: boolean;
+  /** With `codingsFollow`: the size above which codings follow (see `PartsOptions.followAbove`). */
+  followCodingsAbove?: number;
 }
 
 /** The `Link` header of a topic: where its hub is and its own URL, for WebSub discovery. */
@@ -69,6 +71,9 @@ export function prepareDocument(
       lastModifiedMs: Date.parse(state.changedAt),
       headers: topicHeaders(options, id),
       ...(options.codingsFollow ? { codingsFollow: true } : {}),
+      ...(options.followCodingsAbove !== undefined
+        ? { followAbove: options.followCodingsAbove }
+        : {}),
     }),
   };
 }

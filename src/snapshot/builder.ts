@@ -69,7 +69,8 @@ export function createLocalBuilder(o: LocalBuilderOptions): Builder {
       if (!o.insights || signal.aborted) return;
       const body = await o.insights(source, signal);
       if (signal.aborted) return;
-      const doc = prepareDocument('insights', body, state, o);
+      // The insights are sent with their codings (nothing follows them).
+      const doc = prepareDocument('insights', body, state, { ...o, codingsFollow: false });
       for (const listener of listeners) listener(state.version, doc);
     } finally {
       await after.catch((err: unknown) => {

@@ -60,6 +60,13 @@ class LiveSnapshot implements Snapshot {
     return (pos) => body.subarray(starts[pos]!, ends[pos]!);
   }
 
+  private readonly memos = new Map<string, unknown>();
+
+  memo<T>(key: string, make: () => T): T {
+    if (!this.memos.has(key)) this.memos.set(key, make());
+    return this.memos.get(key) as T;
+  }
+
   review(pos: number): Review {
     return JSON.parse(this.fragment(pos).toString('utf8')) as Review;
   }

@@ -30,6 +30,12 @@ export interface Snapshot {
   readonly representations: ReadonlyMap<string, Representation>;
   /** Responses computed on demand for this version (search, since), bounded; dropped with it. */
   readonly responses: ResponseCache;
+  /**
+   * A value derived once from this snapshot (its rendered pages), made by `make` on first use and
+   * held as long as the snapshot is (strongly: not in a WeakMap, whose values V8 marks in the
+   * atomic pause of a full collection).
+   */
+  memo<T>(key: string, make: () => T): T;
 }
 
 /** A bounded cache of prepared responses, keyed by a canonical request key. */

@@ -16,6 +16,8 @@ const SCENARIOS = [
   'import',
   'startup',
   'etag',
+  'notify',
+  'reads',
   'migrate',
   'insights',
   'mcp',
