@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -75,24 +75,12 @@ describe('configuration from the environment', () => {
 });
 
 describe('issue 15: a store that cannot be opened', () => {
+  // Every kind of store that cannot be opened gets one line with its reason from the openers
+  // (src/store/open.test.ts, in process); here the processes' exits with that line.
   let dir: string;
-  const stores: [string, () => string][] = [
-    // Node's recursive mkdir spun for ever on both: start-up hung with no message.
-    ['a folder under /proc', () => '/proc/nope/x.db'],
-    // SQLite cannot create a file there: its reason once read "[object Object] (SQLITE_CANTOPEN)".
-    ['a file SQLite cannot create (/proc/x.db)', () => '/proc/x.db'],
-    ['a folder behind a broken symbolic link', () => join(dir, 'broken-link', 'x.db')],
-    ['a folder that is a file', () => join(dir, 'a-file', 'x.db')],
-    ['a folder as the database file', () => join(dir, 'a-folder')],
-    ['a named pipe as the database file (reading it would block)', () => join(dir, 'a-pipe')],
-    ['a file that is not a SQLite database', () => join(dir, 'not-a-database.db')],
-  ];
 
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'reviews-unopenable-'));
-    symlinkSync(join(dir, 'nothing-here'), join(dir, 'broken-link'));
-    writeFileSync(join(dir, 'a-file'), 'x');
-    mkdirSync(join(dir, 'a-folder'));
     expect(spawnSync('mkfifo', [join(dir, 'a-pipe')]).status).toBe(0);
     writeFileSync(join(dir, 'not-a-database.db'), 'plain text, not SQLite. '.repeat(40));
   });
@@ -113,35 +101,44 @@ describe('issue 15: a store that cannot be opened', () => {
     });
   }
 
-  it.each(stores)('%s stops start-up with one line and exit code 78', (_name, path) => {
-    for (const args of [[MAIN], [BIN, 'serve']]) {
-      const started = run(args, `sqlite:${path()}`);
-      expect(started.signal, 'it hung').toBeNull();
-      expect(started.status).toBe(78);
-      expect(started.stdout).toBe('');
-      const lines = started.stderr.trim().split('\n');
-      expect(lines, started.stderr).toHaveLength(1);
-      expect(lines[0]).toMatch(/^dealer-reviews: cannot open the store DATABASE_URL=sqlite:/);
-      // The reason, with SQLite's words and code (it once read "[object Object]").
-      expect(lines[0]).not.toMatch(/\[object Object\]/);
-      expect(lines[0]).toMatch(/: [a-z].*( \(SQLITE_[A-Z_]+\)| [a-z].*)$/);
-    }
+  it.each([
+    // Node's recursive mkdir spun for ever: start-up hung with no message.
+    ['a folder under /proc', [MAIN], () => '/proc/nope/x.db'],
+    // Reading it would block.
+    ['a named pipe as the database file', [BIN, 'serve'], () => join(dir, 'a-pipe')],
+  ])('%s stops start-up with one line and exit code 78', (_name, args, path) => {
+    const started = run(args, `sqlite:${path()}`);
+    expect(started.signal, 'it hung').toBeNull();
+    expect(started.status).toBe(78);
+    expect(started.stdout).toBe('');
+    const lines = started.stderr.trim().split('\n');
+    expect(lines, started.stderr).toHaveLength(1);
+    expect(lines[0]).toMatch(
+      new RegExp(`^dealer-reviews: cannot open the store DATABASE_URL=sqlite:${path()}: \\S`),
+    );
+    expect(lines[0]).not.toMatch(/\[object Object\]/);
   });
 
-  it.each(stores)('%s fails the insights command in one line', (_name, path) => {
+  it.each([
+    [
+      'a path that names no file',
+      () => join(dir, 'missing', 'x.db'),
+      /: no such file \(DATABASE_URL\)$/,
+    ],
+    [
+      'a file that is not a SQLite database',
+      () => join(dir, 'not-a-database.db'),
+      /cannot open the store DATABASE_URL=.*\(SQLITE_NOTADB\)$/,
+    ],
+  ])('%s fails the insights command in one line', (_name, path, reason) => {
     const insights = run([BIN, 'insights'], `sqlite:${path()}`);
     expect(insights.signal, 'it hung').toBeNull();
     expect(insights.status).toBe(1);
     expect(insights.stdout).toBe('');
-    expect(insights.stderr.trim().split('\n'), insights.stderr).toHaveLength(1);
-    // A path that names no file is said so (the command reads a store, it never creates one);
-    // a file that cannot be opened as a store gets the store's reason.
-    expect(insights.stderr).toMatch(
-      existsSync(path())
-        ? /^insights: cannot open the store DATABASE_URL=/
-        : /^insights: .+: no such file \(DATABASE_URL\)$/m,
-    );
-    expect(insights.stderr).not.toMatch(/\[object Object\]/);
+    const lines = insights.stderr.trim().split('\n');
+    expect(lines, insights.stderr).toHaveLength(1);
+    expect(lines[0]).toMatch(/^insights: /);
+    expect(lines[0]).toMatch(reason);
   });
 });
 

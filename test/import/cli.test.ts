@@ -3,7 +3,7 @@ import { readFileSync, rmSync, symlinkSync, truncateSync, writeFileSync } from '
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { addDays, localDate } from '../../src/domain/dates.js';
-import { fixture, importJson, readPublished, runCli, tempDir } from './helpers.js';
+import { fixture, importJson, importJsonCli, readPublished, runCli, tempDir } from './helpers.js';
 
 let dir: string;
 let db: string;
@@ -21,7 +21,8 @@ function noStack(stderr: string): void {
 
 describe('npm run import: formats', () => {
   it('imports a Google Takeout directory with a translation envelope and a rating-only review', async () => {
-    const { result, summary } = await importJson([fixture('takeout')], db);
+    // As an operator runs it: the built command, its --json summary on stdout.
+    const { result, summary } = await importJsonCli([fixture('takeout')], db);
     expect(result.code).toBe(0);
     expect(summary).toMatchObject({ format: 'gbp', inserted: 5, rejected: [], committed: true });
     const { reviews } = await readPublished(db);
@@ -124,7 +125,7 @@ describe('npm run import: formats', () => {
     const file = join(dir, 'reviews.json');
     writeFileSync(file, JSON.stringify(published));
     const other = join(dir, 'other.db');
-    const { summary } = await importJson([file], other);
+    const { summary } = await importJsonCli([file], other);
     expect(summary).toMatchObject({ format: 'reviews-json', inserted: 8, businessChanged: true });
     const second = await readPublished(other);
     expect(second.business).toEqual(first.business); // staff ids come back from the names
@@ -525,7 +526,7 @@ describe('npm run import: idempotency, edits, --strict, --prune', () => {
     const first = await importJson([fixture('takeout')], db);
     expect(first.summary.version).toBe(1);
     const before = await readPublished(db);
-    const second = await importJson([fixture('takeout')], db);
+    const second = await importJsonCli([fixture('takeout')], db);
     expect(second.summary).toMatchObject({ inserted: 0, updated: 0, unchanged: 5, version: null });
     const after = await readPublished(db);
     expect(after.version).toBe(before.version);

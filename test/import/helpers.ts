@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Review } from '../../src/domain/review.js';
+import { parseCliArgs } from '../../src/import/args.js';
+import { runImport, StrictImportError, type ImportSummary } from '../../src/import/index.js';
 import { openStore } from '../../src/store/index.js';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -106,13 +108,54 @@ export interface JsonSummary {
   reported?: Record<string, unknown>;
 }
 
-/** Runs the CLI with `--json` and parses its stdout. */
-export async function importJson(
+/** Runs the built CLI with `--json` as a process and parses its stdout. */
+export async function importJsonCli(
   args: readonly string[],
   db: string,
 ): Promise<{ result: CliResult; summary: JsonSummary }> {
   const result = await runCli([...args, '--json'], db);
   return { result, summary: JSON.parse(result.stdout) as JsonSummary };
+}
+
+/**
+ * Imports in this process what `dealer-reviews import <args> --json` would: the command's own
+ * argument parser and `runImport`, against the SQLite store at `db`, with the summary it would
+ * print (a `--strict` refusal is exit code 1 with the summary, as the command). What only the
+ * process shows (exit codes of bad input, one-line errors, the printed table) is proved by the
+ * tests that spawn it (`runCli`, `importJsonCli`); an import costs no process start here.
+ */
+export async function importJson(
+  args: readonly string[],
+  db: string,
+): Promise<{ result: CliResult; summary: JsonSummary }> {
+  const parsed = parseCliArgs(args);
+  if (!parsed) throw new Error(`not an import: ${args.join(' ')}`);
+  const store = openStore(`sqlite:${db}`);
+  let code = 0;
+  let stderr = '';
+  let summary: ImportSummary;
+  try {
+    summary = await runImport(store, {
+      path: parsed.path,
+      format: parsed.format,
+      strict: parsed.strict,
+      prune: parsed.prune,
+      dryRun: parsed.dryRun,
+      defaultSource: parsed.source,
+    });
+  } catch (err) {
+    if (!(err instanceof StrictImportError)) throw err;
+    ({ summary } = err);
+    code = 1;
+    stderr = `import: ${err.message}\n`;
+  } finally {
+    await store.close();
+  }
+  const stdout = `${JSON.stringify(summary, null, 2)}\n`;
+  return {
+    result: { code, signal: null, stdout, stderr },
+    summary: JSON.parse(stdout) as JsonSummary,
+  };
 }
 
 /** What the store publishes: the data version and the reviews by sourceReviewId. */
