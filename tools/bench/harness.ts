@@ -147,3 +147,13 @@ export function table(rows: Record<string, string | number>[]): string {
     ...rows.map((r) => line(cols.map((c) => r[c] ?? ''))),
   ].join('\n');
 }
+
+/**
+ * A HEAD request for the identity representation. Each coding of a document has an ETag of its
+ * own, and the codings of a new version follow it by a moment (the build worker sends them
+ * after), so only the identity ETag tells one data version from the next.
+ */
+export const IDENTITY_HEAD: RequestInit = {
+  method: 'HEAD',
+  headers: { 'accept-encoding': 'identity' },
+};

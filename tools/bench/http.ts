@@ -8,6 +8,7 @@ import { openStore } from '../../src/store/index.js';
 import { benchDatabase, type Engine } from './engines.js';
 import {
   hasCommand,
+  IDENTITY_HEAD,
   load,
   memoryOf,
   ROOT,
@@ -82,7 +83,7 @@ async function measureLiveUpdate(
   url: string,
   databaseUrl: string,
 ): Promise<{ liveMs: number; slowestMs: number }> {
-  const before = (await fetch(`${url}/reviews.json`, { method: 'HEAD' })).headers.get('etag');
+  const before = (await fetch(`${url}/reviews.json`, IDENTITY_HEAD)).headers.get('etag');
   const store = openStore(databaseUrl);
   const started = performance.now();
   await ingest(store, {
@@ -102,7 +103,7 @@ async function measureLiveUpdate(
   let slowest = 0;
   for (;;) {
     const sent = performance.now();
-    const etag = (await fetch(`${url}/reviews.json`, { method: 'HEAD' })).headers.get('etag');
+    const etag = (await fetch(`${url}/reviews.json`, IDENTITY_HEAD)).headers.get('etag');
     slowest = Math.max(slowest, performance.now() - sent);
     if (etag !== before) {
       return { liveMs: Math.round(performance.now() - started), slowestMs: Math.round(slowest) };

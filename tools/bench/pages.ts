@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { ReviewSource } from '../../src/domain/review.js';
 import { ingest } from '../../src/import/ingest.js';
 import { openStore } from '../../src/store/index.js';
-import { freePort, load, ROOT, table, waitFor, type LoadResult } from './harness.js';
+import { freePort, IDENTITY_HEAD, load, ROOT, table, waitFor, type LoadResult } from './harness.js';
 import { benchStore } from './http.js';
 import { DELAY_HOOK } from './stalls.js';
 
@@ -100,7 +100,7 @@ async function renderTimes(
  */
 async function newVersion(url: string, databaseUrl: string): Promise<void> {
   const etag = async (path: string) =>
-    (await fetch(`${url}${path}`, { method: 'HEAD' })).headers.get('etag');
+    (await fetch(`${url}${path}`, IDENTITY_HEAD)).headers.get('etag');
   const before = { home: await etag('/'), insights: await etag('/insights') };
   const store = openStore(databaseUrl);
   await ingest(store, {

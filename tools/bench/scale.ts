@@ -20,7 +20,15 @@ import { ingestStream } from '../../src/import/ingest.js';
 import { openStore, type Store } from '../../src/store/index.js';
 import { benchDatabase, type Engine } from './engines.js';
 import { loadSampleFile } from '../../src/import/sample.js';
-import { load, memoryOf, ROOT, startService, type LoadOptions, type LogEntry } from './harness.js';
+import {
+  IDENTITY_HEAD,
+  load,
+  memoryOf,
+  ROOT,
+  startService,
+  type LoadOptions,
+  type LogEntry,
+} from './harness.js';
 import { generateDataset } from './http.js';
 import { gbpChunks } from './import-data.js';
 
@@ -65,7 +73,7 @@ function runBin(
 }
 
 const etagOf = async (url: string): Promise<string | null> =>
-  (await fetch(`${url}/reviews.json`, { method: 'HEAD' })).headers.get('etag');
+  (await fetch(`${url}/reviews.json`, IDENTITY_HEAD)).headers.get('etag');
 
 /** A running instance whose log lines the bench reads. */
 interface Watched {
