@@ -3,7 +3,7 @@ import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import { startService, type RunningService } from '../../src/service.js';
 import { testBusiness, testReviews } from '../helpers/fixtures.js';
-import { initSession, rpc } from '../helpers/mcp.js';
+import { initializeRequest, initSession, rpc } from '../helpers/mcp.js';
 import { startTestService, TEST_BASE_URL, type TestService } from '../helpers/service.js';
 
 let svc: TestService;
@@ -34,16 +34,7 @@ describe('MCP_INITIALIZE_PER_MIN (issue 17)', () => {
   it('limits the sessions one address opens per minute, counted across instances, without touching open sessions', async () => {
     const open = [await initSession(svc.url), await initSession(second.url)];
     open.push(await initSession(svc.url));
-    const refused = await rpc(second.url, {
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: {
-        protocolVersion: '2025-06-18',
-        capabilities: {},
-        clientInfo: { name: 'raw', version: '1' },
-      },
-    });
+    const refused = await rpc(second.url, initializeRequest());
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(refused.json).toMatchObject({

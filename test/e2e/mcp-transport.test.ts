@@ -3,7 +3,7 @@ import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import { startService, type RunningService } from '../../src/service.js';
 import { testBusiness, testReviews } from '../helpers/fixtures.js';
-import { connectClient, initSession, rpc } from '../helpers/mcp.js';
+import { connectClient, initializeRequest, initSession, rpc } from '../helpers/mcp.js';
 import { startTestService, TEST_BASE_URL, type TestService } from '../helpers/service.js';
 
 let svc: TestService;
@@ -47,16 +47,7 @@ function errorOf(json: unknown): { code: number; message: string } {
 
 describe('initialize and sessions', () => {
   it('returns Mcp-Session-Id on initialize, with visible ASCII only', async () => {
-    const res = await rpc(svc.url, {
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: {
-        protocolVersion: '2025-06-18',
-        capabilities: {},
-        clientInfo: { name: 'raw', version: '1' },
-      },
-    });
+    const res = await rpc(svc.url, initializeRequest());
     expect(res.status).toBe(200);
     expect(res.headers.get('mcp-session-id')).toMatch(/^[\x21-\x7e]{20,}$/);
     expect((res.json as { result: { protocolVersion: string } }).result.protocolVersion).toBe(
@@ -70,16 +61,7 @@ describe('initialize and sessions', () => {
       ['2024-11-05', '2024-11-05'],
       ['1999-01-01', '2025-11-25'],
     ]) {
-      const res = await rpc(svc.url, {
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'initialize',
-        params: {
-          protocolVersion: asked,
-          capabilities: {},
-          clientInfo: { name: 'raw', version: '1' },
-        },
-      });
+      const res = await rpc(svc.url, initializeRequest(asked));
       expect(
         (res.json as { result: { protocolVersion: string } }).result.protocolVersion,
         asked,
@@ -255,16 +237,7 @@ describe('request validation', () => {
 
 describe('Origin', () => {
   it('allows requests without Origin and from the BASE_URL origin; refuses others with 403', async () => {
-    const init = {
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: {
-        protocolVersion: '2025-06-18',
-        capabilities: {},
-        clientInfo: { name: 'raw', version: '1' },
-      },
-    };
+    const init = initializeRequest();
     const ok = await rpc(svc.url, init, { Origin: TEST_BASE_URL });
     expect(ok.status).toBe(200);
     expect(ok.headers.get('access-control-allow-origin')).toBe(TEST_BASE_URL);

@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testBusiness, testReviews } from '../helpers/fixtures.js';
 import { http } from '../helpers/http.js';
-import { initSession, rpc } from '../helpers/mcp.js';
+import { initializeRequest, initSession, rpc } from '../helpers/mcp.js';
 import { startTestService, TEST_BASE_URL, type TestService } from '../helpers/service.js';
 
 /**
@@ -67,16 +67,7 @@ describe('while another process holds the store write lock', () => {
       const [initialize, call, setLevel, hub, health] = await answeredWhileLocked(
         'a request',
         Promise.all([
-          rpc(svc.url, {
-            jsonrpc: '2.0',
-            id: 1,
-            method: 'initialize',
-            params: {
-              protocolVersion: '2025-06-18',
-              capabilities: {},
-              clientInfo: { name: 'locked', version: '1' },
-            },
-          }),
+          rpc(svc.url, initializeRequest('2025-06-18', 'locked')),
           rpc(
             svc.url,
             {

@@ -149,12 +149,4 @@ export async function postHub(
   return { status: res.status, text: await res.text(), headers: res.headers };
 }
 
-/**
- * A HEAD request for the identity representation. Each coding of a document has an ETag of its
- * own, and the codings of a new version follow it by a moment (the build worker sends them
- * after), so only the identity ETag tells one data version from the next.
- */
-export const IDENTITY_HEAD: RequestInit = {
-  method: 'HEAD',
-  headers: { 'accept-encoding': 'identity' },
-};
+export { IDENTITY_HEAD } from '../../tools/bench/identity-head.js';

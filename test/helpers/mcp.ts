@@ -106,17 +106,22 @@ export async function rpc(
   return { status: res.status, headers: res.headers, json, text };
 }
 
+/** The JSON-RPC `initialize` request of a raw HTTP client. */
+export function initializeRequest(protocolVersion = '2025-06-18', clientName = 'raw') {
+  return {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion, capabilities: {}, clientInfo: { name: clientName, version: '1' } },
+  };
+}
+
 /** Initializes a session over raw HTTP and returns its id. */
 export async function initSession(
   baseUrl: string,
   protocolVersion = '2025-06-18',
 ): Promise<string> {
-  const res = await rpc(baseUrl, {
-    jsonrpc: '2.0',
-    id: 1,
-    method: 'initialize',
-    params: { protocolVersion, capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
-  });
+  const res = await rpc(baseUrl, initializeRequest(protocolVersion));
   const id = res.headers.get('mcp-session-id');
   if (!id) throw new Error(`no session id: ${res.status} ${res.text}`);
   return id;

@@ -11,6 +11,7 @@ import {
 } from '../helpers/child-service.js';
 import { testBusiness, testReviews } from '../helpers/fixtures.js';
 import { http } from '../helpers/http.js';
+import { initializeRequest } from '../helpers/mcp.js';
 import { seedStore } from '../helpers/service.js';
 import { systemDatabaseUrl } from './database.js';
 
@@ -120,16 +121,7 @@ describe('the example nginx configuration, in front of two instances', () => {
     const init = await fetch(`${url}/mcp`, {
       method: 'POST',
       headers: mcpHeaders,
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'initialize',
-        params: {
-          protocolVersion: '2025-06-18',
-          capabilities: {},
-          clientInfo: { name: 'nginx-test', version: '1' },
-        },
-      }),
+      body: JSON.stringify(initializeRequest('2025-06-18', 'nginx-test')),
     });
     expect(init.status).toBe(200);
     const session = init.headers.get('mcp-session-id')!;

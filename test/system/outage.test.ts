@@ -14,7 +14,7 @@ import {
   type ChildService,
 } from '../helpers/child-service.js';
 import { testBusiness, testReviews } from '../helpers/fixtures.js';
-import { rpc } from '../helpers/mcp.js';
+import { initializeRequest, rpc } from '../helpers/mcp.js';
 import { seedStore, TEST_BASE_URL } from '../helpers/service.js';
 import { systemDatabaseUrl } from './database.js';
 
@@ -81,16 +81,7 @@ describe('an instance whose database is away for a few seconds', () => {
     });
     expect(hub.status).toBe(503);
     expect(hub.headers.get('retry-after')).toMatch(/^\d+$/);
-    const initialize = await rpc(svc.url, {
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: {
-        protocolVersion: '2025-06-18',
-        capabilities: {},
-        clientInfo: { name: 'outage', version: '1' },
-      },
-    });
+    const initialize = await rpc(svc.url, initializeRequest('2025-06-18', 'outage'));
     expect(initialize.status).toBe(200);
     await new Promise((r) => setTimeout(r, Math.max(0, outageEnds - Date.now())));
     expect(await etag()).toBe(before);

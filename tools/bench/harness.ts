@@ -148,12 +148,4 @@ export function table(rows: Record<string, string | number>[]): string {
   ].join('\n');
 }
 
-/**
- * A HEAD request for the identity representation. Each coding of a document has an ETag of its
- * own, and the codings of a new version follow it by a moment (the build worker sends them
- * after), so only the identity ETag tells one data version from the next.
- */
-export const IDENTITY_HEAD: RequestInit = {
-  method: 'HEAD',
-  headers: { 'accept-encoding': 'identity' },
-};
+export { IDENTITY_HEAD } from './identity-head.js';
