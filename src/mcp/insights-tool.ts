@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { DOCUMENTS } from '../catalogue.js';
 import type { Insights } from '../insights/index.js';
-import type { Representation, Snapshot } from '../snapshot/types.js';
+import type { Snapshot } from '../snapshot/types.js';
 import {
   DEFAULT_RESULT_TOKENS,
   fitPage,
@@ -32,20 +32,9 @@ const SECTIONS = [
 ] as const;
 type Section = (typeof SECTIONS)[number];
 
-/**
- * The last insights document parsed, held strongly: a WeakMap's values are marked in the atomic
- * pause of each full collection, on the event loop's thread. One document is live at a time.
- */
-let parsed: { rep: Representation; doc: Insights } | null = null;
-
 /** The insights document of a snapshot (parsed once), or `null` while it is being computed. */
 export function insightsOf(snapshot: Snapshot): Insights | null {
-  const rep = snapshot.representations.get(DOCUMENTS.insights.path);
-  if (!rep) return null;
-  if (parsed?.rep !== rep) {
-    parsed = { rep, doc: JSON.parse(rep.body.toString('utf8')) as Insights };
-  }
-  return parsed.doc;
+  return snapshot.parsed<Insights>(DOCUMENTS.insights.path);
 }
 
 const sentiment = (s: {

@@ -87,11 +87,6 @@ export function createPages(options: PagesOptions): Pages {
   const assets = prepareAssets(Date.now());
   const site: Site = { urls, assets };
   const headers = pageHeaders(options.embedAllowedOrigins, urls.base.startsWith('https:'));
-  // Strong references, not WeakMaps: V8 marks a WeakMap's values (here a parsed insights
-  // document, tens of thousands of objects) in the atomic pause of each full collection, on the
-  // event loop's thread (up to 20 ms of a 27 ms pause measured at 20,000 reviews). The pages of
-  // a snapshot are its memo; the parsed insights belong to one insights document at a time.
-  let parsedInsights: { doc: Representation; parsed: Insights } | null = null;
 
   const prepare = (body: string, lastModifiedMs: number, extra = headers.page) =>
     prepareRepresentation(body, { contentType: HTML, lastModifiedMs, headers: extra });
@@ -190,12 +185,9 @@ export function createPages(options: PagesOptions): Pages {
     });
   const insightsPage = (snap: Snapshot): Rendered | null => {
     const doc = snap.representations.get(DOCUMENTS.insights.path);
-    if (!doc) return null;
+    const parsed = snap.parsed<Insights>(DOCUMENTS.insights.path);
+    if (!doc || !parsed) return null;
     return once(snap, 'insights', () => {
-      if (parsedInsights?.doc !== doc) {
-        parsedInsights = { doc, parsed: JSON.parse(doc.body.toString('utf8')) as Insights };
-      }
-      const parsed = parsedInsights.parsed;
       return {
         body: renderInsightsPage(site, snap.business, snap.aggregate, parsed, (id) => {
           const pos = snap.index.positionOf(id);

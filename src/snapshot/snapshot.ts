@@ -67,6 +67,19 @@ class LiveSnapshot implements Snapshot {
     return this.memos.get(key) as T;
   }
 
+  private readonly parsedDocs = new Map<string, { rep: Representation; value: unknown }>();
+
+  parsed<T>(path: string): T | null {
+    const rep = this.representations.get(path);
+    if (!rep) return null;
+    let hit = this.parsedDocs.get(path);
+    if (hit?.rep !== rep) {
+      hit = { rep, value: JSON.parse(rep.body.toString('utf8')) };
+      this.parsedDocs.set(path, hit);
+    }
+    return hit.value as T;
+  }
+
   review(pos: number): Review {
     return JSON.parse(this.fragment(pos).toString('utf8')) as Review;
   }

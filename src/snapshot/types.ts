@@ -36,6 +36,11 @@ export interface Snapshot {
    * atomic pause of a full collection).
    */
   memo<T>(key: string, make: () => T): T;
+  /**
+   * The JSON document served at `path`, parsed once per representation (a document that follows
+   * the snapshot, such as the insights, is parsed when it has come), or `null` while there is none.
+   */
+  parsed<T>(path: string): T | null;
 }
 
 /** A bounded cache of prepared responses, keyed by a canonical request key. */
