@@ -65,7 +65,7 @@ const options: LocalBuilderOptions = {
       );
     }
   },
-  read: () => store.readDataset(),
+  read: (reader) => store.readPublished(reader),
   prepare: async () => {
     const state = await refreshDerivations(store);
     if (state)

@@ -211,14 +211,12 @@ function own(bytes: Uint8Array): Uint8Array {
   return copy;
 }
 
-/** The bytes in a `SharedArrayBuffer` of their own (copied unless they are one already). */
+/**
+ * The bytes in a `SharedArrayBuffer` (copied unless they are in one already: `/reviews.json` is a
+ * view a few bytes into its buffer, see `ReviewsDocumentWriter`).
+ */
 function shared(bytes: Uint8Array): Uint8Array {
-  if (
-    bytes.buffer instanceof SharedArrayBuffer &&
-    bytes.byteOffset === 0 &&
-    bytes.byteLength === bytes.buffer.byteLength
-  )
-    return bytes;
+  if (bytes.buffer instanceof SharedArrayBuffer) return bytes;
   const copy = new Uint8Array(new SharedArrayBuffer(bytes.byteLength));
   copy.set(bytes);
   return copy;

@@ -60,32 +60,84 @@ export interface ReviewsDocument {
   readonly ends: Uint32Array;
 }
 
+/** Room kept before the reviews for the aggregate rating's JSON (about 250 bytes). */
+const AGGREGATE_ROOM = 1024;
+
 /**
- * Renders `/reviews.json`: `{ business, aggregateRating, reviews }`, with the reviews newest
- * first. Review fragments are the stored JSON texts, written without re-serialising; the offsets
- * of each let every later response reuse the bytes (search and since bodies are cut from them).
+ * Writes `/reviews.json`, `{ business, aggregateRating, reviews }` with the reviews newest first,
+ * as the reviews arrive (in published order, from `Store.readPublished`): review fragments are the
+ * stored JSON texts, copied as they come and never re-serialised, so no more than one review's
+ * text is held at a time; the offsets of each let every later response reuse the bytes (search
+ * and since bodies are cut from them). The aggregate, known only once every review is in, is
+ * written last, into room kept for it before the reviews: the body is a view that starts a few
+ * bytes into its buffer.
  */
-export function renderReviewsDocument(
-  business: Business | null,
-  aggregate: AggregateRating,
-  fragments: readonly string[],
-): ReviewsDocument {
-  const head = `{"business":${JSON.stringify(toPublicBusiness(business))},"aggregateRating":${JSON.stringify(aggregate)},"reviews":[`;
-  const n = fragments.length;
-  let size = Buffer.byteLength(head) + 2 + Math.max(0, n - 1);
-  for (const f of fragments) size += Buffer.byteLength(f);
-  const body = new Uint8Array(new SharedArrayBuffer(size));
-  const out = Buffer.from(body.buffer);
-  const starts = new Uint32Array(n);
-  const ends = new Uint32Array(n);
-  let at = out.write(head, 0);
-  for (let i = 0; i < n; i++) {
-    if (i > 0) out[at++] = 0x2c; // ','
-    starts[i] = at;
-    at += out.write(fragments[i]!, at);
-    ends[i] = at;
+export class ReviewsDocumentWriter {
+  private readonly out: Buffer;
+  private readonly prefix: string;
+  /** Where the reviews start in `out` (the room for the head is before it). */
+  private readonly room: number;
+  private readonly starts: Uint32Array;
+  private readonly ends: Uint32Array;
+  private at: number;
+  private written = 0;
+
+  /** For `count` reviews whose JSON texts take `bytes` UTF-8 bytes together. */
+  constructor(
+    business: Business | null,
+    private readonly count: number,
+    bytes: number,
+  ) {
+    this.prefix = `{"business":${JSON.stringify(toPublicBusiness(business))},"aggregateRating":`;
+    this.room = Buffer.byteLength(this.prefix) + AGGREGATE_ROOM + REVIEWS_OPEN.length;
+    const size = this.room + bytes + Math.max(0, count - 1) + REVIEWS_CLOSE.length;
+    this.out = Buffer.from(new SharedArrayBuffer(size));
+    this.starts = new Uint32Array(count);
+    this.ends = new Uint32Array(count);
+    this.at = this.room;
   }
-  at += out.write(']}', at);
-  if (at !== size) throw new Error(`renderReviewsDocument wrote ${at} of ${size} bytes`);
-  return { body, starts, ends };
+
+  /** Appends the next review's JSON text. */
+  add(json: string): void {
+    const i = this.written;
+    if (i >= this.count) throw new Error(`ReviewsDocumentWriter: more than ${this.count} reviews`);
+    if (i > 0) this.out[this.at++] = 0x2c; // ','
+    this.starts[i] = this.at;
+    const length = Buffer.byteLength(json);
+    if (this.at + length + REVIEWS_CLOSE.length > this.out.length)
+      throw new Error('ReviewsDocumentWriter: the reviews are longer than announced');
+    this.at += this.out.write(json, this.at);
+    this.ends[i] = this.at;
+    this.written++;
+  }
+
+  /** Writes the head with `aggregate` and the closing bracket; returns the document. */
+  finish(aggregate: AggregateRating): ReviewsDocument {
+    const { out, room, starts, ends } = this;
+    if (this.written !== this.count || this.at + REVIEWS_CLOSE.length !== out.length)
+      throw new Error(
+        `ReviewsDocumentWriter: ${this.written} of ${this.count} reviews, ${this.at + REVIEWS_CLOSE.length} of ${out.length} bytes`,
+      );
+    out.write(REVIEWS_CLOSE, this.at);
+    const head = `${this.prefix}${JSON.stringify(aggregate)}${REVIEWS_OPEN}`;
+    const headBytes = Buffer.byteLength(head);
+    // Its fields are counts, a mean and one RFC 3339 time: about 250 bytes.
+    if (headBytes > room)
+      throw new Error(`the aggregate rating took ${headBytes - room} bytes too many`);
+    const start = room - headBytes;
+    out.write(head, start);
+    return {
+      body: new Uint8Array(out.buffer, start, out.length - start),
+      starts: shift(starts, -start),
+      ends: shift(ends, -start),
+    };
+  }
+}
+
+const REVIEWS_OPEN = ',"reviews":[';
+const REVIEWS_CLOSE = ']}';
+
+function shift(offsets: Uint32Array, by: number): Uint32Array {
+  for (let i = 0; i < offsets.length; i++) offsets[i] = offsets[i]! + by;
+  return offsets;
 }

@@ -1,16 +1,7 @@
+import { compareKeys, sortKeyOf } from '../domain/order.js';
 import type { Review } from '../domain/review.js';
 
-/** The sort key of a review in published order: `date`, `datePublished`, `id`. */
-export type SortKey = readonly [date: string, datePublished: string, id: string];
-
-/** Compares sort keys in published order (newest first): negative when `a` comes first. */
-export function compareKeys(a: SortKey, b: SortKey): number {
-  for (let i = 0; i < 3; i++) {
-    if (a[i]! > b[i]!) return -1;
-    if (a[i]! < b[i]!) return 1;
-  }
-  return 0;
-}
+export { compareKeys, type SortKey } from '../domain/order.js';
 
 /**
  * Parses stored review records (JSON text) and puts them in published order: newest first by
@@ -19,11 +10,6 @@ export function compareKeys(a: SortKey, b: SortKey): number {
  */
 export function orderReviews(texts: readonly string[]): { json: string; review: Review }[] {
   const pairs = texts.map((json) => ({ json, review: JSON.parse(json) as Review }));
-  pairs.sort((a, b) =>
-    compareKeys(
-      [a.review.date, a.review.datePublished, a.review.id],
-      [b.review.date, b.review.datePublished, b.review.id],
-    ),
-  );
+  pairs.sort((a, b) => compareKeys(sortKeyOf(a.review), sortKeyOf(b.review)));
   return pairs;
 }

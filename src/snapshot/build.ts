@@ -2,16 +2,16 @@ import { DOCUMENTS, type DocumentId, type ServiceUrls } from '../catalogue.js';
 import { computeAggregate, type AggregateRating } from '../domain/aggregate.js';
 import type { Business } from '../domain/business.js';
 import { feedUrn } from '../domain/ids.js';
+import { compareKeys } from '../domain/order.js';
 import type { Review } from '../domain/review.js';
 import { renderAtomFeed } from '../feeds/atom.js';
 import { FEED_SIZE, renderJsonFeed } from '../feeds/json-feed.js';
 import { partsBuffers, prepareParts, type RepresentationParts } from '../representation/index.js';
-import { renderReviewsDocument } from '../reviews/dataset.js';
-import { orderReviews } from '../reviews/order.js';
+import { ReviewsDocumentWriter } from '../reviews/dataset.js';
 import { buffersOf } from '../reviews/packed.js';
 import { buildIndexData, indexBuffers, type IndexData } from '../reviews/search-index.js';
 import { computeViews, type Views } from '../reviews/views.js';
-import type { Dataset, DataState } from '../store/index.js';
+import type { Dataset, DataState, PublishedHead, PublishedReader } from '../store/index.js';
 
 /**
  * One data version as the build worker makes it: everything the service serves from, in a form
@@ -79,24 +79,79 @@ export function prepareDocument(
 }
 
 /**
- * Builds everything published for one data version but the insights: reviews in published order,
- * their aggregate, the search indexes, the staff and service figures, and the prepared bytes of
- * each document. Runs in the build worker, once per data version; returns the ordered reviews
- * too, for the insights that follow.
+ * Hands a dataset read whole (`Store.readDataset`) to `reader` in published order, as
+ * `Store.readPublished` does (tests and tools).
  */
-export function buildVersion(
-  dataset: Dataset,
+export function readInOrder(dataset: Dataset, reader: PublishedReader): void {
+  const keyed = dataset.reviews.map((json) => {
+    const r = JSON.parse(json) as Review;
+    return [r.date, r.datePublished, r.id, json] as const;
+  });
+  keyed.sort(compareKeys);
+  let bytes = 0;
+  for (const k of keyed) bytes += Buffer.byteLength(k[3]);
+  reader.begin({ state: dataset.state, business: dataset.business, count: keyed.length, bytes });
+  for (const k of keyed) reader.review(k[3]);
+}
+
+/** What `buildVersion` makes: the version, and what its insights are computed from. */
+export interface BuildResult {
+  built: BuiltVersion;
+  /** The reviews in published order. */
+  reviews: Review[];
+  state: DataState;
+  business: Business | null;
+}
+
+/** Reads one data version (see `versionBuilder`), then `finish` builds it. */
+export interface VersionBuilder extends PublishedReader {
+  finish(): BuildResult;
+}
+
+/** Builds a version from a dataset read whole (tests and tools). */
+export function buildVersion(dataset: Dataset, options: BuildOptions): BuildResult {
+  const builder = versionBuilder(options);
+  readInOrder(dataset, builder);
+  return builder.finish();
+}
+
+/**
+ * Builds everything published for one data version but the insights, from one ordered read
+ * (`Store.readPublished(builder)`, then `finish`): reviews in published order, their aggregate,
+ * the search indexes, the staff and service figures, and the prepared bytes of each document.
+ * Each review's JSON text is written into `/reviews.json` as it is read and then dropped (the
+ * texts of 100,000 reviews took 127 MB more at once); the parsed records stay, for the indexes
+ * and the insights that follow. Runs in the build worker, once per data version.
+ */
+export function versionBuilder(options: BuildOptions): VersionBuilder {
+  let head: PublishedHead | null = null;
+  let writer: ReviewsDocumentWriter | null = null;
+  const reviews: Review[] = [];
+  return {
+    begin(h) {
+      head = h;
+      writer = new ReviewsDocumentWriter(h.business, h.count, h.bytes);
+    },
+    review(json) {
+      writer!.add(json);
+      reviews.push(JSON.parse(json) as Review);
+    },
+    finish() {
+      if (!head || !writer) throw new Error('no data version was read');
+      return finishVersion(head, writer, reviews, options);
+    },
+  };
+}
+
+function finishVersion(
+  head: PublishedHead,
+  writer: ReviewsDocumentWriter,
+  reviews: Review[],
   options: BuildOptions,
-): { built: BuiltVersion; reviews: Review[] } {
-  const pairs = orderReviews(dataset.reviews);
-  const reviews = pairs.map((p) => p.review);
-  const { state, business } = dataset;
+): BuildResult {
+  const { state, business } = head;
   const aggregate = computeAggregate(reviews);
-  const document = renderReviewsDocument(
-    business,
-    aggregate,
-    pairs.map((p) => p.json),
-  );
+  const document = writer.finish(aggregate);
   const newest = reviews.slice(0, FEED_SIZE);
   const { urls, hub } = options;
   const bodies: [DocumentId, Uint8Array | string][] = [
@@ -126,6 +181,8 @@ export function buildVersion(
       documents: bodies.map(([id, body]) => prepareDocument(id, body, state, options)),
     },
     reviews,
+    state,
+    business,
   };
 }
 

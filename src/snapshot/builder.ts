@@ -1,9 +1,9 @@
 import type { Review } from '../domain/review.js';
 import type { Business } from '../domain/business.js';
-import type { Dataset, DataState } from '../store/index.js';
+import type { DataState, PublishedReader } from '../store/index.js';
 import {
-  buildVersion,
   prepareDocument,
+  versionBuilder,
   type BuildOptions,
   type BuiltDocument,
   type BuiltVersion,
@@ -28,8 +28,11 @@ export interface InsightsSource {
 }
 
 export interface LocalBuilderOptions extends BuildOptions {
-  /** Reads the published data (one consistent read). */
-  read: () => Promise<Dataset>;
+  /**
+   * Reads the published data in one consistent read, handing it to `reader` in published order
+   * (`Store.readPublished`).
+   */
+  read: (reader: PublishedReader) => Promise<void>;
   /** Runs before each read: the service derives stale records again here. */
   prepare?: () => Promise<unknown>;
   /** Renders `/insights.json`; stops early (throws) when `signal` aborts. */
@@ -102,13 +105,10 @@ export function createLocalBuilder(o: LocalBuilderOptions): Builder {
       followUp?.abort();
       await pending;
       await o.prepare?.();
-      const dataset = await o.read();
-      const { built, reviews } = buildVersion(dataset, o);
-      followUp = schedule(dataset.state, built, {
-        reviews,
-        business: dataset.business,
-        changedAt: dataset.state.changedAt,
-      });
+      const builder = versionBuilder(o);
+      await o.read(builder);
+      const { built, reviews, state, business } = builder.finish();
+      followUp = schedule(state, built, { reviews, business, changedAt: state.changedAt });
       return built;
     },
     onDocument(listener) {

@@ -6,8 +6,9 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { storedRow } from '../../test/helpers/records.js';
 import type { ReviewSource } from '../domain/review.js';
 import { serviceUrls } from '../catalogue.js';
-import { openStore, type Dataset, type Store, type WatchEvent } from '../store/index.js';
+import { openStore, type Store, type WatchEvent } from '../store/index.js';
 import { createLocalBuilder, type Builder } from './builder.js';
+import { readInOrder } from './build.js';
 import { startPublisher, type Publisher, type PublisherOptions } from './publisher.js';
 import type { ChangeEvent, Snapshot } from './types.js';
 
@@ -73,7 +74,7 @@ function builds(): Builds {
     started: () => new Promise((resolve) => waiting.push(resolve)),
     builder: createLocalBuilder({
       ...OPTIONS,
-      read: async (): Promise<Dataset> => {
+      read: async (reader) => {
         const dataset = await store.readDataset();
         b.versions.push(dataset.state.version);
         for (const resolve of waiting.splice(0)) resolve(dataset.state.version);
@@ -83,7 +84,7 @@ function builds(): Builds {
           throw err;
         }
         if (b.hold) await b.hold;
-        return dataset;
+        readInOrder(dataset, reader);
       },
       insights: async (source) => JSON.stringify({ count: source.reviews.length }),
     }),

@@ -15,6 +15,8 @@ export type {
   AnalysisStore,
   DataState,
   Dataset,
+  PublishedHead,
+  PublishedReader,
   ModerationOutcome,
   ModerationRecord,
   ModerationStore,

@@ -5,7 +5,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import { storedRow } from '../../test/helpers/records.js';
-import { reviewKey, type ModerationRecord, type Store, type StoredReview } from './types.js';
+import {
+  reviewKey,
+  type ModerationRecord,
+  type PublishedHead,
+  type Store,
+  type StoredReview,
+} from './types.js';
 
 const hide = (reviewId: string, at = '2025-03-01T10:00:00.000Z'): ModerationRecord => ({
   reviewId,
@@ -60,6 +66,24 @@ export function describeModerationContract(
         tx.getReviews([{ source: 'google', sourceReviewId: 'a' }]),
       );
       expect(found.get(reviewKey('google', 'a'))).toEqual(A);
+    });
+
+    it('leaves a hidden review out of the ordered read too, count and bytes included', async () => {
+      const store = getStore();
+      await commit([A, B]);
+      await store.moderation.apply(hide(A.id));
+      const heads: PublishedHead[] = [];
+      const texts: string[] = [];
+      await store.readPublished({ begin: (h) => heads.push(h), review: (t) => texts.push(t) });
+      expect(heads).toEqual([
+        {
+          state: await store.state(),
+          business: null,
+          count: 1,
+          bytes: Buffer.byteLength(B.publicJson),
+        },
+      ]);
+      expect(texts).toEqual([B.publicJson]);
     });
 
     it('logs who, when and why of every hide and unhide, oldest first', async () => {

@@ -9,9 +9,13 @@ import {
 import { createChangeWatcher, type WatcherTiming } from './internal/postgres-watch.js';
 import { createPostgresModerationStore } from './moderation-postgres.js';
 import { createPostgresRateStore } from './rates-postgres.js';
-import type { AnalysisStore, Dataset, SessionStore, Store } from './types.js';
+import { compareKeys } from '../domain/order.js';
+import type { AnalysisStore, Dataset, PublishedReader, SessionStore, Store } from './types.js';
 import { createPostgresTransfer } from './transfer-postgres.js';
 import { createPostgresWebSubStore } from './websub-postgres.js';
+
+/** Reviews read per query by `readPublished`, in published order. */
+const READ_BATCH = 1000;
 
 /** Analyses per statement when writing. */
 const CHUNK = 1_000;
@@ -176,6 +180,35 @@ export function openPostgresStore(url: string, options: { watch?: WatcherTiming 
             )
           ).rows.map((r) => r.public_json),
         }),
+        { isolation: 'REPEATABLE READ', readOnly: true },
+      ),
+    readPublished: (into: PublishedReader) =>
+      db.transaction(
+        async (query) => {
+          const state = await readState(query);
+          const business = await readBusiness(query);
+          // The sort keys first, ordered here (as every list is, whatever the server's
+          // collation), then the rows a batch at a time in that order.
+          const { rows } = await query<{ d: string; p: string; id: string; n: number }>(
+            `SELECT j->>'date' AS d, j->>'datePublished' AS p, r.id, octet_length(r.public_json) AS n
+             FROM reviews r CROSS JOIN LATERAL (SELECT r.public_json::json AS j) parsed
+             WHERE NOT EXISTS (SELECT 1 FROM hidden_reviews h WHERE h.review_id = r.id)`,
+          );
+          const keys = rows.map((r) => [r.d, r.p, r.id, Number(r.n)] as const);
+          keys.sort(compareKeys);
+          let bytes = 0;
+          for (const k of keys) bytes += k[3];
+          into.begin({ state, business, count: keys.length, bytes });
+          for (let i = 0; i < keys.length; i += READ_BATCH) {
+            const ids = keys.slice(i, i + READ_BATCH).map((k) => k[2]);
+            const batch = await query<{ id: string; public_json: string }>(
+              'SELECT id, public_json FROM reviews WHERE id = ANY($1::text[])',
+              [ids],
+            );
+            const byId = new Map(batch.rows.map((r) => [r.id, r.public_json]));
+            for (const id of ids) into.review(byId.get(id)!);
+          }
+        },
         { isolation: 'REPEATABLE READ', readOnly: true },
       ),
     async countReviews() {

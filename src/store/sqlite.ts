@@ -1,5 +1,6 @@
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
+import { compareKeys } from '../domain/order.js';
 import { checkDatabaseFile, ensureDirectory } from './internal/files.js';
 import { runMigrations } from './internal/migrations.js';
 import { createSqliteModerationStore } from './moderation-sqlite.js';
@@ -16,6 +17,7 @@ import {
   StoreBusyError,
   type AnalysisStore,
   type Dataset,
+  type PublishedReader,
   type Store,
   type StoreTransaction,
 } from './types.js';
@@ -323,6 +325,27 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
           .pluck()
           .all() as string[],
       }))();
+    },
+    async readPublished(into: PublishedReader) {
+      reader.transaction(() => {
+        const state = readState(reader);
+        const business = readBusiness(reader);
+        // The sort keys first (SQLite sorts nothing), then each row by rowid in published order.
+        const keys = reader
+          .prepare(
+            `SELECT json_extract(public_json, '$.date'), json_extract(public_json, '$.datePublished'),
+                    id, rowid, length(CAST(public_json AS BLOB))
+             FROM reviews WHERE id NOT IN (SELECT review_id FROM hidden_reviews)`,
+          )
+          .raw()
+          .all() as [string, string, string, number, number][];
+        keys.sort(compareKeys);
+        let bytes = 0;
+        for (const k of keys) bytes += k[4];
+        into.begin({ state, business, count: keys.length, bytes });
+        const row = reader.prepare('SELECT public_json FROM reviews WHERE rowid = ?').pluck();
+        for (const k of keys) into.review(row.get(k[3]) as string);
+      })();
     },
     async countReviews() {
       return reader.prepare('SELECT count(*) FROM reviews').pluck().get() as number;

@@ -7,6 +7,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { testBusiness } from '../../test/helpers/fixtures.js';
 import { storedRow } from '../../test/helpers/records.js';
 import { Business } from '../domain/business.js';
+import { compareKeys, sortKeyOf } from '../domain/order.js';
+import type { Review } from '../domain/review.js';
 import { reviewKey, type Store, type StoredReview } from './types.js';
 import { describeConcurrencyContract, gate } from './concurrency-contract.js';
 import { describeModerationContract } from './moderation-contract.js';
@@ -110,6 +112,54 @@ export function describeStoreContract(
           await tx.getReviews([{ source: 'google', sourceReviewId: 'a' }]);
         });
         expect(await store.state()).toEqual(s1);
+      });
+
+      it('reads the published data in published order, one review at a time, with its count and bytes', async () => {
+        // Newest local date first, then newest datePublished, then the greater id; bodies with
+        // characters of two to four UTF-8 bytes count in bytes, not characters.
+        const rows = [
+          storedRow('old', { datePublished: '2024-12-31T09:00:00.000Z' }),
+          storedRow('tie-1', {
+            datePublished: '2025-01-05T10:00:00.000Z',
+            reviewBody: 'Très bien — 5★',
+          }),
+          storedRow('tie-2', {
+            datePublished: '2025-01-05T10:00:00.000Z',
+            reviewBody: 'Emoji 🚗🚗',
+          }),
+          storedRow('tie-3', { datePublished: '2025-01-05T10:00:00.000Z' }),
+          storedRow('later', { datePublished: '2025-01-05T18:00:00.000Z' }),
+          storedRow('new', { datePublished: '2025-02-01T08:00:00.000Z' }),
+        ];
+        const state = await commit(rows, '2025-02-02T00:00:00.000Z', BUSINESS);
+        const events: unknown[] = [];
+        await store.readPublished({
+          begin: (head) => events.push(head),
+          review: (json) => events.push(json),
+        });
+        const review = (r: StoredReview) => JSON.parse(r.publicJson) as Review;
+        const expected = [...rows].sort((a, b) =>
+          compareKeys(sortKeyOf(review(a)), sortKeyOf(review(b))),
+        );
+        expect(expected.map((r) => r.sourceReviewId).slice(0, 2)).toEqual(['new', 'later']);
+        expect(expected.at(-1)!.sourceReviewId).toBe('old');
+        expect(events).toEqual([
+          {
+            state,
+            business: BUSINESS,
+            count: rows.length,
+            bytes: rows.reduce((n, r) => n + Buffer.byteLength(r.publicJson), 0),
+          },
+          ...expected.map((r) => r.publicJson),
+        ]);
+      });
+
+      it('reads an empty store as a head with no reviews', async () => {
+        const events: unknown[] = [];
+        await store.readPublished({ begin: (h) => events.push(h), review: (j) => events.push(j) });
+        expect(events).toEqual([
+          { state: await store.state(), business: null, count: 0, bytes: 0 },
+        ]);
       });
 
       it('shows nothing of a transaction to readers until it commits, then all of it', async () => {

@@ -32,6 +32,21 @@ export interface Dataset {
   reviews: string[];
 }
 
+/** What an ordered read of the published data starts with (`Store.readPublished`). */
+export interface PublishedHead {
+  state: DataState;
+  business: Business | null;
+  /** How many reviews follow, and the UTF-8 bytes of their JSON texts together. */
+  count: number;
+  bytes: number;
+}
+
+/** Receives an ordered read: `begin` once, then `review` for each review, in published order. */
+export interface PublishedReader {
+  begin(head: PublishedHead): void;
+  review(json: string): void;
+}
+
 export interface ReviewKey {
   source: string;
   sourceReviewId: string;
@@ -196,6 +211,12 @@ export interface ServiceStore {
 export interface Store extends ServiceStore {
   /** Everything published: hidden reviews (see `moderation`) are left out. */
   readDataset(): Promise<Dataset>;
+  /**
+   * The same data in one consistent read, the reviews in published order (`domain/order.ts`) and
+   * handed over one at a time: the reader never needs them all as text at once (the build worker
+   * writes each into `/reviews.json` as it comes).
+   */
+  readPublished(reader: PublishedReader): Promise<void>;
   /** Stored reviews, hidden ones included. */
   countReviews(): Promise<number>;
   /** How many stored records an older derivation (below `version`) produced. */

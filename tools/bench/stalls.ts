@@ -20,23 +20,73 @@ import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { freePort, memoryOf, ROOT, table, waitFor } from './harness.js';
 
-/** Loaded into the service process: its event-loop delay, reported (and reset) on SIGUSR2 (also used by the pages benchmark). */
+/**
+ * Loaded into the service process (its main thread): its event-loop delay, reported (and reset)
+ * on SIGUSR2 (also used by the pages benchmark), with each stall over 50 ms broken down: a 5 ms
+ * timer sees the gap, and the thread's own scheduler figures (`/proc/<pid>/task/<pid>/schedstat`:
+ * time run on a core, time waited in the run queue for one) and V8's garbage-collection pauses
+ * say whether the thread was busy with our work, waiting for a core, or collecting garbage.
+ */
 export const DELAY_HOOK = `data:text/javascript,${encodeURIComponent(`
-import { monitorEventLoopDelay } from 'node:perf_hooks';
-const h = monitorEventLoopDelay({ resolution: 10 });
-h.enable();
-process.on('SIGUSR2', () => {
-  process.stderr.write('LOOP ' + JSON.stringify({ maxMs: h.max / 1e6, p99Ms: h.percentile(99) / 1e6, meanMs: h.mean / 1e6 }) + '\\n');
-  h.reset();
-});
+import { isMainThread } from 'node:worker_threads';
+import { readFileSync } from 'node:fs';
+import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
+if (isMainThread) {
+  const h = monitorEventLoopDelay({ resolution: 10 });
+  h.enable();
+  const path = '/proc/' + process.pid + '/task/' + process.pid + '/schedstat';
+  const sched = () => { try { return readFileSync(path, 'utf8').split(' ').map(Number); } catch { return [0, 0]; } };
+  const pauses = [];
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) pauses.push([e.startTime, e.startTime + e.duration]);
+    if (pauses.length > 1000) pauses.splice(0, 500);
+  }).observe({ entryTypes: ['gc'] });
+  const stalls = [];
+  let last = performance.now();
+  let lastSched = sched();
+  setInterval(() => {
+    const now = performance.now();
+    const s = sched();
+    if (now - last > 50) {
+      let gc = 0;
+      for (const [a, b] of pauses) gc += Math.max(0, Math.min(b, now) - Math.max(a, last));
+      stalls.push({ ms: Math.round(now - last), ran: Math.round((s[0] - lastSched[0]) / 1e6),
+        waited: Math.round((s[1] - lastSched[1]) / 1e6), gc: Math.round(gc) });
+    }
+    last = now;
+    lastSched = s;
+  }, 5).unref();
+  process.on('SIGUSR2', () => {
+    process.stderr.write('LOOP ' + JSON.stringify({ maxMs: h.max / 1e6, p99Ms: h.percentile(99) / 1e6, meanMs: h.mean / 1e6, stalls: stalls.splice(0) }) + '\\n');
+    h.reset();
+  });
+}
 `)}`;
+
+/** One gap of over 50 ms between two turns of a 5 ms timer on the service's event loop. */
+export interface Stall {
+  /** The gap. */
+  ms: number;
+  /** Of it: time the thread ran on a core, waited for one, and spent in V8's GC pauses. */
+  ran: number;
+  waited: number;
+  gc: number;
+}
+
+/** The stalls of a window in a line: `none`, or each as `gap (ran / waited for a core / gc)`. */
+export function describeStalls(stalls: readonly Stall[]): string {
+  if (stalls.length === 0) return 'none';
+  const worst = [...stalls].sort((a, b) => b.ms - a.ms).slice(0, 3);
+  const each = worst.map((s) => `${s.ms} ms (ran ${s.ran}, waited ${s.waited}, gc ${s.gc})`);
+  return `${stalls.length}: ${each.join('; ')}${stalls.length > 3 ? '; …' : ''}`;
+}
 
 export interface WatchedService {
   url: string;
   child: ChildProcess;
   log: string[];
   /** The event-loop delay since the last call (the histogram is reset each time). */
-  loop(): Promise<{ maxMs: number; p99Ms: number; meanMs: number }>;
+  loop(): Promise<{ maxMs: number; p99Ms: number; meanMs: number; stalls: Stall[] }>;
 }
 
 /**
@@ -374,6 +424,10 @@ export async function benchStalls(): Promise<string> {
             measure: 'service event-loop delay: max / p99',
             value: `${ms(loop.maxMs)} / ${ms(loop.p99Ms)}`,
           },
+          {
+            measure: 'stalls over 50 ms (ran / waited for a core / gc, ms)',
+            value: describeStalls(loop.stalls),
+          },
           { measure: 'SQLITE_BUSY lines in the service log', value: busy },
           { measure: 'import (command start to commit)', value: ms(committed - importStarted) },
           { measure: 'commit to the new version served', value: ms(served - committed) },
@@ -398,7 +452,12 @@ export async function benchStalls(): Promise<string> {
         await work();
         const took = performance.now() - started;
         const loop = await svc.loop();
-        rows.push({ request: name, took: ms(took), 'event-loop delay max': ms(loop.maxMs) });
+        rows.push({
+          request: name,
+          took: ms(took),
+          'event-loop delay max': ms(loop.maxMs),
+          'stalls over 50 ms (ran / waited / gc)': describeStalls(loop.stalls),
+        });
       };
       // Large bodies are read by curl, in its own process, as a client would.
       const read = (path: string, headers: Record<string, string> = {}) =>
