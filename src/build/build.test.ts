@@ -36,10 +36,10 @@ describe('the build worker', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const start = async (recycleAboveBytes: number) => {
+  const start = async (recycleAboveBytes: number, logger = silent) => {
     const builder = await startBuildThread(
       { databaseUrl: url, baseUrl: 'https://reviews.example.com', hub: true, sampleData: false },
-      silent,
+      logger,
       { recycleAboveBytes },
     );
     close = () => builder.close();
@@ -94,6 +94,35 @@ describe('the build worker', () => {
       ) as { reviewCount: number };
       expect(insights.reviewCount).toBe(30 + n);
     }
+  });
+
+  it('builds in a fresh worker when the last one still works on its insights and holds too much', async () => {
+    const lines: { msg: string; heapUsed?: number; busy?: boolean }[] = [];
+    const logger = pino(
+      { level: 'debug' },
+      { write: (line: string) => lines.push(JSON.parse(line)) },
+    );
+    const { builder, publisher } = await start(1, logger);
+    await addReview(1);
+    // Built and handed over: its insights have only been scheduled when the next build is asked.
+    const recycled = () =>
+      lines.filter((l) => l.msg === 'recycling the build worker before a build');
+    const first = await builder.build();
+    await addReview(2);
+    const before = recycled().length;
+    const second = await builder.build();
+    expect(second.state.version).toBeGreaterThan(first.state.version);
+    expect(second.index.size).toBe(32);
+    expect(recycled()).toHaveLength(before + 1);
+    const last = recycled().at(-1)!;
+    expect(last.busy === true || last.heapUsed! > 1).toBe(true);
+    // The fresh worker's version is published with its insights.
+    await publisher.refresh();
+    await publisher.settled();
+    const insights = JSON.parse(
+      publisher.current().representations.get('/insights.json')!.body.toString('utf8'),
+    ) as { reviewCount: number };
+    expect(insights.reviewCount).toBe(32);
   });
 
   it('serves a change before its codings, which follow with the best settings', async () => {

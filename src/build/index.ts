@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import { Worker } from 'node:worker_threads';
 import type { Logger } from '../logger.js';
 import {
@@ -54,6 +55,9 @@ export interface BuildThreadLog {
  */
 export const RECYCLE_ABOVE_BYTES = 96 * 1024 * 1024;
 
+/** How long a worker that still owes follow-up work may take to say how much it holds. */
+const BUSY_ANSWER_MS = 100;
+
 /** The build worker as the service uses it. */
 export interface BuildThread extends Builder {
   memory(): Promise<ThreadMemory>;
@@ -91,11 +95,15 @@ export async function startBuildThread(
   let running: Running | null = null;
   let closed = false;
 
-  const stop = async (r: Running): Promise<void> => {
+  /**
+   * Stops a worker: it closes its store first, unless `now` (a busy worker would answer only
+   * once its current step ends; terminating it rolls back whatever it had not committed).
+   */
+  const stop = async (r: Running, now = false): Promise<void> => {
     if (r.stopping) return;
     r.stopping = true;
     if (running === r) running = null;
-    await r.client.call('close').catch(() => undefined);
+    if (!now) await r.client.call('close').catch(() => undefined);
     await r.worker.terminate();
   };
 
@@ -179,7 +187,29 @@ export async function startBuildThread(
 
   return {
     async build() {
-      const r = await current();
+      let r = await current();
+      // A worker still busy with the previous version's follow-up work (its insights) holds that
+      // work: past the size at which it would be stopped once idle, or when it cannot even say
+      // how much it holds within BUSY_ANSWER_MS (a long step of a large store's insights: the
+      // build would wait for it, 3 s at 100,000 reviews), it is stopped now and a fresh one
+      // builds, so that the build neither waits for it nor comes on top of it.
+      if (r.owes !== null && r.building === 0) {
+        const heapUsed = await Promise.race([
+          r.client.call<ThreadMemory>('memory').then(
+            (m) => m.heapUsed,
+            () => 0,
+          ),
+          delay(BUSY_ANSWER_MS, Infinity),
+        ]);
+        if (heapUsed > recycleAbove && running === r && r.building === 0) {
+          logger.debug(
+            heapUsed === Infinity ? { busy: true } : { heapUsed },
+            'recycling the build worker before a build',
+          );
+          await stop(r, true);
+          r = await current();
+        }
+      }
       r.building++;
       try {
         const built = await r.client.call<BuiltVersion>('build');
