@@ -277,3 +277,44 @@ export const Review = z.object({
   verification: z.object({ level: z.enum(VERIFICATION_LEVELS), checkedAt: z.string() }),
 });
 export type Review = z.infer<typeof Review>;
+
+/**
+ * What the search index, the staff and service figures, the aggregate rating and the insights
+ * read of a review. The build worker keeps only this of each review once its JSON is written into
+ * `/reviews.json` (at 100,000 reviews, 85 MB instead of 138 MB of parsed records); a full `Review`
+ * is one too.
+ */
+export interface ReviewFacts extends Pick<
+  Review,
+  | 'id'
+  | 'reviewRating'
+  | 'name'
+  | 'reviewBody'
+  | 'date'
+  | 'datePublished'
+  | 'dateModified'
+  | 'source'
+  | 'sourceReviewId'
+  | 'department'
+  | 'mentions'
+> {
+  readonly ownerResponse: { readonly dateModified: string | null } | null;
+}
+
+/** The facts of a review, and nothing else (a new object: the rest can be collected). */
+export function reviewFacts(r: Review): ReviewFacts {
+  return {
+    id: r.id,
+    reviewRating: r.reviewRating,
+    name: r.name,
+    reviewBody: r.reviewBody,
+    date: r.date,
+    datePublished: r.datePublished,
+    dateModified: r.dateModified,
+    source: r.source,
+    sourceReviewId: r.sourceReviewId,
+    department: r.department,
+    mentions: r.mentions,
+    ownerResponse: r.ownerResponse && { dateModified: r.ownerResponse.dateModified },
+  };
+}

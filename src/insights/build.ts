@@ -1,6 +1,6 @@
 import { setImmediate } from 'node:timers/promises';
 import type { Business } from '../domain/business.js';
-import type { Review } from '../domain/review.js';
+import type { ReviewFacts } from '../domain/review.js';
 import type { Analyzer } from './analyzer.js';
 import { computeAspects, trendMonths, type Category } from './internal/aspects.js';
 import { addDays, computeChanges, RECENT_DAYS } from './internal/changes.js';
@@ -14,7 +14,7 @@ import type { Insights } from './schema.js';
 
 export interface InsightsInput {
   /** Published reviews, newest first. */
-  reviews: readonly Review[];
+  reviews: readonly ReviewFacts[];
   business: Business | null;
   /** Commit time of the data version (`generatedAt`). */
   changedAt: string;

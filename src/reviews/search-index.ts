@@ -1,5 +1,5 @@
 import type { Business } from '../domain/business.js';
-import type { Review } from '../domain/review.js';
+import type { ReviewFacts } from '../domain/review.js';
 import type { SortKey } from './order.js';
 import {
   buffersOf,
@@ -116,7 +116,7 @@ function pushPosting(map: Map<string, number[]>, key: string, pos: number): void
 }
 
 function buildStaff(
-  reviews: readonly Review[],
+  reviews: readonly ReviewFacts[],
   business: Business | null,
 ): Pick<IndexData, 'staffKeys' | 'staffLists' | 'ambiguousFirstNames'> {
   const byName = new Map<string, number[]>();
@@ -189,7 +189,10 @@ function facet(values: readonly string[]): { names: string[]; of: Uint8Array } {
 }
 
 /** Builds the index data of reviews already in published order. */
-export function buildIndexData(reviews: readonly Review[], business: Business | null): IndexData {
+export function buildIndexData(
+  reviews: readonly ReviewFacts[],
+  business: Business | null,
+): IndexData {
   const n = reviews.length;
   const rating = new Uint8Array(n);
   const days = new Uint32Array(n);
@@ -428,7 +431,7 @@ export class SearchIndex {
 
 /** Builds the search index of reviews already in published order (in one thread). */
 export function buildSearchIndex(
-  reviews: readonly Review[],
+  reviews: readonly ReviewFacts[],
   business: Business | null,
 ): SearchIndex {
   return new SearchIndex(buildIndexData(reviews, business));

@@ -1,6 +1,6 @@
 import { AggregateBuilder, type AggregateRating } from '../domain/aggregate.js';
 import type { Business } from '../domain/business.js';
-import type { Review } from '../domain/review.js';
+import type { ReviewFacts } from '../domain/review.js';
 import type { SearchIndex } from './search-index.js';
 
 export interface StaffSummary {
@@ -33,7 +33,7 @@ export interface Views {
  */
 export function staffSummaries(
   business: Business | null,
-  reviews: readonly Review[],
+  reviews: readonly ReviewFacts[],
 ): StaffSummary[] {
   const byName = new Map<string, { s: StaffSummary; sum: number }>();
   for (const m of business?.staff ?? []) {
@@ -68,7 +68,7 @@ export function staffSummaries(
 /** The service catalogue with how many reviews mention each service. */
 export function serviceSummaries(
   business: Business | null,
-  reviews: readonly Review[],
+  reviews: readonly ReviewFacts[],
 ): ServiceSummary[] {
   const stats = new Map<string, { n: number; sum: number }>();
   for (const r of reviews) {
@@ -92,7 +92,7 @@ export function serviceSummaries(
 }
 
 /** Both views of a version's reviews. */
-export function computeViews(business: Business | null, reviews: readonly Review[]): Views {
+export function computeViews(business: Business | null, reviews: readonly ReviewFacts[]): Views {
   return {
     staff: staffSummaries(business, reviews),
     services: serviceSummaries(business, reviews),

@@ -3,7 +3,7 @@ import { computeAggregate, type AggregateRating } from '../domain/aggregate.js';
 import type { Business } from '../domain/business.js';
 import { feedUrn } from '../domain/ids.js';
 import { compareKeys } from '../domain/order.js';
-import type { Review } from '../domain/review.js';
+import { reviewFacts, type Review, type ReviewFacts } from '../domain/review.js';
 import { renderAtomFeed } from '../feeds/atom.js';
 import { FEED_SIZE, renderJsonFeed } from '../feeds/json-feed.js';
 import { partsBuffers, prepareParts, type RepresentationParts } from '../representation/index.js';
@@ -97,8 +97,8 @@ export function readInOrder(dataset: Dataset, reader: PublishedReader): void {
 /** What `buildVersion` makes: the version, and what its insights are computed from. */
 export interface BuildResult {
   built: BuiltVersion;
-  /** The reviews in published order. */
-  reviews: Review[];
+  /** The reviews in published order (what the insights read of each). */
+  reviews: ReviewFacts[];
   state: DataState;
   business: Business | null;
 }
@@ -126,7 +126,8 @@ export function buildVersion(dataset: Dataset, options: BuildOptions): BuildResu
 export function versionBuilder(options: BuildOptions): VersionBuilder {
   let head: PublishedHead | null = null;
   let writer: ReviewsDocumentWriter | null = null;
-  const reviews: Review[] = [];
+  const reviews: ReviewFacts[] = [];
+  const newest: Review[] = [];
   return {
     begin(h) {
       head = h;
@@ -134,11 +135,16 @@ export function versionBuilder(options: BuildOptions): VersionBuilder {
     },
     review(json) {
       writer!.add(json);
-      reviews.push(JSON.parse(json) as Review);
+      const review = JSON.parse(json) as Review;
+      // The feeds render the newest reviews whole; of the others, the facts are kept.
+      if (newest.length < FEED_SIZE) {
+        newest.push(review);
+        reviews.push(review);
+      } else reviews.push(reviewFacts(review));
     },
     finish() {
       if (!head || !writer) throw new Error('no data version was read');
-      return finishVersion(head, writer, reviews, options);
+      return finishVersion(head, writer, reviews, newest, options);
     },
   };
 }
@@ -146,13 +152,13 @@ export function versionBuilder(options: BuildOptions): VersionBuilder {
 function finishVersion(
   head: PublishedHead,
   writer: ReviewsDocumentWriter,
-  reviews: Review[],
+  reviews: ReviewFacts[],
+  newest: Review[],
   options: BuildOptions,
 ): BuildResult {
   const { state, business } = head;
   const aggregate = computeAggregate(reviews);
   const document = writer.finish(aggregate);
-  const newest = reviews.slice(0, FEED_SIZE);
   const { urls, hub } = options;
   const bodies: [DocumentId, Uint8Array | string][] = [
     ['reviews', document.body],

@@ -1,4 +1,4 @@
-import type { Review } from '../domain/review.js';
+import type { ReviewFacts } from '../domain/review.js';
 import type { Business } from '../domain/business.js';
 import type { DataState, PublishedReader } from '../store/index.js';
 import {
@@ -22,7 +22,7 @@ export interface Builder {
 
 /** What the insights are computed from. */
 export interface InsightsSource {
-  reviews: readonly Review[];
+  reviews: readonly ReviewFacts[];
   business: Business | null;
   changedAt: string;
 }

@@ -1,5 +1,5 @@
 import type { Business } from '../../domain/business.js';
-import type { Review } from '../../domain/review.js';
+import type { ReviewFacts } from '../../domain/review.js';
 import { compileMentionMatcher } from '../../mentions/index.js';
 import type { Analyzer, Polarity } from '../analyzer.js';
 import { sentenceFlags, statedMinutes, textArea, THEME_PATTERNS } from './themes.js';
@@ -21,7 +21,7 @@ export interface PreparedSentence {
 }
 
 export interface PreparedReview {
-  review: Review;
+  review: ReviewFacts;
   /** Position in published order (0 = newest). */
   order: number;
   sentences: PreparedSentence[];
@@ -44,7 +44,7 @@ export class SentenceCache {
   private map = new Map<string, PreparedText>();
 
   prepare(
-    reviews: readonly Review[],
+    reviews: readonly ReviewFacts[],
     analyze: Analyzer,
     business: Business | null,
   ): PreparedReview[] {

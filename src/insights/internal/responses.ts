@@ -1,8 +1,8 @@
-import type { Review } from '../../domain/review.js';
+import type { ReviewFacts } from '../../domain/review.js';
 import type { Insights } from '../schema.js';
 
 /** Owner response rate and the median hours from a review to its (last edited) response. */
-export function ownerResponseStats(reviews: readonly Review[]): Insights['ownerResponses'] {
+export function ownerResponseStats(reviews: readonly ReviewFacts[]): Insights['ownerResponses'] {
   const hours: number[] = [];
   let responded = 0;
   for (const r of reviews) {
