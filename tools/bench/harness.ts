@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
@@ -98,6 +98,20 @@ export function memoryOf(pid: number): { rssMB: number; peakMB: number } {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = (key: string) => Number(new RegExp(`${key}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
   return { rssMB: Math.round(kb('VmRSS') / 1024), peakMB: Math.round(kb('VmHWM') / 1024) };
+}
+
+/**
+ * Resets a process's peak RSS (`VmHWM`) to its current RSS, so that `memoryOf(pid).peakMB` is the
+ * peak of what follows (Linux: `5` into `/proc/<pid>/clear_refs`, allowed to the process's owner);
+ * false where that cannot be done.
+ */
+export function resetPeak(pid: number): boolean {
+  try {
+    writeFileSync(`/proc/${pid}/clear_refs`, '5');
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 export interface LoadOptions {

@@ -18,7 +18,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
-import { freePort, memoryOf, ROOT, table, waitFor } from './harness.js';
+import { freePort, memoryOf, resetPeak, ROOT, table, waitFor } from './harness.js';
 
 /**
  * Loaded into the service process (its main thread): its event-loop delay, reported (and reset)
@@ -384,6 +384,14 @@ export async function benchStalls(): Promise<string> {
     try {
       const before = await health(svc.url);
       const rssBefore = memoryOf(svc.child.pid!).rssMB;
+      // Peaks are per phase (each reset before it); the run's is the largest of them.
+      let runPeak = memoryOf(svc.child.pid!).peakMB;
+      const notePeak = (): number => {
+        const peak = memoryOf(svc.child.pid!).peakMB;
+        runPeak = Math.max(runPeak, peak);
+        return peak;
+      };
+      const importPeakKnown = resetPeak(svc.child.pid!);
       await fetch(`${svc.url}/api/reviews/search?rating=5&limit=20`); // cached from now on
       await svc.loop();
       const healthz = poller(`${svc.url}/healthz`, 100);
@@ -433,8 +441,8 @@ export async function benchStalls(): Promise<string> {
           { measure: 'commit to the new version served', value: ms(served - committed) },
           { measure: 'reviews served after', value: after.reviews },
           {
-            measure: 'service RSS before the import / peak',
-            value: `${rssBefore} MB / ${memoryOf(svc.child.pid!).peakMB} MB`,
+            measure: 'service RSS before the import / peak during it',
+            value: `${rssBefore} MB / ${notePeak()} MB${importPeakKnown ? '' : ' (since start)'}`,
           },
           {
             measure: 'service RSS 20 s after the new version (settled)',
@@ -540,7 +548,10 @@ export async function benchStalls(): Promise<string> {
       // Memory over many versions: one review at a time, each settled.
       const versions = Number(process.env.BENCH_VERSIONS ?? 8);
       const settledAfter: number[] = [];
+      const peaks: number[] = [];
       for (let i = 0; i < versions; i++) {
+        notePeak();
+        const peakKnown = resetPeak(svc.child.pid!);
         writeFileSync(
           small,
           `source,review_id,rating,date,author,text\ngoogle,bench-v${i},4,2026-10-29T12:00:00Z,Bo,Fine.\n`,
@@ -549,18 +560,21 @@ export async function benchStalls(): Promise<string> {
           DATABASE_URL: databaseUrl,
         });
         await new Promise((r) => setTimeout(r, 15_000));
-        settledAfter.push(memoryOf(svc.child.pid!).rssMB);
+        const mem = memoryOf(svc.child.pid!);
+        settledAfter.push(mem.rssMB);
+        if (peakKnown) peaks.push(notePeak());
       }
       out.push(
         `Settled RSS 15 s after each of ${versions} one-review imports: ${settledAfter.join(', ')} MB` +
+          (peaks.length ? `; the peak during each: ${peaks.join(', ')} MB` : '') +
           ` (MALLOC_MMAP_THRESHOLD_=${process.env.MALLOC_MMAP_THRESHOLD_ ?? 'unset'}).`,
         '',
       );
       out.push(await slowReaders(svc, databaseUrl), '');
       const settled = await settledRss(svc);
-      const mem = memoryOf(svc.child.pid!);
+      notePeak();
       out.push(
-        `Service RSS at the end, settled 20 s: ${settled} MB (peak over the run ${mem.peakMB} MB).`,
+        `Service RSS at the end, settled 20 s: ${settled} MB (peak over the run ${runPeak} MB).`,
         '',
       );
     } finally {
