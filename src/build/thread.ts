@@ -9,7 +9,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { serviceUrls } from '../catalogue.js';
 import { refreshDerivations } from '../import/index.js';
 import { loadSampleIntoEmptyStore, samplePath } from '../import/sample.js';
-import { createInsightsEngine } from '../insights/index.js';
+import { createInsightsEngine, type InsightsEngine } from '../insights/index.js';
 import { codingsBuffers, makeFollowingCodings, partsBuffers } from '../representation/index.js';
 import { collectGarbage, emit, serveRpc, threadMemory, Transferable } from '../platform/rpc.js';
 import { builtBuffers, createLocalBuilder, type LocalBuilderOptions } from '../snapshot/index.js';
@@ -22,15 +22,22 @@ const log = (entry: BuildThreadLog): void => emit(port, 'log', entry);
 const describe = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
 const store = openStore(data.databaseUrl);
-const engine = createInsightsEngine({
-  analyses: store.analyses,
-  onStoreError: (err) =>
-    log({
-      level: 'warn',
-      msg: 'stored insights analyses unavailable; analysing in memory',
-      err: describe(err),
-    }),
-});
+let engine: InsightsEngine | null = null;
+/**
+ * The insights engine, loaded when the first insights are computed, after the worker's first
+ * version is handed over: the model (57 MB) is not held while that version is built (a fresh
+ * worker builds each version at 100,000 reviews).
+ */
+const insightsEngine = (): InsightsEngine =>
+  (engine ??= createInsightsEngine({
+    analyses: store.analyses,
+    onStoreError: (err) =>
+      log({
+        level: 'warn',
+        msg: 'stored insights analyses unavailable; analysing in memory',
+        err: describe(err),
+      }),
+  }));
 const options: LocalBuilderOptions = {
   urls: serviceUrls(data.baseUrl),
   hub: data.hub,
@@ -75,7 +82,8 @@ const options: LocalBuilderOptions = {
         version: state.version,
       });
   },
-  insights: async (source, signal) => JSON.stringify(await engine.computeInSlices(source, signal)),
+  insights: async (source, signal) =>
+    JSON.stringify(await insightsEngine().computeInSlices(source, signal)),
   // Idle until the next version: return what the build left (V8 shrinks the heap over a few
   // collections; an idle worker would otherwise keep it all).
   onIdle: async (version, signal) => {
