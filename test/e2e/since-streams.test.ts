@@ -132,6 +132,27 @@ describe('a stream of a superseded data version', () => {
     );
   };
 
+  it('streams every review of /reviews.json, oldest first and byte for byte, in each coding', async () => {
+    const dataset = await http(`${svc.url}/reviews.json`);
+    // The review fragments as /reviews.json holds them, newest first.
+    const texts = dataset.json<{ reviews: unknown[] }>().reviews.map((r) => JSON.stringify(r));
+    const expected = `{"since":"2000-01-01","count":${texts.length},"reviews":[${[...texts].reverse().join(',')}]}`;
+    // Over seven MB: many batches, each buffer of the stream refilled many times.
+    expect(expected.length).toBeGreaterThan(7 * 1024 * 1024);
+    for (const [coding, decode] of [
+      ['identity', (b: Buffer) => b],
+      ['gzip', gunzipSync],
+      ['br', brotliDecompressSync],
+    ] as const) {
+      const res = await http(`${svc.url}/api/reviews/since/2000-01-01`, {
+        headers: { 'Accept-Encoding': coding },
+      });
+      expect(res.status).toBe(200);
+      expect(res.headers['content-encoding']).toBe(coding === 'identity' ? undefined : coding);
+      expect(decode(res.body).toString('utf8') === expected, coding).toBe(true);
+    }
+  });
+
   it('serves /reviews.json (over 4 MiB) in gzip and brotli once the build worker has made them', async () => {
     const identity = await http(`${svc.url}/reviews.json`);
     expect(identity.body.length).toBeGreaterThan(4 * 1024 * 1024);
