@@ -55,6 +55,14 @@ export interface BuildThreadLog {
  */
 export const RECYCLE_ABOVE_BYTES = 96 * 1024 * 1024;
 
+/**
+ * The build worker's young generation (V8's nursery, where the records of a build are parsed):
+ * V8's default let it grow to tens of MB, which the peak of a build at 100,000 reviews carried on
+ * top of everything else; at 8 MB the peak of a one-review change there fell from 711-754 to
+ * 672-684 MB (import peak 597-601 -> 570-574 MB), build times unchanged, insights 0.2-1 s later.
+ */
+const YOUNG_GENERATION_MB = 8;
+
 /** How long a worker that still owes follow-up work may take to say how much it holds. */
 const BUSY_ANSWER_MS = 100;
 
@@ -114,6 +122,7 @@ export async function startBuildThread(
         sampleData: startUp && data.sampleData,
         startUp,
       } satisfies BuildThreadData,
+      resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
     });
     const r: Running = {
       worker,
