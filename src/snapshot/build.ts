@@ -120,8 +120,9 @@ export function buildVersion(dataset: Dataset, options: BuildOptions): BuildResu
  * (`Store.readPublished(builder)`, then `finish`): reviews in published order, their aggregate,
  * the search indexes, the staff and service figures, and the prepared bytes of each document.
  * Each review's JSON text is written into `/reviews.json` as it is read and then dropped (the
- * texts of 100,000 reviews took 127 MB more at once); the parsed records stay, for the indexes
- * and the insights that follow. Runs in the build worker, once per data version.
+ * texts of 100,000 reviews took 127 MB more at once); of each record only its facts stay
+ * (`ReviewFacts`: what the indexes and the insights that follow read), but the newest whole, for
+ * the feeds. Runs in the build worker, once per data version.
  */
 export function versionBuilder(options: BuildOptions): VersionBuilder {
   let head: PublishedHead | null = null;

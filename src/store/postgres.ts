@@ -189,12 +189,13 @@ export function openPostgresStore(url: string, options: { watch?: WatcherTiming 
           const business = await readBusiness(query);
           // The sort keys first, ordered here (as every list is, whatever the server's
           // collation), then the rows a batch at a time in that order.
-          const { rows } = await query<{ d: string; p: string; id: string; n: number }>(
-            `SELECT j->>'date' AS d, j->>'datePublished' AS p, r.id, octet_length(r.public_json) AS n
-             FROM reviews r CROSS JOIN LATERAL (SELECT r.public_json::json AS j) parsed
-             WHERE NOT EXISTS (SELECT 1 FROM hidden_reviews h WHERE h.review_id = r.id)`,
-          );
-          const keys = rows.map((r) => [r.d, r.p, r.id, Number(r.n)] as const);
+          const keys = (
+            await query<{ d: string; p: string; id: string; n: number }>(
+              `SELECT j->>'date' AS d, j->>'datePublished' AS p, r.id, octet_length(r.public_json) AS n
+               FROM reviews r CROSS JOIN LATERAL (SELECT r.public_json::json AS j) parsed
+               WHERE NOT EXISTS (SELECT 1 FROM hidden_reviews h WHERE h.review_id = r.id)`,
+            )
+          ).rows.map((r) => [r.d, r.p, r.id, Number(r.n)] as const);
           keys.sort(compareKeys);
           let bytes = 0;
           for (const k of keys) bytes += k[3];
