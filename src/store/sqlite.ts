@@ -331,20 +331,14 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
         const state = readState(reader);
         const business = readBusiness(reader);
         // The sort keys first (SQLite sorts nothing), then each row by rowid in published order.
-        // One json_extract of both paths parses each record once (a JSON array of the two).
-        const keys = (
-          reader
-            .prepare(
-              `SELECT json_extract(public_json, '$.date', '$.datePublished'), id, rowid,
-                      length(CAST(public_json AS BLOB))
-               FROM reviews WHERE id NOT IN (SELECT review_id FROM hidden_reviews)`,
-            )
-            .raw()
-            .all() as [string, string, number, number][]
-        ).map(([dates, id, rowid, bytes]) => {
-          const [date, datePublished] = JSON.parse(dates) as [string, string];
-          return [date, datePublished, id, rowid, bytes] as const;
-        });
+        const keys = reader
+          .prepare(
+            `SELECT json_extract(public_json, '$.date'), json_extract(public_json, '$.datePublished'),
+                    id, rowid, length(CAST(public_json AS BLOB))
+             FROM reviews WHERE id NOT IN (SELECT review_id FROM hidden_reviews)`,
+          )
+          .raw()
+          .all() as [string, string, string, number, number][];
         keys.sort(compareKeys);
         let bytes = 0;
         for (const k of keys) bytes += k[4];
