@@ -103,8 +103,10 @@ export class ReviewsDocumentWriter {
     if (i >= this.count) throw new Error(`ReviewsDocumentWriter: more than ${this.count} reviews`);
     if (i > 0) this.out[this.at++] = 0x2c; // ','
     this.starts[i] = this.at;
-    const length = Buffer.byteLength(json);
-    if (this.at + length + REVIEWS_CLOSE.length > this.out.length)
+    // Measured only when it might not fit (a UTF-16 unit takes at most 3 bytes), so that each
+    // text is encoded once.
+    const room = this.out.length - REVIEWS_CLOSE.length - this.at;
+    if (json.length * 3 > room && Buffer.byteLength(json) > room)
       throw new Error('ReviewsDocumentWriter: the reviews are longer than announced');
     this.at += this.out.write(json, this.at);
     this.ends[i] = this.at;

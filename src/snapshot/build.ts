@@ -2,12 +2,12 @@ import { DOCUMENTS, type DocumentId, type ServiceUrls } from '../catalogue.js';
 import { computeAggregate, type AggregateRating } from '../domain/aggregate.js';
 import type { Business } from '../domain/business.js';
 import { feedUrn } from '../domain/ids.js';
-import { compareKeys } from '../domain/order.js';
 import { reviewFacts, type Review, type ReviewFacts } from '../domain/review.js';
 import { renderAtomFeed } from '../feeds/atom.js';
 import { FEED_SIZE, renderJsonFeed } from '../feeds/json-feed.js';
 import { partsBuffers, prepareParts, type RepresentationParts } from '../representation/index.js';
 import { ReviewsDocumentWriter } from '../reviews/dataset.js';
+import { orderReviews } from '../reviews/order.js';
 import { buffersOf } from '../reviews/packed.js';
 import { buildIndexData, indexBuffers, type IndexData } from '../reviews/search-index.js';
 import { computeViews, type Views } from '../reviews/views.js';
@@ -83,15 +83,11 @@ export function prepareDocument(
  * `Store.readPublished` does (tests and tools).
  */
 export function readInOrder(dataset: Dataset, reader: PublishedReader): void {
-  const keyed = dataset.reviews.map((json) => {
-    const r = JSON.parse(json) as Review;
-    return [r.date, r.datePublished, r.id, json] as const;
-  });
-  keyed.sort(compareKeys);
+  const pairs = orderReviews(dataset.reviews);
   let bytes = 0;
-  for (const k of keyed) bytes += Buffer.byteLength(k[3]);
-  reader.begin({ state: dataset.state, business: dataset.business, count: keyed.length, bytes });
-  for (const k of keyed) reader.review(k[3]);
+  for (const p of pairs) bytes += Buffer.byteLength(p.json);
+  reader.begin({ state: dataset.state, business: dataset.business, count: pairs.length, bytes });
+  for (const p of pairs) reader.review(p.json);
 }
 
 /** What `buildVersion` makes: the version, and what its insights are computed from. */
@@ -99,8 +95,6 @@ export interface BuildResult {
   built: BuiltVersion;
   /** The reviews in published order (what the insights read of each). */
   reviews: ReviewFacts[];
-  state: DataState;
-  business: Business | null;
 }
 
 /** Reads one data version (see `versionBuilder`), then `finish` builds it. */
@@ -188,8 +182,6 @@ function finishVersion(
       documents: bodies.map(([id, body]) => prepareDocument(id, body, state, options)),
     },
     reviews,
-    state,
-    business,
   };
 }
 

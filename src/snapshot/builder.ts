@@ -107,7 +107,8 @@ export function createLocalBuilder(o: LocalBuilderOptions): Builder {
       await o.prepare?.();
       const builder = versionBuilder(o);
       await o.read(builder);
-      const { built, reviews, state, business } = builder.finish();
+      const { built, reviews } = builder.finish();
+      const { state, business } = built;
       followUp = schedule(state, built, { reviews, business, changedAt: state.changedAt });
       return built;
     },
