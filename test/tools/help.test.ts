@@ -61,6 +61,16 @@ describe('every command line answers --help', () => {
     expect(r.stderr).toBe('');
   });
 
+  it('runs as `npx dealer-reviews` in the checkout, as the README says', () => {
+    const r = spawnSync('npx', ['--no', '--', 'dealer-reviews', '--help'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(r.status, r.stderr).toBe(0);
+    for (const command of COMMANDS) expect(r.stdout).toContain(`  ${command} `);
+  });
+
   it.each(COMMANDS)('dealer-reviews %s --help prints its usage and exits 0', (command) => {
     const r = run('src/bin.js', [command, '--help']);
     expect(r.status, r.stderr).toBe(0);
