@@ -106,6 +106,8 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
         baseUrl: config.baseUrl,
         hub: true,
         sampleData: config.sampleData,
+        // A second after each new version this thread collects garbage, then says so (below).
+        releaseWait: { ms: 3_000, aboveBytes: 4 * 1024 * 1024 },
       },
       logger,
     );
@@ -210,15 +212,18 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
   // held the old version are done. The collection is concurrent, but its last pause grows when
   // the cores are busy (50 ms at 100,000 reviews while the build worker collected its own heap),
   // so a follow-up document of the same version (the insights, which free little) starts none.
+  // The build worker parses the facts of the new version's insights once told that this is done.
   let collect: NodeJS.Timeout | null = null;
   const collectSoon = (): void => {
     if (collect) clearTimeout(collect);
     collect = setTimeout(() => {
       collect = null;
       const started = performance.now();
-      void collectGarbage().then(() =>
-        logger.debug({ ms: Math.round(performance.now() - started) }, 'collected garbage'),
-      );
+      const { version } = publisher.current().state;
+      void collectGarbage().then(() => {
+        logger.debug({ ms: Math.round(performance.now() - started) }, 'collected garbage');
+        builder?.released(version);
+      });
     }, 1_000);
     collect.unref();
   };

@@ -36,9 +36,19 @@ describe('the build worker', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const start = async (recycleAboveBytes: number, logger = silent) => {
+  const start = async (
+    recycleAboveBytes: number,
+    logger = silent,
+    more: { releaseWait?: { ms: number; aboveBytes: number } } = {},
+  ) => {
     const builder = await startBuildThread(
-      { databaseUrl: url, baseUrl: 'https://reviews.example.com', hub: true, sampleData: false },
+      {
+        databaseUrl: url,
+        baseUrl: 'https://reviews.example.com',
+        hub: true,
+        sampleData: false,
+        ...more,
+      },
       logger,
       { recycleAboveBytes },
     );
@@ -155,5 +165,29 @@ describe('the build worker', () => {
     await publisher.settled();
     const memory = await builder.memory();
     expect(memory.heapUsed).toBeGreaterThan(0);
+  });
+
+  it('parses the facts of the insights of a change once the service has let the previous version go', async () => {
+    // No fallback within the test: only the service's word starts the insights of a change.
+    const { builder, publisher } = await start(1024 * 1024 * 1024, silent, {
+      releaseWait: { ms: 600_000, aboveBytes: 0 },
+    });
+    // The first version has nothing before it: its insights did not wait.
+    expect(publisher.current().representations.get('/insights.json')).toBeDefined();
+    await addReview(1);
+    await publisher.refresh();
+    const { version } = publisher.current().state;
+    let settled = false;
+    const done = publisher.settled().then(() => {
+      settled = true;
+    });
+    await delay(500);
+    expect(settled).toBe(false);
+    builder.released(version);
+    await done;
+    const insights = JSON.parse(
+      publisher.current().representations.get('/insights.json')!.body.toString('utf8'),
+    ) as { reviewCount: number };
+    expect(insights.reviewCount).toBe(31);
   });
 });

@@ -25,6 +25,12 @@ export interface BuildThreadData {
    * with them; every later version goes live before its codings, which follow.
    */
   startUp?: boolean;
+  /**
+   * The service says when it has let each version go (`BuildThread.released`): the insights of a
+   * version whose `/reviews.json` is larger than `aboveBytes` wait for that word, at most `ms`,
+   * before they parse its facts (smaller versions do not wait: their facts are small).
+   */
+  releaseWait?: { ms: number; aboveBytes: number };
 }
 
 /** The build worker is done with a version and its follow-up documents. */
@@ -74,6 +80,12 @@ export interface BuildThread extends Builder {
    * live: the service adds them to that version's representation (`addDocumentCodings`).
    */
   onCodings(listener: (event: CodingsEvent) => void): void;
+  /**
+   * Tells the worker that the service's thread has let the versions before `version` go (it has
+   * collected garbage since that version went live): the worker parses the facts of that
+   * version's insights only then (or after a few seconds without word).
+   */
+  released(version: number): void;
 }
 
 interface Running {
@@ -238,6 +250,9 @@ export async function startBuildThread(
     },
     onCodings(listener) {
       codings.add(listener);
+    },
+    released(version) {
+      running?.client.call('released', [version]).catch(() => undefined);
     },
     async close() {
       closed = true;

@@ -38,6 +38,11 @@ const insightsEngine = (): InsightsEngine =>
         err: describe(err),
       }),
   }));
+/** The newest version the service's thread has let the previous one go for, and who waits for it. */
+let released = 0;
+/** Versions this worker has built (the service's first version has nothing before it). */
+let builds = 0;
+const releaseWaiters = new Set<() => void>();
 const options: LocalBuilderOptions = {
   urls: serviceUrls(data.baseUrl),
   hub: data.hub,
@@ -73,6 +78,25 @@ const options: LocalBuilderOptions = {
     }
   },
   read: (reader) => store.readPublished(reader),
+  beforeInsights: async (built, signal) => {
+    const wait = data.releaseWait;
+    const { version } = built.state;
+    if (!wait || released >= version) return;
+    if (data.startUp && builds === 1) return;
+    const reviews = built.documents.find((doc) => doc.id === 'reviews');
+    if ((reviews?.parts.body.length ?? 0) <= wait.aboveBytes) return;
+    let wake = (): void => undefined;
+    await Promise.race([
+      new Promise<void>((resolve) => {
+        wake = () => {
+          if (released >= version) resolve();
+        };
+        releaseWaiters.add(wake);
+      }),
+      delay(wait.ms, undefined, { signal }).catch(() => undefined),
+    ]);
+    releaseWaiters.delete(wake);
+  },
   prepare: async () => {
     const state = await refreshDerivations(store);
     if (state)
@@ -124,12 +148,19 @@ serveRpc(port, {
     // What the previous version left (its insights cut short by this build, their analyses) is
     // collected concurrently while this one is read and built, not on top of it.
     void collectGarbage();
+    builds++;
     const built = await builder.build();
     // Versions after the service's first go live before their codings.
     options.followCodingsAbove = 0;
     return new Transferable(built, builtBuffers(built));
   },
   memory: () => threadMemory(),
+  /** The service's thread no longer holds the versions before `version` (see `beforeInsights`). */
+  released(version: number) {
+    released = Math.max(released, version);
+    for (const wake of releaseWaiters) wake();
+    return null;
+  },
   async close() {
     await builder.close();
     await store.close();

@@ -1,4 +1,4 @@
-import type { ReviewFacts } from './review.js';
+import type { Review } from './review.js';
 
 export type Star = '1' | '2' | '3' | '4' | '5';
 
@@ -53,7 +53,9 @@ export class AggregateBuilder {
 }
 
 /** Computes the aggregate rating of a set of reviews. */
-export function computeAggregate(reviews: readonly ReviewFacts[]): AggregateRating {
+export function computeAggregate(
+  reviews: readonly Pick<Review, 'reviewRating' | 'reviewBody' | 'dateModified'>[],
+): AggregateRating {
   const builder = new AggregateBuilder();
   for (const r of reviews) {
     builder.add(r.reviewRating.ratingValue, r.reviewBody !== null, r.dateModified);

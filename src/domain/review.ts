@@ -279,10 +279,8 @@ export const Review = z.object({
 export type Review = z.infer<typeof Review>;
 
 /**
- * What the search index, the staff and service figures, the aggregate rating and the insights
- * read of a review. The build worker keeps only this of each review once its JSON is written into
- * `/reviews.json` (at 100,000 reviews, 85 MB instead of 138 MB of parsed records); a full `Review`
- * is one too.
+ * What the insights read of a review. They are computed after a version goes live, from facts
+ * parsed again from its `/reviews.json` body (`FactsReader`); a full `Review` is one too.
  */
 export interface ReviewFacts extends Pick<
   Review,
@@ -292,29 +290,66 @@ export interface ReviewFacts extends Pick<
   | 'reviewBody'
   | 'date'
   | 'datePublished'
-  | 'dateModified'
-  | 'source'
-  | 'sourceReviewId'
   | 'department'
   | 'mentions'
 > {
   readonly ownerResponse: { readonly dateModified: string | null } | null;
 }
 
-/** The facts of a review, and nothing else (a new object: the rest can be collected). */
-export function reviewFacts(r: Review): ReviewFacts {
-  return {
-    id: r.id,
-    reviewRating: r.reviewRating,
-    name: r.name,
-    reviewBody: r.reviewBody,
-    date: r.date,
-    datePublished: r.datePublished,
-    dateModified: r.dateModified,
-    source: r.source,
-    sourceReviewId: r.sourceReviewId,
-    department: r.department,
-    mentions: r.mentions,
-    ownerResponse: r.ownerResponse && { dateModified: r.ownerResponse.dateModified },
-  };
+/** What the search index and the staff and service figures read of a review. */
+export interface IndexedFacts extends ReviewFacts, Pick<Review, 'dateModified' | 'source'> {}
+
+const NO_MENTIONS: Review['mentions'] = Object.freeze({
+  technicians: Object.freeze([]) as unknown as Review['mentions']['technicians'],
+  services: Object.freeze([]) as unknown as string[],
+}) as Review['mentions'];
+
+/**
+ * Makes the facts of many reviews, sharing what repeats among them: dates, departments, names of
+ * staff and services, ratings, and empty mentions (at 100,000 reviews, 46 MB instead of 78 MB of
+ * records, texts included).
+ */
+export class FactsReader {
+  private readonly strings = new Map<string, string>();
+  private readonly ratings = new Map<number, Review['reviewRating']>();
+
+  private shared<T extends string | null>(value: T): T {
+    if (value === null) return value;
+    const hit = this.strings.get(value);
+    if (hit !== undefined) return hit as T;
+    this.strings.set(value, value);
+    return value;
+  }
+
+  /** The facts of a review, and nothing else (a new object: the rest can be collected). */
+  facts(r: Review): ReviewFacts {
+    let rating = this.ratings.get(r.reviewRating.ratingValue);
+    if (!rating) {
+      rating = r.reviewRating;
+      this.ratings.set(rating.ratingValue, rating);
+    }
+    const { technicians, services } = r.mentions;
+    return {
+      id: r.id,
+      reviewRating: rating,
+      name: r.name,
+      reviewBody: r.reviewBody,
+      date: this.shared(r.date),
+      datePublished: r.datePublished,
+      department: this.shared(r.department),
+      mentions:
+        technicians.length === 0 && services.length === 0
+          ? NO_MENTIONS
+          : {
+              technicians: technicians.map((t) => ({
+                name: this.shared(t.name),
+                role: this.shared(t.role),
+                via: this.shared(t.via),
+                rating: t.rating,
+              })),
+              services: services.map((id) => this.shared(id)),
+            },
+      ownerResponse: r.ownerResponse && { dateModified: r.ownerResponse.dateModified },
+    };
+  }
 }

@@ -1,5 +1,5 @@
 import type { Business } from '../domain/business.js';
-import type { ReviewFacts } from '../domain/review.js';
+import type { IndexedFacts } from '../domain/review.js';
 import type { SortKey } from './order.js';
 import {
   buffersOf,
@@ -115,41 +115,231 @@ function pushPosting(map: Map<string, number[]>, key: string, pos: number): void
   else if (list[list.length - 1] !== pos) list.push(pos);
 }
 
-function buildStaff(
-  reviews: readonly ReviewFacts[],
-  business: Business | null,
-): Pick<IndexData, 'staffKeys' | 'staffLists' | 'ambiguousFirstNames'> {
-  const byName = new Map<string, number[]>();
-  const displayNames = new Map<string, string>();
-  for (const s of business?.staff ?? []) {
-    byName.set(normalizeName(s.name), []);
-    displayNames.set(normalizeName(s.name), s.name);
+/** Packs strings as they come into one growing UTF-8 buffer (`finish` copies it to its size). */
+class StringPacker {
+  private bytes: Buffer;
+  private readonly offsets: Uint32Array;
+  private count = 0;
+  private at = 0;
+
+  /** `bytes`: a first size, grown by half as needed. */
+  constructor(capacity: number, bytes: number) {
+    this.offsets = new Uint32Array(capacity + 1);
+    this.bytes = Buffer.alloc(Math.max(64, bytes));
   }
-  reviews.forEach((r, pos) => {
+
+  add(value: string): void {
+    // A UTF-16 unit takes at most 3 bytes.
+    const need = this.at + value.length * 3;
+    if (need > this.bytes.length) {
+      const grown = Buffer.alloc(Math.max(need, Math.ceil(this.bytes.length * 1.5)));
+      this.bytes.copy(grown, 0, 0, this.at);
+      this.bytes = grown;
+    }
+    this.offsets[this.count++] = this.at;
+    this.at += this.bytes.write(value, this.at);
+  }
+
+  finish(): PackedStrings {
+    this.offsets[this.count] = this.at;
+    // A buffer of its own, of the exact size (transferred to the service's thread).
+    const bytes = new Uint8Array(this.at);
+    bytes.set(this.bytes.subarray(0, this.at));
+    this.bytes = Buffer.alloc(0);
+    return { bytes, offsets: this.offsets.subarray(0, this.count + 1).slice() };
+  }
+}
+
+/** Indexes of the values (first seen first), and the index of each item. */
+class Facet {
+  readonly names: string[] = [];
+  private readonly at = new Map<string, number>();
+  readonly of: Uint8Array;
+  private count = 0;
+
+  constructor(capacity: number) {
+    this.of = new Uint8Array(capacity);
+  }
+
+  add(value: string): void {
+    let k = this.at.get(value);
+    if (k === undefined) {
+      k = this.names.length;
+      if (k > 255) throw new Error('more than 256 distinct facet values');
+      this.names.push(value);
+      this.at.set(value, k);
+    }
+    this.of[this.count++] = k;
+  }
+}
+
+/** A growing array of 32-bit integers. */
+class IntList {
+  values = new Uint32Array(1024);
+  length = 0;
+
+  push(value: number): void {
+    if (this.length === this.values.length) {
+      const grown = new Uint32Array(this.values.length * 2);
+      grown.set(this.values);
+      this.values = grown;
+    }
+    this.values[this.length++] = value;
+  }
+}
+
+/**
+ * Builds the index data of reviews handed to it one at a time, in published order: it keeps
+ * columns and the word ids of each review, never the reviews (the build reads 100,000 of them
+ * without holding their records at once).
+ */
+export class IndexBuilder {
+  private n = 0;
+  private readonly rating: Uint8Array;
+  private readonly days: Uint32Array;
+  private readonly hasText: Uint8Array;
+  private readonly byRating: number[][] = [[], [], [], [], [], []];
+  private readonly ids: string[] = [];
+  private readonly published: StringPacker;
+  private readonly modified: StringPacker;
+  private readonly haystacks: StringPacker;
+  private readonly services = new Map<string, number[]>();
+  private readonly staff = new Map<string, number[]>();
+  private readonly staffNames = new Map<string, string>();
+  /** Word ids in order of first use, and how many positions hold each. */
+  private readonly words = new Map<string, number>();
+  private readonly wordCounts: number[] = [];
+  /** The distinct word ids of each position, position after position. */
+  private readonly positionWords = new IntList();
+  private readonly positionStarts: Uint32Array;
+  private readonly departments: Facet;
+  private readonly sources: Facet;
+
+  /** For `capacity` reviews. */
+  constructor(
+    private readonly business: Business | null,
+    private readonly capacity: number,
+  ) {
+    this.rating = new Uint8Array(capacity);
+    this.days = new Uint32Array(capacity);
+    this.hasText = new Uint8Array(capacity);
+    this.published = new StringPacker(capacity, capacity * 24);
+    this.modified = new StringPacker(capacity, capacity * 24);
+    this.haystacks = new StringPacker(capacity, capacity * 64);
+    this.positionStarts = new Uint32Array(capacity + 1);
+    this.departments = new Facet(capacity);
+    this.sources = new Facet(capacity);
+    for (const s of business?.staff ?? []) {
+      this.staff.set(normalizeName(s.name), []);
+      this.staffNames.set(normalizeName(s.name), s.name);
+    }
+  }
+
+  /** Adds the next review (the next position). */
+  add(r: IndexedFacts): void {
+    const pos = this.n;
+    if (pos >= this.capacity) throw new Error(`IndexBuilder: more than ${this.capacity} reviews`);
+    this.n++;
+    const stars = r.reviewRating.ratingValue;
+    this.rating[pos] = stars;
+    this.byRating[stars]!.push(pos);
+    this.days[pos] = dayNumber(r.date);
+    this.hasText[pos] = r.reviewBody === null ? 0 : 1;
+    this.ids.push(r.id);
+    this.published.add(r.datePublished);
+    this.modified.add(r.dateModified);
+    for (const s of r.mentions.services) pushPosting(this.services, s.toLowerCase(), pos);
     for (const t of r.mentions.technicians) {
       const key = normalizeName(t.name);
-      if (!displayNames.has(key)) displayNames.set(key, t.name);
-      pushPosting(byName, key, pos);
+      if (!this.staffNames.has(key)) this.staffNames.set(key, t.name);
+      pushPosting(this.staff, key, pos);
     }
-  });
-  const firsts = new Map<string, string[]>();
-  for (const full of byName.keys()) {
-    const first = full.split(' ')[0]!;
-    if (first === full) continue;
-    firsts.set(first, [...(firsts.get(first) ?? []), full]);
+    const hay = `${r.name ?? ''}\u0000${r.reviewBody ?? ''}`.toLowerCase();
+    this.haystacks.add(hay);
+    this.positionStarts[pos] = this.positionWords.length;
+    for (const w of new Set(wordRuns(hay))) {
+      let id = this.words.get(w);
+      if (id === undefined) {
+        id = this.wordCounts.length;
+        this.words.set(w, id);
+        this.wordCounts.push(0);
+      }
+      this.wordCounts[id]!++;
+      this.positionWords.push(id);
+    }
+    this.departments.add(r.department ?? 'unknown');
+    this.sources.add(r.source);
   }
-  const staff = new Map(byName);
-  const ambiguous: [string, string[]][] = [];
-  for (const [first, fulls] of firsts) {
-    if (staff.has(first)) continue;
-    if (fulls.length === 1) staff.set(first, staff.get(fulls[0]!)!);
-    else ambiguous.push([first, fulls.map((f) => displayNames.get(f)!).sort()]);
+
+  finish(): IndexData {
+    const n = this.n;
+    if (n !== this.capacity) throw new Error(`IndexBuilder: ${n} of ${this.capacity} reviews`);
+    this.positionStarts[n] = this.positionWords.length;
+    const { ids } = this;
+    const idOrder = Uint32Array.from(ids.keys());
+    idOrder.sort((a, b) => (ids[a]! < ids[b]! ? -1 : ids[a]! > ids[b]! ? 1 : 0));
+    const vocabulary = [...this.words.keys()];
+    return {
+      size: n,
+      rating: this.rating,
+      byRating: packLists(this.byRating),
+      days: this.days,
+      published: this.published.finish(),
+      ids: packStrings(ids),
+      idOrder,
+      modified: this.modified.finish(),
+      hasText: this.hasText,
+      ...this.finishStaff(),
+      serviceIds: [...this.services.keys()],
+      serviceLists: packLists([...this.services.values()]),
+      vocabulary: packStrings(vocabulary),
+      postings: this.finishPostings(),
+      ...buildTrigrams(vocabulary),
+      haystacks: this.haystacks.finish(),
+      departments: this.departments.names,
+      departmentOf: this.departments.of,
+      sources: this.sources.names,
+      sourceOf: this.sources.of,
+    };
   }
-  return {
-    staffKeys: [...staff.keys()],
-    staffLists: packLists([...staff.values()]),
-    ambiguousFirstNames: ambiguous,
-  };
+
+  /** The positions of each word: counted, then filled position after position (ascending). */
+  private finishPostings(): PackedLists {
+    const counts = this.wordCounts;
+    const offsets = new Uint32Array(counts.length + 1);
+    for (let w = 0; w < counts.length; w++) offsets[w + 1] = offsets[w]! + counts[w]!;
+    const values = new Uint32Array(offsets[counts.length]!);
+    const next = offsets.slice(0, counts.length);
+    const { values: words } = this.positionWords;
+    const starts = this.positionStarts;
+    for (let pos = 0; pos < this.n; pos++) {
+      for (let i = starts[pos]!; i < starts[pos + 1]!; i++) values[next[words[i]!]!++] = pos;
+    }
+    this.positionWords.values = new Uint32Array(0);
+    return { values, offsets };
+  }
+
+  private finishStaff(): Pick<IndexData, 'staffKeys' | 'staffLists' | 'ambiguousFirstNames'> {
+    const byName = this.staff;
+    const firsts = new Map<string, string[]>();
+    for (const full of byName.keys()) {
+      const first = full.split(' ')[0]!;
+      if (first === full) continue;
+      firsts.set(first, [...(firsts.get(first) ?? []), full]);
+    }
+    const staff = new Map(byName);
+    const ambiguous: [string, string[]][] = [];
+    for (const [first, fulls] of firsts) {
+      if (staff.has(first)) continue;
+      if (fulls.length === 1) staff.set(first, staff.get(fulls[0]!)!);
+      else ambiguous.push([first, fulls.map((f) => this.staffNames.get(f)!).sort()]);
+    }
+    return {
+      staffKeys: [...staff.keys()],
+      staffLists: packLists([...staff.values()]),
+      ambiguousFirstNames: ambiguous,
+    };
+  }
 }
 
 function buildTrigrams(
@@ -170,76 +360,14 @@ function buildTrigrams(
   return { trigrams: [...lists.keys()], trigramWords: packLists([...lists.values()]) };
 }
 
-/** Indexes of the values in `list` (first seen first), and the index of each item. */
-function facet(values: readonly string[]): { names: string[]; of: Uint8Array } {
-  const names: string[] = [];
-  const at = new Map<string, number>();
-  const of = new Uint8Array(values.length);
-  values.forEach((v, i) => {
-    let k = at.get(v);
-    if (k === undefined) {
-      k = names.length;
-      if (k > 255) throw new Error('more than 256 distinct facet values');
-      names.push(v);
-      at.set(v, k);
-    }
-    of[i] = k;
-  });
-  return { names, of };
-}
-
 /** Builds the index data of reviews already in published order. */
 export function buildIndexData(
-  reviews: readonly ReviewFacts[],
+  reviews: readonly IndexedFacts[],
   business: Business | null,
 ): IndexData {
-  const n = reviews.length;
-  const rating = new Uint8Array(n);
-  const days = new Uint32Array(n);
-  const hasText = new Uint8Array(n);
-  const haystacks: string[] = new Array<string>(n);
-  const services = new Map<string, number[]>();
-  const words = new Map<string, number[]>();
-  const byRating: number[][] = [[], [], [], [], [], []];
-  for (let pos = 0; pos < n; pos++) {
-    const r = reviews[pos]!;
-    rating[pos] = r.reviewRating.ratingValue;
-    byRating[r.reviewRating.ratingValue]!.push(pos);
-    days[pos] = dayNumber(r.date);
-    hasText[pos] = r.reviewBody === null ? 0 : 1;
-    for (const s of r.mentions.services) pushPosting(services, s.toLowerCase(), pos);
-    const hay = `${r.name ?? ''}\u0000${r.reviewBody ?? ''}`.toLowerCase();
-    haystacks[pos] = hay;
-    for (const w of new Set(wordRuns(hay))) pushPosting(words, w, pos);
-  }
-  const vocabulary = [...words.keys()];
-  const ids = reviews.map((r) => r.id);
-  const idOrder = Uint32Array.from(ids.keys());
-  idOrder.sort((a, b) => (ids[a]! < ids[b]! ? -1 : ids[a]! > ids[b]! ? 1 : 0));
-  const departments = facet(reviews.map((r) => r.department ?? 'unknown'));
-  const sources = facet(reviews.map((r) => r.source));
-  return {
-    size: n,
-    rating,
-    byRating: packLists(byRating),
-    days,
-    published: packStrings(reviews.map((r) => r.datePublished)),
-    ids: packStrings(ids),
-    idOrder,
-    modified: packStrings(reviews.map((r) => r.dateModified)),
-    hasText,
-    ...buildStaff(reviews, business),
-    serviceIds: [...services.keys()],
-    serviceLists: packLists([...services.values()]),
-    vocabulary: packStrings(vocabulary),
-    postings: packLists(vocabulary.map((w) => words.get(w)!)),
-    ...buildTrigrams(vocabulary),
-    haystacks: packStrings(haystacks),
-    departments: departments.names,
-    departmentOf: departments.of,
-    sources: sources.names,
-    sourceOf: sources.of,
-  };
+  const builder = new IndexBuilder(business, reviews.length);
+  for (const r of reviews) builder.add(r);
+  return builder.finish();
 }
 
 const EMPTY = new Uint32Array(0);
@@ -431,7 +559,7 @@ export class SearchIndex {
 
 /** Builds the search index of reviews already in published order (in one thread). */
 export function buildSearchIndex(
-  reviews: readonly ReviewFacts[],
+  reviews: readonly IndexedFacts[],
   business: Business | null,
 ): SearchIndex {
   return new SearchIndex(buildIndexData(reviews, business));

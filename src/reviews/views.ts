@@ -1,6 +1,6 @@
 import { AggregateBuilder, type AggregateRating } from '../domain/aggregate.js';
 import type { Business } from '../domain/business.js';
-import type { ReviewFacts } from '../domain/review.js';
+import type { IndexedFacts } from '../domain/review.js';
 import type { SearchIndex } from './search-index.js';
 
 export interface StaffSummary {
@@ -28,75 +28,76 @@ export interface Views {
 }
 
 /**
- * Staff on the roster (and people the sources tagged who are not on it) with how many reviews
- * mention them. Sorted by mentions, then name.
+ * Accumulates the staff and service figures of a version one review at a time (the build reads
+ * the reviews without holding them all).
  */
-export function staffSummaries(
-  business: Business | null,
-  reviews: readonly ReviewFacts[],
-): StaffSummary[] {
-  const byName = new Map<string, { s: StaffSummary; sum: number }>();
-  for (const m of business?.staff ?? []) {
-    byName.set(m.name.toLowerCase(), {
-      s: { name: m.name, role: m.role, active: m.active, mentions: 0, averageRating: null },
-      sum: 0,
-    });
+export class ViewsBuilder {
+  private readonly staff = new Map<string, { s: StaffSummary; sum: number }>();
+  private readonly services = new Map<string, { n: number; sum: number }>();
+
+  constructor(private readonly business: Business | null) {
+    for (const m of business?.staff ?? []) {
+      this.staff.set(m.name.toLowerCase(), {
+        s: { name: m.name, role: m.role, active: m.active, mentions: 0, averageRating: null },
+        sum: 0,
+      });
+    }
   }
-  for (const r of reviews) {
+
+  add(r: Pick<IndexedFacts, 'mentions' | 'reviewRating'>): void {
+    const rating = r.reviewRating.ratingValue;
     for (const t of r.mentions.technicians) {
       const key = t.name.toLowerCase();
-      let entry = byName.get(key);
+      let entry = this.staff.get(key);
       if (!entry) {
         entry = {
           s: { name: t.name, role: t.role, active: null, mentions: 0, averageRating: null },
           sum: 0,
         };
-        byName.set(key, entry);
+        this.staff.set(key, entry);
       }
       entry.s.mentions++;
-      entry.sum += r.reviewRating.ratingValue;
+      entry.sum += rating;
     }
-  }
-  return [...byName.values()]
-    .map(({ s, sum }) => ({
-      ...s,
-      averageRating: s.mentions ? Math.round((sum / s.mentions) * 100) / 100 : null,
-    }))
-    .sort((a, b) => b.mentions - a.mentions || a.name.localeCompare(b.name));
-}
-
-/** The service catalogue with how many reviews mention each service. */
-export function serviceSummaries(
-  business: Business | null,
-  reviews: readonly ReviewFacts[],
-): ServiceSummary[] {
-  const stats = new Map<string, { n: number; sum: number }>();
-  for (const r of reviews) {
     for (const id of r.mentions.services) {
-      const s = stats.get(id) ?? { n: 0, sum: 0 };
+      const s = this.services.get(id) ?? { n: 0, sum: 0 };
       s.n++;
-      s.sum += r.reviewRating.ratingValue;
-      stats.set(id, s);
+      s.sum += rating;
+      this.services.set(id, s);
     }
   }
-  return (business?.services ?? []).map((svc) => {
-    const s = stats.get(svc.id);
-    return {
-      id: svc.id,
-      name: svc.name,
-      synonyms: svc.synonyms,
-      mentions: s?.n ?? 0,
-      averageRating: s ? Math.round((s.sum / s.n) * 100) / 100 : null,
-    };
-  });
+
+  /**
+   * Staff on the roster (and people the sources tagged who are not on it) with how many reviews
+   * mention them, sorted by mentions, then name; the service catalogue with how many reviews
+   * mention each service.
+   */
+  finish(): Views {
+    const staff = [...this.staff.values()]
+      .map(({ s, sum }) => ({
+        ...s,
+        averageRating: s.mentions ? Math.round((sum / s.mentions) * 100) / 100 : null,
+      }))
+      .sort((a, b) => b.mentions - a.mentions || a.name.localeCompare(b.name));
+    const services = (this.business?.services ?? []).map((svc) => {
+      const s = this.services.get(svc.id);
+      return {
+        id: svc.id,
+        name: svc.name,
+        synonyms: svc.synonyms,
+        mentions: s?.n ?? 0,
+        averageRating: s ? Math.round((s.sum / s.n) * 100) / 100 : null,
+      };
+    });
+    return { staff, services };
+  }
 }
 
 /** Both views of a version's reviews. */
-export function computeViews(business: Business | null, reviews: readonly ReviewFacts[]): Views {
-  return {
-    staff: staffSummaries(business, reviews),
-    services: serviceSummaries(business, reviews),
-  };
+export function computeViews(business: Business | null, reviews: readonly IndexedFacts[]): Views {
+  const builder = new ViewsBuilder(business);
+  for (const r of reviews) builder.add(r);
+  return builder.finish();
 }
 
 export type GroupBy = 'month' | 'department' | 'source';

@@ -1,16 +1,17 @@
 import { DOCUMENTS, type DocumentId, type ServiceUrls } from '../catalogue.js';
-import { computeAggregate, type AggregateRating } from '../domain/aggregate.js';
+import { setImmediate } from 'node:timers/promises';
+import { AggregateBuilder, type AggregateRating } from '../domain/aggregate.js';
 import type { Business } from '../domain/business.js';
 import { feedUrn } from '../domain/ids.js';
-import { reviewFacts, type Review, type ReviewFacts } from '../domain/review.js';
+import { FactsReader, type Review, type ReviewFacts } from '../domain/review.js';
 import { renderAtomFeed } from '../feeds/atom.js';
 import { FEED_SIZE, renderJsonFeed } from '../feeds/json-feed.js';
 import { partsBuffers, prepareParts, type RepresentationParts } from '../representation/index.js';
 import { ReviewsDocumentWriter } from '../reviews/dataset.js';
 import { orderReviews } from '../reviews/order.js';
 import { buffersOf } from '../reviews/packed.js';
-import { buildIndexData, indexBuffers, type IndexData } from '../reviews/search-index.js';
-import { computeViews, type Views } from '../reviews/views.js';
+import { IndexBuilder, indexBuffers, type IndexData } from '../reviews/search-index.js';
+import { ViewsBuilder, type Views } from '../reviews/views.js';
 import type { Dataset, DataState, PublishedHead, PublishedReader } from '../store/index.js';
 
 /**
@@ -90,11 +91,43 @@ export function readInOrder(dataset: Dataset, reader: PublishedReader): void {
   for (const p of pairs) reader.review(p.json);
 }
 
+/**
+ * Where the insights read the facts of each review again once the version is handed over: the
+ * `/reviews.json` body (shared memory, still readable in the build worker after the hand-over)
+ * and copies of the fragments' offsets (the version's own are transferred).
+ */
+export interface ReviewsText {
+  readonly body: Uint8Array;
+  readonly starts: Uint32Array;
+  readonly ends: Uint32Array;
+}
+
 /** What `buildVersion` makes: the version, and what its insights are computed from. */
 export interface BuildResult {
   built: BuiltVersion;
-  /** The reviews in published order (what the insights read of each). */
-  reviews: ReviewFacts[];
+  text: ReviewsText;
+}
+
+/** Reviews parsed between two pauses of `readFacts`. */
+const FACTS_SLICE = 2_000;
+
+/**
+ * The facts of every review of a version (published order), parsed again from its `/reviews.json`
+ * body, pausing every few thousand reviews; rejects once `signal` aborts.
+ */
+export async function readFacts(text: ReviewsText, signal?: AbortSignal): Promise<ReviewFacts[]> {
+  const { body, starts, ends } = text;
+  const bytes = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+  const out = new Array<ReviewFacts>(starts.length);
+  const reader = new FactsReader();
+  for (let i = 0; i < starts.length; i++) {
+    if (i > 0 && i % FACTS_SLICE === 0) {
+      await setImmediate();
+      signal?.throwIfAborted();
+    }
+    out[i] = reader.facts(JSON.parse(bytes.toString('utf8', starts[i], ends[i])) as Review);
+  }
+  return out;
 }
 
 /** Reads one data version (see `versionBuilder`), then `finish` builds it. */
@@ -109,50 +142,64 @@ export function buildVersion(dataset: Dataset, options: BuildOptions): BuildResu
   return builder.finish();
 }
 
+/** What a version's build accumulates while its reviews are read. */
+interface Accumulators {
+  head: PublishedHead;
+  writer: ReviewsDocumentWriter;
+  aggregate: AggregateBuilder;
+  views: ViewsBuilder;
+  index: IndexBuilder;
+  /** The newest reviews whole, for the feeds. */
+  newest: Review[];
+}
+
 /**
  * Builds everything published for one data version but the insights, from one ordered read
  * (`Store.readPublished(builder)`, then `finish`): reviews in published order, their aggregate,
  * the search indexes, the staff and service figures, and the prepared bytes of each document.
- * Each review's JSON text is written into `/reviews.json` as it is read and then dropped (the
- * texts of 100,000 reviews took 127 MB more at once); of each record only its facts stay
- * (`ReviewFacts`: what the indexes and the insights that follow read), but the newest whole, for
- * the feeds. Runs in the build worker, once per data version.
+ * Each review is parsed once as it is read: its JSON text is written into `/reviews.json`, its
+ * facts go into the aggregate, the indexes and the figures, and it is dropped but for the newest
+ * (the feeds). No record of every review is held at once: at 100,000 reviews their texts took
+ * 127 MB and their facts 85 MB more during the build. Runs in the build worker, once per data
+ * version; the insights that follow read the facts again from the body (`readFacts`).
  */
 export function versionBuilder(options: BuildOptions): VersionBuilder {
-  let head: PublishedHead | null = null;
-  let writer: ReviewsDocumentWriter | null = null;
-  const reviews: ReviewFacts[] = [];
-  const newest: Review[] = [];
+  let acc: Accumulators | null = null;
   return {
-    begin(h) {
-      head = h;
-      writer = new ReviewsDocumentWriter(h.business, h.count, h.bytes);
+    begin(head) {
+      acc = {
+        head,
+        writer: new ReviewsDocumentWriter(head.business, head.count, head.bytes),
+        aggregate: new AggregateBuilder(),
+        views: new ViewsBuilder(head.business),
+        index: new IndexBuilder(head.business, head.count),
+        newest: [],
+      };
     },
     review(json) {
-      writer!.add(json);
+      const a = acc!;
+      a.writer.add(json);
       const review = JSON.parse(json) as Review;
-      // The feeds render the newest reviews whole; of the others, the facts are kept.
-      if (newest.length < FEED_SIZE) {
-        newest.push(review);
-        reviews.push(review);
-      } else reviews.push(reviewFacts(review));
+      a.aggregate.add(
+        review.reviewRating.ratingValue,
+        review.reviewBody !== null,
+        review.dateModified,
+      );
+      a.views.add(review);
+      a.index.add(review);
+      if (a.newest.length < FEED_SIZE) a.newest.push(review);
     },
     finish() {
-      if (!head || !writer) throw new Error('no data version was read');
-      return finishVersion(head, writer, reviews, newest, options);
+      if (!acc) throw new Error('no data version was read');
+      return finishVersion(acc, options);
     },
   };
 }
 
-function finishVersion(
-  head: PublishedHead,
-  writer: ReviewsDocumentWriter,
-  reviews: ReviewFacts[],
-  newest: Review[],
-  options: BuildOptions,
-): BuildResult {
+function finishVersion(acc: Accumulators, options: BuildOptions): BuildResult {
+  const { head, writer, newest } = acc;
   const { state, business } = head;
-  const aggregate = computeAggregate(reviews);
+  const aggregate = acc.aggregate.result();
   const document = writer.finish(aggregate);
   const { urls, hub } = options;
   const bodies: [DocumentId, Uint8Array | string][] = [
@@ -175,13 +222,13 @@ function finishVersion(
       state,
       business,
       aggregate,
-      views: computeViews(business, reviews),
-      index: buildIndexData(reviews, business),
+      views: acc.views.finish(),
+      index: acc.index.finish(),
       fragmentStarts: document.starts,
       fragmentEnds: document.ends,
       documents: bodies.map(([id, body]) => prepareDocument(id, body, state, options)),
     },
-    reviews,
+    text: { body: document.body, starts: document.starts.slice(), ends: document.ends.slice() },
   };
 }
 

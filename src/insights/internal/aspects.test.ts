@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { Review } from '../../domain/review.js';
 import { preparedReview } from '../../../test/helpers/prepared.js';
 import { computeAspects, trendMonths } from './aspects.js';
 
@@ -45,7 +46,8 @@ const PREPARED = [
     { text: S.quick, aspects: [['wait-time', 'positive', 0.9]] },
   ]),
 ];
-const id = (key: string) => PREPARED.find((p) => p.review.sourceReviewId === key)!.review.id;
+const id = (key: string) =>
+  PREPARED.find((p) => (p.review as Review).sourceReviewId === key)!.review.id;
 
 const MONTHS = ['2025-01', '2025-02', '2025-03'];
 const zero = { mentions: 0, positive: 0, negative: 0, neutral: 0, mixed: 0, score: null };

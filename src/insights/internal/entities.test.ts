@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { testBusiness } from '../../../test/helpers/fixtures.js';
+import type { Review } from '../../domain/review.js';
 import { preparedReview } from '../../../test/helpers/prepared.js';
 import { Business } from '../../domain/business.js';
 import {
@@ -67,7 +68,8 @@ const PREPARED: PreparedReview[] = [
   ),
   preparedReview(5, { key: 'p5', rating: 5 }, [{ text: S.nice }]),
 ];
-const id = (key: string) => PREPARED.find((p) => p.review.sourceReviewId === key)!.review.id;
+const id = (key: string) =>
+  PREPARED.find((p) => (p.review as Review).sourceReviewId === key)!.review.id;
 
 describe('technicianInsights', () => {
   it(`lists staff named by at least ${MIN_TECHNICIAN_MENTIONS} reviews, with the sentiment of the sentences naming them`, () => {
