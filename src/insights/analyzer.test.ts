@@ -24,6 +24,20 @@ describe('cachedAnalyzer', () => {
     expect(seen).toEqual(['a', 'b', 'c', 'a']);
   });
 
+  it('hands a cached analysis over once (take), and analyses an uncached text without keeping it', () => {
+    const seen: string[] = [];
+    const analyze = cachedAnalyzer((text) => {
+      seen.push(text);
+      return { sentences: [{ start: 0, end: text.length, aspects: [] }] };
+    });
+    const cached = analyze('a');
+    expect(analyze.take('a')).toBe(cached);
+    expect(analyze.size).toBe(0);
+    expect(analyze.take('b').sentences[0]!.end).toBe(1);
+    expect(analyze.size).toBe(0);
+    expect(seen).toEqual(['a', 'b']);
+  });
+
   it('warms the cache in slices, yielding to the event loop between them', async () => {
     const seen: string[] = [];
     const analyze = cachedAnalyzer((text) => {

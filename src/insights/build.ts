@@ -79,17 +79,21 @@ export function computeInsights(input: InsightsInput, m: InsightsMethod): Insigh
   }
 }
 
-/** `computeInsights`, yielding to the event loop between its sections. */
+/**
+ * `computeInsights`, yielding to the event loop between its sections (or awaiting `between`, which
+ * the build worker uses to collect what each section left).
+ */
 export async function computeInsightsInSlices(
   input: InsightsInput,
   m: InsightsMethod,
   signal?: AbortSignal,
+  between: () => Promise<unknown> = () => setImmediate(),
 ): Promise<Insights> {
   const steps = insightSteps(input, m);
   for (;;) {
     const step = steps.next();
     if (step.done) return step.value;
-    await setImmediate();
+    await between();
     signal?.throwIfAborted();
   }
 }

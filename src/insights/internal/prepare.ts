@@ -43,16 +43,43 @@ export class SentenceCache {
   private signature = '';
   private map = new Map<string, PreparedText>();
 
-  prepare(
-    reviews: readonly ReviewFacts[],
-    analyze: Analyzer,
-    business: Business | null,
-  ): PreparedReview[] {
+  /** Starts afresh when the catalogue or the roster changed (what a sentence names depends on them). */
+  private follow(business: Business | null): void {
     const signature = JSON.stringify([business?.services ?? [], business?.staff ?? []]);
     if (signature !== this.signature) {
       this.signature = signature;
       this.map = new Map();
     }
+  }
+
+  /** The texts `prepare` would analyse for `business`: those not prepared yet, each once. */
+  missing(texts: Iterable<string>, business: Business | null): string[] {
+    this.follow(business);
+    const out = new Set<string>();
+    for (const t of texts) if (!this.map.has(t)) out.add(t);
+    return [...out];
+  }
+
+  /**
+   * Prepares `texts` ahead of `prepare` (a chunk at a time: their analyses need not all be held at
+   * once before the sentences are derived from them).
+   */
+  add(texts: readonly string[], analyze: Analyzer, business: Business | null): void {
+    this.follow(business);
+    let matcher: ReturnType<typeof compileMentionMatcher> | null = null;
+    for (const text of texts) {
+      if (this.map.has(text)) continue;
+      matcher ??= compileMentionMatcher(business);
+      this.map.set(text, prepareText(text, analyze, matcher));
+    }
+  }
+
+  prepare(
+    reviews: readonly ReviewFacts[],
+    analyze: Analyzer,
+    business: Business | null,
+  ): PreparedReview[] {
+    this.follow(business);
     let matcher: ReturnType<typeof compileMentionMatcher> | null = null;
     return reviews.map((review, order) => {
       const body = review.reviewBody;
