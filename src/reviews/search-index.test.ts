@@ -9,8 +9,9 @@ import { IndexBuilder, wordRuns } from './search-index.js';
 
 const business = Business.parse(testBusiness());
 
-// Words of several scripts and lengths: haystacks far longer than the builder's first estimate
-// (64 bytes per review) and up to 3 bytes per UTF-16 unit make its buffers grow many times.
+// Words of several scripts and lengths (up to 3 bytes per UTF-16 unit), and many distinct ones:
+// 4,000 reviews make the builder's packed haystacks (64 bytes per review at first) and its list of
+// word ids (1,024 at first) grow many times.
 const WORDS = [
   'oil',
   'Brake',
@@ -26,9 +27,12 @@ const WORDS = [
 
 function reviews(count: number): Review[] {
   const random = seededRandom(7);
-  const pick = (): string => WORDS[Math.floor(random() * WORDS.length)]!;
+  const pick = (): string =>
+    random() < 0.3
+      ? WORDS[Math.floor(random() * WORDS.length)]!
+      : `w${Math.floor(random() * 5_000)}`;
   return Array.from({ length: count }, (_, i) => {
-    const length = Math.floor(random() * 60);
+    const length = Math.floor(random() * 300);
     return reviewRecord({
       key: `r${String(count - i).padStart(5, '0')}`,
       rating: 1 + (i % 5),
@@ -44,12 +48,14 @@ function reviews(count: number): Review[] {
 
 describe('IndexBuilder', () => {
   it('builds, one review at a time, the columns and lists a plain computation gives', () => {
-    const list = reviews(1_500);
+    const list = reviews(4_000);
     const builder = new IndexBuilder(business, list.length);
     for (const r of list) builder.add(r);
     const data = builder.finish();
 
     const hay = list.map((r) => `${r.name ?? ''}\u0000${r.reviewBody ?? ''}`.toLowerCase());
+    expect(Buffer.byteLength(hay.join(''))).toBeGreaterThan(1024 * 1024);
+    expect(hay.reduce((n, h) => n + new Set(wordRuns(h)).size, 0)).toBeGreaterThan(262_144);
     expect(packedCount(data.haystacks)).toBe(list.length);
     hay.forEach((h, pos) => expect(stringAt(data.haystacks, pos)).toBe(h));
     list.forEach((r, pos) => {
@@ -64,7 +70,11 @@ describe('IndexBuilder', () => {
     // Every word's positions, ascending, and nothing else.
     const expected = new Map<string, number[]>();
     hay.forEach((h, pos) => {
-      for (const w of new Set(wordRuns(h))) expected.set(w, [...(expected.get(w) ?? []), pos]);
+      for (const w of new Set(wordRuns(h))) {
+        const list = expected.get(w);
+        if (list) list.push(pos);
+        else expected.set(w, [pos]);
+      }
     });
     const vocabulary = Array.from({ length: packedCount(data.vocabulary) }, (_, w) =>
       stringAt(data.vocabulary, w),

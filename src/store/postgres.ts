@@ -199,9 +199,12 @@ export function openPostgresStore(url: string, options: { watch?: WatcherTiming 
           keys.sort(compareKeys);
           let bytes = 0;
           for (const k of keys) bytes += k[3];
-          into.begin({ state, business, count: keys.length, bytes });
-          for (let i = 0; i < keys.length; i += READ_BATCH) {
-            const ids = keys.slice(i, i + READ_BATCH).map((k) => k[2]);
+          // Only the ids are kept through the read.
+          const order = keys.map((k) => k[2]);
+          keys.length = 0;
+          into.begin({ state, business, count: order.length, bytes });
+          for (let i = 0; i < order.length; i += READ_BATCH) {
+            const ids = order.slice(i, i + READ_BATCH);
             const batch = await query<{ id: string; public_json: string }>(
               'SELECT id, public_json FROM reviews WHERE id = ANY($1::text[])',
               [ids],

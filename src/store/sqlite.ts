@@ -341,10 +341,17 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
           .all() as [string, string, string, number, number][];
         keys.sort(compareKeys);
         let bytes = 0;
-        for (const k of keys) bytes += k[4];
-        into.begin({ state, business, count: keys.length, bytes });
+        // Only the rowids are kept through the read (the keys took 23 MB at 100,000 reviews).
+        const rowids = new Float64Array(keys.length);
+        keys.forEach((k, i) => {
+          bytes += k[4];
+          rowids[i] = k[3];
+        });
+        const count = keys.length;
+        keys.length = 0;
+        into.begin({ state, business, count, bytes });
         const row = reader.prepare('SELECT public_json FROM reviews WHERE rowid = ?').pluck();
-        for (const k of keys) into.review(row.get(k[3]) as string);
+        for (const rowid of rowids) into.review(row.get(rowid) as string);
       })();
     },
     async countReviews() {
