@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { analyzeReview, DEALERSHIP_CATEGORIES, loadModel } from './absa/index.js';
+import { analyzeReview, DEALERSHIP_CATEGORIES, loadModel, type AbsaModel } from './absa/index.js';
 import { defaultModelDir } from './absa/model.js';
 import type { AnalysisStore } from '../store/index.js';
 import { cachedAnalyzer, type CachedAnalyzer, type TextAnalysis } from './analyzer.js';
@@ -84,20 +84,29 @@ export interface InsightsEngineOptions {
  */
 export function createInsightsEngine(options: InsightsEngineOptions = {}): InsightsEngine {
   const dir = options.modelDir ?? defaultModelDir();
-  const model = loadModel('dealership', dir);
+  const loaded = loadModel('dealership', dir);
+  const { name, version } = loaded;
+  /**
+   * The model, while texts are analysed: `computeInSlices` lets it go once the new texts of a
+   * version are analysed (it takes about 60 MB, which the rest of the insights do not need), and
+   * it is loaded again (about 0.2 s) when a later version brings texts never analysed.
+   */
+  let model: AbsaModel | null = loaded;
   // Only what the insights read is kept (and stored): spans and aspects.
   const analyze = (text: string): TextAnalysis => ({
-    sentences: analyzeReview(model, text).sentences.map(({ start, end, aspects }) => ({
-      start,
-      end,
-      aspects: aspects.map(({ category, polarity, confidence }) => ({
-        category,
-        polarity,
-        confidence,
-      })),
-    })),
+    sentences: analyzeReview((model ??= loadModel('dealership', dir)), text).sentences.map(
+      ({ start, end, aspects }) => ({
+        start,
+        end,
+        aspects: aspects.map(({ category, polarity, confidence }) => ({
+          category,
+          polarity,
+          confidence,
+        })),
+      }),
+    ),
   });
-  const prefix = `${ANALYSIS_FORMAT}\u0000${model.name}\u0000${model.version}\u0000`;
+  const prefix = `${ANALYSIS_FORMAT}\u0000${name}\u0000${version}\u0000`;
   const analyzer = cachedAnalyzer(
     analyze,
     options.analyses && {
@@ -111,8 +120,8 @@ export function createInsightsEngine(options: InsightsEngineOptions = {}): Insig
   );
   const sentences = new SentenceCache();
   const method: Insights['method'] = {
-    model: model.name,
-    version: model.version,
+    model: name,
+    version,
     description:
       'Sentences are split with exact offsets; a linear model detects the dealership aspect categories of each sentence and judges the polarity of each category separately (negation scope, clause position, lexicon and word-cluster features), trained offline by `npm run train`. Figures count reviews; quotes are sentences copied from reviews.',
     benchmarks: benchmarks(dir),
@@ -150,6 +159,7 @@ export function createInsightsEngine(options: InsightsEngineOptions = {}): Insig
         signal?.throwIfAborted();
         sentences.add(chunk, settings.analyze, input.business);
       }
+      model = null;
       const insights = settle(
         input,
         await computeInsightsInSlices(input, settings, signal, between),
