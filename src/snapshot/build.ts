@@ -1,5 +1,5 @@
-import { DOCUMENTS, type DocumentId, type ServiceUrls } from '../catalogue.js';
 import { setImmediate } from 'node:timers/promises';
+import { DOCUMENTS, type DocumentId, type ServiceUrls } from '../catalogue.js';
 import { AggregateBuilder, type AggregateRating } from '../domain/aggregate.js';
 import type { Business } from '../domain/business.js';
 import { feedUrn } from '../domain/ids.js';
