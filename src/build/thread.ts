@@ -47,7 +47,7 @@ const options: LocalBuilderOptions = {
   urls: serviceUrls(data.baseUrl),
   hub: data.hub,
   // The service's thread compresses nothing: the codings of the large documents are made here,
-  // in the thread pool before the insights, once the version is live (their bodies are shared,
+  // in the thread pool beside the insights, once the version is live (their bodies are shared,
   // not moved); after the service's first version, those of every document (a change is served
   // before its codings: at 2,800 reviews they took 0.3 s of a 0.4 s rebuild).
   codingsFollow: true,

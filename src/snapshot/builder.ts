@@ -47,8 +47,9 @@ export interface LocalBuilderOptions extends BuildOptions {
    */
   onIdle?: (version: number, signal: AbortSignal) => void | Promise<void>;
   /**
-   * Runs after a version is handed over, before its insights (the build worker makes the codings
-   * of its large documents here); `signal` aborts when a new build starts.
+   * Runs after a version is handed over, beside the insights (the build worker makes the codings
+   * of its large documents here); the version is idle once both are done; `signal` aborts when a
+   * new build starts.
    */
   afterBuild?: (built: BuiltVersion, signal: AbortSignal) => void | Promise<void>;
   /**
@@ -70,25 +71,23 @@ export function createLocalBuilder(o: LocalBuilderOptions): Builder {
 
   const follow = async (built: BuiltVersion, text: ReviewsText, signal: AbortSignal) => {
     const { state, business } = built;
-    // The codings first, then the insights: one after the other, so that the follow-up work keeps
-    // one core busy, not two (at 100,000 reviews, compressing /reviews.json in the thread pool
-    // beside the insights left the service's event loop waiting for a core), and the compressor's
-    // memory is not held beside the insights'.
+    const after = Promise.resolve().then(() => o.afterBuild?.(built, signal));
     try {
-      await o.afterBuild?.(built, signal);
-    } catch (err) {
-      if (!signal.aborted) o.onError?.(err);
+      if (!o.insights || signal.aborted) return;
+      await o.beforeInsights?.(built, signal);
+      signal.throwIfAborted();
+      // The facts were not kept through the build: they are read again from the version's body.
+      const reviews = await readFacts(text, signal);
+      const body = await o.insights({ reviews, business, changedAt: state.changedAt }, signal);
+      if (signal.aborted) return;
+      // The insights are sent with their codings (nothing follows them).
+      const doc = prepareDocument('insights', body, state, { ...o, codingsFollow: false });
+      for (const listener of listeners) listener(state.version, doc);
+    } finally {
+      await after.catch((err: unknown) => {
+        if (!signal.aborted) o.onError?.(err);
+      });
     }
-    if (!o.insights || signal.aborted) return;
-    await o.beforeInsights?.(built, signal);
-    signal.throwIfAborted();
-    // The facts were not kept through the build: they are read again from the version's body.
-    const reviews = await readFacts(text, signal);
-    const body = await o.insights({ reviews, business, changedAt: state.changedAt }, signal);
-    if (signal.aborted) return;
-    // The insights are sent with their codings (nothing follows them).
-    const doc = prepareDocument('insights', body, state, { ...o, codingsFollow: false });
-    for (const listener of listeners) listener(state.version, doc);
   };
 
   /** Starts the follow-up work of a version (after the caller has the built version). */
