@@ -93,13 +93,6 @@ export class ViewsBuilder {
   }
 }
 
-/** Both views of a version's reviews. */
-export function computeViews(business: Business | null, reviews: readonly IndexedFacts[]): Views {
-  const builder = new ViewsBuilder(business);
-  for (const r of reviews) builder.add(r);
-  return builder.finish();
-}
-
 export type GroupBy = 'month' | 'department' | 'source';
 
 /**
