@@ -12,7 +12,7 @@ import { openServiceStore, openStore, type ServiceStore } from '../store/index.j
 import { ReviewSource } from '../domain/review.js';
 import { ingest } from '../import/index.js';
 import { makeCodings } from '../representation/index.js';
-import { startBuildThread } from './index.js';
+import { RECYCLE_ABOVE_BYTES, startBuildThread } from './index.js';
 
 const silent = pino({ level: 'silent' });
 
@@ -106,8 +106,29 @@ describe('the build worker', () => {
     }
   });
 
+  it('keeps the worker of a small store warm once idle (the default limit)', async () => {
+    const lines: { msg: string; heapUsed?: number; external?: number }[] = [];
+    const logger = pino(
+      { level: 'debug' },
+      { write: (line: string) => lines.push(JSON.parse(line)) },
+    );
+    const idle = async () => {
+      for (let i = 0; i < 300 && !lines.some((l) => l.msg === 'the build worker is idle'); i++) {
+        await delay(50);
+      }
+      return lines.find((l) => l.msg === 'the build worker is idle')!;
+    };
+    const { publisher } = await start(RECYCLE_ABOVE_BYTES, logger);
+    await addReview(1);
+    await publisher.refresh();
+    await publisher.settled();
+    const held = await idle();
+    expect(held.heapUsed! + held.external!).toBeLessThan(RECYCLE_ABOVE_BYTES);
+    expect(lines.filter((l) => l.msg === 'recycling the build worker')).toEqual([]);
+  });
+
   it('builds in a fresh worker when the last one still works on its insights and holds too much', async () => {
-    const lines: { msg: string; heapUsed?: number; busy?: boolean }[] = [];
+    const lines: { msg: string; held?: number; busy?: boolean }[] = [];
     const logger = pino(
       { level: 'debug' },
       { write: (line: string) => lines.push(JSON.parse(line)) },
@@ -125,7 +146,7 @@ describe('the build worker', () => {
     expect(second.index.size).toBe(32);
     expect(recycled()).toHaveLength(before + 1);
     const last = recycled().at(-1)!;
-    expect(last.busy === true || last.heapUsed! > 1).toBe(true);
+    expect(last.busy === true || last.held! > 1).toBe(true);
     // The fresh worker's version is published with its insights.
     await publisher.refresh();
     await publisher.settled();
