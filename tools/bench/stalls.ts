@@ -50,7 +50,7 @@ if (isMainThread) {
     if (now - last > 50) {
       let gc = 0;
       for (const [a, b] of pauses) gc += Math.max(0, Math.min(b, now) - Math.max(a, last));
-      stalls.push({ ms: Math.round(now - last), ran: Math.round((s[0] - lastSched[0]) / 1e6),
+      stalls.push({ at: Date.now(), ms: Math.round(now - last), ran: Math.round((s[0] - lastSched[0]) / 1e6),
         waited: Math.round((s[1] - lastSched[1]) / 1e6), gc: Math.round(gc) });
     }
     last = now;
@@ -65,6 +65,8 @@ if (isMainThread) {
 
 /** One gap of over 50 ms between two turns of a 5 ms timer on the service's event loop. */
 export interface Stall {
+  /** When the gap ended (epoch milliseconds). */
+  at: number;
   /** The gap. */
   ms: number;
   /** Of it: time the thread ran on a core, waited for one, and spent in V8's GC pauses. */
@@ -74,10 +76,20 @@ export interface Stall {
 }
 
 /** The stalls of a window in a line: `none`, or each as `gap (ran / waited for a core / gc)`. */
-export function describeStalls(stalls: readonly Stall[]): string {
+export function describeStalls(
+  stalls: readonly Stall[],
+  since?: { name: string; at: number },
+): string {
   if (stalls.length === 0) return 'none';
   const worst = [...stalls].sort((a, b) => b.ms - a.ms).slice(0, 3);
-  const each = worst.map((s) => `${s.ms} ms (ran ${s.ran}, waited ${s.waited}, gc ${s.gc})`);
+  const when = (s: Stall) => {
+    if (!since) return '';
+    const seconds = (s.at - s.ms - since.at) / 1000;
+    return `, ${seconds >= 0 ? '+' : ''}${seconds.toFixed(1)} s from the ${since.name}`;
+  };
+  const each = worst.map(
+    (s) => `${s.ms} ms (ran ${s.ran}, waited ${s.waited}, gc ${s.gc}${when(s)})`,
+  );
   return `${stalls.length}: ${each.join('; ')}${stalls.length > 3 ? '; …' : ''}`;
 }
 
@@ -402,6 +414,7 @@ export async function benchStalls(): Promise<string> {
         DATABASE_URL: databaseUrl,
       });
       const committed = performance.now();
+      const committedAt = Date.now();
       if (code !== 0) throw new Error(`the import exited with ${code}`);
       let after = await health(svc.url);
       while (after.dataVersion === before.dataVersion) {
@@ -433,8 +446,8 @@ export async function benchStalls(): Promise<string> {
             value: `${ms(loop.maxMs)} / ${ms(loop.p99Ms)}`,
           },
           {
-            measure: 'stalls over 50 ms (ran / waited for a core / gc, ms)',
-            value: describeStalls(loop.stalls),
+            measure: 'stalls over 50 ms (ran / waited for a core / gc, ms; when)',
+            value: describeStalls(loop.stalls, { name: 'commit', at: committedAt }),
           },
           { measure: 'SQLITE_BUSY lines in the service log', value: busy },
           { measure: 'import (command start to commit)', value: ms(committed - importStarted) },
@@ -445,8 +458,12 @@ export async function benchStalls(): Promise<string> {
             value: `${rssBefore} MB / ${notePeak()} MB${importPeakKnown ? '' : ' (since start)'}`,
           },
           {
-            measure: 'service RSS 20 s after the new version (settled)',
-            value: `${await settledRss(svc)} MB`,
+            measure: 'service RSS 20 s after the new version (settled) / peak in those 20 s',
+            value: await (async () => {
+              const known = resetPeak(svc.child.pid!);
+              const settled = await settledRss(svc);
+              return `${settled} MB / ${notePeak()} MB${known ? '' : ' (since start)'}`;
+            })(),
           },
         ]),
         '',
@@ -456,6 +473,7 @@ export async function benchStalls(): Promise<string> {
       const rows: Record<string, string>[] = [];
       const measure = async (name: string, work: () => Promise<unknown>) => {
         await svc.loop();
+        const known = resetPeak(svc.child.pid!);
         const started = performance.now();
         await work();
         const took = performance.now() - started;
@@ -465,6 +483,7 @@ export async function benchStalls(): Promise<string> {
           took: ms(took),
           'event-loop delay max': ms(loop.maxMs),
           'stalls over 50 ms (ran / waited / gc)': describeStalls(loop.stalls),
+          'peak RSS': known ? `${notePeak()} MB` : 'unknown',
         });
       };
       // Large bodies are read by curl, in its own process, as a client would.
