@@ -188,7 +188,7 @@ describe('the build worker', () => {
     expect(memory.heapUsed).toBeGreaterThan(0);
   });
 
-  it('parses the facts of the insights of a change once the service has let the previous version go', async () => {
+  it('makes the codings and insights of a change once the service has let the previous version go', async () => {
     // No fallback within the test: only the service's word starts the insights of a change.
     const { builder, publisher } = await start(1024 * 1024 * 1024, silent, {
       releaseWait: { ms: 600_000, aboveBytes: 0 },
@@ -204,8 +204,14 @@ describe('the build worker', () => {
     });
     await delay(500);
     expect(settled).toBe(false);
+    // Nor are its codings made meanwhile: identity is served.
+    const dataset = publisher.current().representations.get('/reviews.json')!;
+    expect(dataset.encoded('gzip')).toBeNull();
+    expect(dataset.encoded('br')).toBeNull();
     builder.released(version);
     await done;
+    for (let i = 0; i < 200 && !dataset.encoded('br'); i++) await delay(50);
+    expect(gunzipSync(dataset.encoded('gzip')!).equals(dataset.body)).toBe(true);
     const insights = JSON.parse(
       publisher.current().representations.get('/insights.json')!.body.toString('utf8'),
     ) as { reviewCount: number };

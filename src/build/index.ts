@@ -26,9 +26,10 @@ export interface BuildThreadData {
    */
   startUp?: boolean;
   /**
-   * The service says when it has let each version go (`BuildThread.released`): the insights of a
-   * version whose `/reviews.json` is larger than `aboveBytes` wait for that word, at most `ms`,
-   * before they parse its facts (smaller versions do not wait: their facts are small).
+   * The service says when it has let each version go (`BuildThread.released`): the follow-up
+   * work of a version whose `/reviews.json` is larger than `aboveBytes` (its codings, and its
+   * insights, which parse its facts) waits for that word, at most `ms` (smaller versions do not
+   * wait: their facts are small and their codings quick).
    */
   releaseWait?: { ms: number; aboveBytes: number };
 }

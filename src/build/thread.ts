@@ -78,7 +78,7 @@ const options: LocalBuilderOptions = {
     }
   },
   read: (reader) => store.readPublished(reader),
-  beforeInsights: async (built, signal) => {
+  beforeFollowUp: async (built, signal) => {
     const wait = data.releaseWait;
     const { version } = built.state;
     if (!wait || released >= version) return;
@@ -158,7 +158,7 @@ serveRpc(port, {
     return new Transferable(built, builtBuffers(built));
   },
   memory: () => threadMemory(),
-  /** The service's thread no longer holds the versions before `version` (see `beforeInsights`). */
+  /** The service's thread no longer holds the versions before `version` (see `beforeFollowUp`). */
   released(version: number) {
     released = Math.max(released, version);
     for (const wake of releaseWaiters) wake();

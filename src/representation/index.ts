@@ -145,12 +145,12 @@ const DEFER_COMPRESSION_BYTES = 4 * 1024 * 1024;
 async function compressBoth(rep: PreparedRepresentation): Promise<void> {
   const size = rep.body.length;
   const quality = size <= 512 * 1024 ? 11 : size <= DEFER_COMPRESSION_BYTES ? 9 : 4;
-  const [gz, br] = await Promise.all([
-    gzipAsync(rep.body, { level: size <= DEFER_COMPRESSION_BYTES ? 9 : 5 }),
-    brotliAsync(rep.body, brotliParams(size, quality)),
-  ]);
-  rep.setEncoded('gzip', gz);
-  rep.setEncoded('br', br);
+  // One after the other: one thread of the pool, not two, beside the event loop.
+  rep.setEncoded(
+    'gzip',
+    await gzipAsync(rep.body, { level: size <= DEFER_COMPRESSION_BYTES ? 9 : 5 }),
+  );
+  rep.setEncoded('br', await brotliAsync(rep.body, brotliParams(size, quality)));
 }
 
 /**

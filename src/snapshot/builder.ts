@@ -47,17 +47,19 @@ export interface LocalBuilderOptions extends BuildOptions {
    */
   onIdle?: (version: number, signal: AbortSignal) => void | Promise<void>;
   /**
-   * Runs after a version is handed over, beside the insights (the build worker makes the codings
+   * Runs after a version is handed over (and `beforeFollowUp`), beside the insights (the build worker makes the codings
    * of its large documents here); the version is idle once both are done; `signal` aborts when a
    * new build starts.
    */
   afterBuild?: (built: BuiltVersion, signal: AbortSignal) => void | Promise<void>;
   /**
-   * Runs before the insights of a version read their facts: the build worker waits here
-   * until the service's thread has let the previous version go, so that the facts (55 MB at
-   * 100,000 reviews) are not parsed while two versions are held.
+   * Runs before the follow-up work of a version (`afterBuild` and the insights): the build worker
+   * waits here until the service's thread has let the previous version go. The facts of the
+   * insights (55 MB at 100,000 reviews) are then not parsed while two versions are held, and the
+   * codings do not take the cores while the service's thread takes the version in (its pages
+   * rendered and compressed, the previous version collected).
    */
-  beforeInsights?: (built: BuiltVersion, signal: AbortSignal) => Promise<void>;
+  beforeFollowUp?: (built: BuiltVersion, signal: AbortSignal) => Promise<void>;
 }
 
 /**
@@ -71,10 +73,11 @@ export function createLocalBuilder(o: LocalBuilderOptions): Builder {
 
   const follow = async (built: BuiltVersion, text: ReviewsText, signal: AbortSignal) => {
     const { state, business } = built;
-    const after = Promise.resolve().then(() => o.afterBuild?.(built, signal));
+    const ready = Promise.resolve().then(() => o.beforeFollowUp?.(built, signal));
+    const after = ready.then(() => (signal.aborted ? undefined : o.afterBuild?.(built, signal)));
     try {
       if (!o.insights || signal.aborted) return;
-      await o.beforeInsights?.(built, signal);
+      await ready;
       signal.throwIfAborted();
       // The facts were not kept through the build: they are read again from the version's body.
       const reviews = await readFacts(text, signal);

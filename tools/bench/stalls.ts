@@ -149,7 +149,7 @@ export async function startWatchedService(
 }
 
 /** Polls `url` every `everyMs` until stopped; keeps each response time. */
-function poller(url: string, everyMs: number) {
+export function poller(url: string, everyMs: number) {
   return prober(async () => {
     const res = await fetch(url);
     await res.arrayBuffer();
@@ -247,7 +247,7 @@ const INITIALIZE = {
  * (a read), `initialize` counts a rate (a write), `logging/setLevel` writes the session's level,
  * a hub subscription request queues an intent (a write).
  */
-async function storeProbes(url: string) {
+export async function storeProbes(url: string) {
   const session = await mcpSession(url);
   let n = 0;
   const hubForm = () =>
