@@ -353,6 +353,7 @@ async function slowReaders(svc: WatchedService, databaseUrl: string): Promise<st
   };
   const after: number[] = [];
   const start = memoryOf(svc.child.pid!).rssMB;
+  const peakKnown = resetPeak(svc.child.pid!);
   for (let i = 0; i < 3; i++) {
     for (let k = 0; k < 3; k++) await stall();
     await change([id]);
@@ -360,11 +361,13 @@ async function slowReaders(svc: WatchedService, databaseUrl: string): Promise<st
     await change([id, '--undo']);
     after.push(memoryOf(svc.child.pid!).rssMB);
   }
+  const peak = memoryOf(svc.child.pid!).peakMB;
   for (const s of sockets) s.destroy();
   await new Promise((r) => setTimeout(r, 12_000));
   return (
     `Clients that never read \`GET /api/reviews/since/0001-01-01\` (3 per version) while a review ` +
-    `is removed and restored 3 times: RSS ${start} MB, then ${after.join(', ')} MB after each pair, ` +
+    `is removed and restored 3 times: RSS ${start} MB, then ${after.join(', ')} MB after each pair ` +
+    `(peak ${peakKnown ? `${peak} MB` : 'unknown'}), ` +
     `${memoryOf(svc.child.pid!).rssMB} MB 12 s after the clients left.`
   );
 }
