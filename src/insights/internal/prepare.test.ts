@@ -132,8 +132,7 @@ describe('SentenceCache', () => {
     const kept = reviews.filter((_, i) => i % 3 !== 0);
     cache.retain(kept.flatMap((r) => (r.reviewBody ? [r.reviewBody] : [])));
     const removed = reviews.filter(
-      (r, i) =>
-        i % 3 === 0 && r.reviewBody && !kept.some((k) => k.reviewBody === r.reviewBody),
+      (r, i) => i % 3 === 0 && r.reviewBody && !kept.some((k) => k.reviewBody === r.reviewBody),
     );
     expect(removed.length).toBeGreaterThan(100);
     const calls = analyze.calls.length;
