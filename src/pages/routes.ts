@@ -215,7 +215,13 @@ export function createPages(options: PagesOptions): Pages {
     for (const step of [firstPage, insightsPage, embedPage]) {
       await new Promise((resolve) => setImmediate(resolve));
       if (published.current() !== snap) return;
-      await step(snap);
+      try {
+        await step(snap);
+      } catch {
+        // Warming is best effort: a page that cannot render here fails again, answered and
+        // logged by the router, when it is asked for.
+        return;
+      }
     }
   };
   void warm(published.current());
