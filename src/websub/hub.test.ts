@@ -51,6 +51,7 @@ function manualPublisher(first: Snapshot) {
       listeners.add(l);
       return () => listeners.delete(l);
     },
+    onBuilding: () => () => undefined,
   };
   return {
     published,
