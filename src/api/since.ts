@@ -122,13 +122,11 @@ async function write(sink: Writable, chunk: Buffer): Promise<void> {
  * The large since results being streamed, and the data version each one reads. A stream holds
  * its version's review bytes until it ends, so a client that reads slowly (or not at all) could
  * keep old versions in memory: at most `maxStreams` run at once (more get a 503 with
- * `Retry-After`), and a stream whose version would be two versions behind the live one once the
- * version being built goes live is cut as that build starts (the client sees a truncated body,
- * as with any dropped connection). Streams thus hold at most the live version and the one before
- * it, and only the live one while a build runs: at 100,000 reviews, three streams of the
- * previous version held 110 MB beside the build, whose peak then reached 626 MB. A client that
- * stops reading altogether is cut by the server's socket timeout. `released` is called when a
- * stream of a superseded version ends: its bytes can then be collected.
+ * `Retry-After`), and a stream whose version is two versions behind the live one is cut (the
+ * client sees a truncated body, as with any dropped connection), so streams hold at most the
+ * live version and the one before it. A client that stops reading altogether is cut by the
+ * server's socket timeout. `released` is called when a stream of a superseded version ends: its
+ * bytes can then be collected.
  */
 export class SinceStreams {
   private readonly active = new Map<ServerResponse, number>();
@@ -147,11 +145,6 @@ export class SinceStreams {
       this.previous = this.live;
       this.live = version;
       for (const [res, v] of this.active) if (v < this.previous) res.destroy();
-    });
-    // The version being built makes the live one the previous one: streams older than the live
-    // one go now, not once it is live.
-    published.onBuilding(() => {
-      for (const [res, v] of this.active) if (v < this.live) res.destroy();
     });
   }
 

@@ -62,11 +62,7 @@ describe('the MCP result cache', () => {
     dir = mkdtempSync(join(tmpdir(), 'mcp-cache-'));
     store = openStore(`sqlite:${join(dir, 'reviews.db')}`);
     live = await snapshotOf(1, 'Version One Motors');
-    const published: Published = {
-      current: () => live,
-      onChange: () => () => undefined,
-      onBuilding: () => () => undefined,
-    };
+    const published: Published = { current: () => live, onChange: () => () => undefined };
     const factory = createMcpServerFactory({ urls, version: '0.0.0', sessions: store.sessions });
     const routes = mcpRoutes({
       // A new data version goes live while the request is being served: right after its server

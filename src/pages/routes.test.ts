@@ -39,11 +39,7 @@ beforeAll(async () => {
     },
   );
   // One data version that never changes.
-  const published: Published = {
-    current: () => snapshot,
-    onChange: () => () => undefined,
-    onBuilding: () => () => undefined,
-  };
+  const published: Published = { current: () => snapshot, onChange: () => () => undefined };
   const pages = createPages({
     published,
     urls: serviceUrls('https://reviews.example.com'),

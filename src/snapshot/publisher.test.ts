@@ -237,30 +237,6 @@ describe('startPublisher', () => {
     expectWhole(publisher.current(), 3);
   });
 
-  it('says a newer version is being built before the build, while the old version is live', async () => {
-    const v1 = await commit(['a']);
-    const b = builds();
-    publisher = await start(b);
-    const told: { version: number; live: number; built: number[] }[] = [];
-    publisher.onBuilding((version) =>
-      told.push({ version, live: publisher!.current().state.version, built: [...b.versions] }),
-    );
-    const held = gate();
-    b.hold = held.wait;
-    const v2 = await commit(['b']);
-    const started = b.started();
-    const refreshed = publisher.refresh();
-    await started;
-    // Told once, before the build read the store, with the version it noticed.
-    expect(told).toEqual([{ version: v2.version, live: v1.version, built: [v1.version] }]);
-    held.open();
-    b.hold = null;
-    await refreshed;
-    // No new version, no word.
-    await publisher.refresh();
-    expect(told).toHaveLength(1);
-  });
-
   it('coalesces concurrent refreshes into one build', async () => {
     const v1 = await commit(['a']);
     const b = builds();

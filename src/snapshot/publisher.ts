@@ -65,7 +65,6 @@ function changedPaths(before: Snapshot, after: Snapshot): string[] {
 export async function startPublisher(options: PublisherOptions): Promise<Publisher> {
   const { store, builder, pollMs, logger } = options;
   const listeners = new Set<(e: ChangeEvent) => void>();
-  const building = new Set<(version: number) => void>();
   let current: LiveSnapshot | null = null;
   let timer: NodeJS.Timeout | null = null;
   let stopped = false;
@@ -136,7 +135,6 @@ export async function startPublisher(options: PublisherOptions): Promise<Publish
     const state = await store.state();
     if (state.version === current!.state.version) return;
     logger.info({ version: state.version, via }, 'noticed a new data version');
-    for (const listener of building) listener(state.version);
     await swapIn();
   };
 
@@ -220,10 +218,6 @@ export async function startPublisher(options: PublisherOptions): Promise<Publish
     onChange(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
-    },
-    onBuilding(listener) {
-      building.add(listener);
-      return () => building.delete(listener);
     },
     refresh: () => refresh('call'),
     settled,

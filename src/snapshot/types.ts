@@ -61,9 +61,4 @@ export interface ChangeEvent {
 export interface Published {
   current(): Snapshot;
   onChange(listener: (event: ChangeEvent) => void): () => void;
-  /**
-   * Told when a new data version (`version`, newer than the live one) starts to be built, before
-   * it goes live: what only its coming makes stale can be let go before the build's peak.
-   */
-  onBuilding(listener: (version: number) => void): () => void;
 }

@@ -51,7 +51,6 @@ function manualPublisher(first: Snapshot) {
       listeners.add(l);
       return () => listeners.delete(l);
     },
-    onBuilding: () => () => undefined,
   };
   return {
     published,
