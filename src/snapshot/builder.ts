@@ -47,9 +47,9 @@ export interface LocalBuilderOptions extends BuildOptions {
    */
   onIdle?: (version: number, signal: AbortSignal) => void | Promise<void>;
   /**
-   * Runs after a version is handed over (and `beforeFollowUp`), beside the insights (the build worker makes the codings
-   * of its large documents here); the version is idle once both are done; `signal` aborts when a
-   * new build starts.
+   * Runs after a version is handed over and `beforeFollowUp` is done, beside the insights (the
+   * build worker makes the codings of its large documents here); the version is idle once both
+   * are done; `signal` aborts when a new build starts.
    */
   afterBuild?: (built: BuiltVersion, signal: AbortSignal) => void | Promise<void>;
   /**
