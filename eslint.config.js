@@ -13,7 +13,7 @@ import tseslint from 'typescript-eslint';
 const LAYERS = {
   platform: [],
   domain: [],
-  representation: [],
+  representation: ['platform'],
   logger: [],
   store: ['domain', 'platform'],
   // The environment's schema (it checks DATABASE_URL with the store's own rules).
@@ -21,8 +21,8 @@ const LAYERS = {
   // The conventions every command line shares.
   cli: ['config'],
   mentions: ['domain'],
-  reviews: ['domain'],
-  insights: ['domain', 'store', 'mentions', 'reviews', 'cli', 'config'],
+  reviews: ['domain', 'platform'],
+  insights: ['domain', 'store', 'mentions', 'reviews', 'cli', 'config', 'platform'],
   catalogue: ['domain', 'insights'],
   feeds: ['domain', 'catalogue'],
   snapshot: ['domain', 'representation', 'store', 'reviews', 'feeds', 'catalogue', 'logger'],

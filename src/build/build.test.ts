@@ -179,6 +179,31 @@ describe('the build worker', () => {
     }
   });
 
+  it('hands each version, its codings and its insights over in shared memory', async () => {
+    // A transferred buffer would count as the service thread's external memory, and tens of MB of
+    // them arriving at once set off a full collection there as a version goes live.
+    const { builder } = await start(1024 * 1024 * 1024);
+    const arrived: unknown[] = [];
+    builder.onCodings((event) => arrived.push(event));
+    builder.onDocument((version, doc) => arrived.push(doc));
+    await addReview(1);
+    const built = await builder.build();
+    for (let i = 0; i < 200 && arrived.length < 4; i++) await delay(50);
+    const buffers = (value: unknown, out: ArrayBufferLike[] = []): ArrayBufferLike[] => {
+      if (ArrayBuffer.isView(value)) out.push(value.buffer);
+      else if (value instanceof ArrayBuffer) out.push(value);
+      else if (value && typeof value === 'object')
+        for (const v of Object.values(value)) buffers(v, out);
+      return out;
+    };
+    const version = buffers(built);
+    const later = buffers(arrived);
+    // The reviews, the search index and offsets, the documents; then codings and the insights.
+    expect(version.length).toBeGreaterThan(20);
+    expect(later.length).toBeGreaterThanOrEqual(4);
+    for (const b of [...version, ...later]) expect(b).toBeInstanceOf(SharedArrayBuffer);
+  });
+
   it('keeps a small worker warm and reports its memory', async () => {
     const { builder, publisher } = await start(1024 * 1024 * 1024);
     await addReview(1);

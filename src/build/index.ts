@@ -105,7 +105,7 @@ interface Running {
 
 /**
  * Starts the build worker (`thread.ts`) and returns it as the publisher's `Builder`: `build()`
- * asks it for the newest data version, which arrives as transferred buffers; the insights follow
+ * asks it for the newest data version, which arrives in shared memory; the insights follow
  * as a `document` event. Resolves once the worker has opened the store (and loaded the sample
  * dealership into an empty one, when asked); rejects when it cannot.
  */

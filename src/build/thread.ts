@@ -1,8 +1,8 @@
 /**
  * The build worker: makes each data version off the service's event loop. It owns its own store
  * connection (reads the dataset, derives stale records again, keeps the insights' analyses),
- * the ABSA model and the analyses cache, and hands each version to the service's thread as
- * transferred buffers.
+ * the ABSA model and the analyses cache, and hands each version to the service's thread in
+ * shared memory (`platform/arrays`).
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import { parentPort, workerData } from 'node:worker_threads';
@@ -10,9 +10,9 @@ import { serviceUrls } from '../catalogue.js';
 import { refreshDerivations } from '../import/index.js';
 import { loadSampleIntoEmptyStore, samplePath } from '../import/sample.js';
 import { createInsightsEngine, type InsightsEngine } from '../insights/index.js';
-import { codingsBuffers, makeFollowingCodings, partsBuffers } from '../representation/index.js';
-import { collectGarbage, emit, serveRpc, threadMemory, Transferable } from '../platform/rpc.js';
-import { builtBuffers, createLocalBuilder, type LocalBuilderOptions } from '../snapshot/index.js';
+import { makeFollowingCodings } from '../representation/index.js';
+import { collectGarbage, emit, serveRpc, threadMemory } from '../platform/rpc.js';
+import { createLocalBuilder, type LocalBuilderOptions } from '../snapshot/index.js';
 import { openStore } from '../store/index.js';
 import type { BuildThreadData, BuildThreadLog, CodingsEvent, IdleEvent } from './index.js';
 
@@ -69,12 +69,7 @@ const options: LocalBuilderOptions = {
         log({ level: 'warn', msg: 'could not compress a document', err: describe(err) });
         codings = { gzip: null, br: null };
       }
-      emit(
-        port,
-        'codings',
-        { version, id: doc.id, codings } satisfies CodingsEvent,
-        codingsBuffers([codings.gzip, codings.br]),
-      );
+      emit(port, 'codings', { version, id: doc.id, codings } satisfies CodingsEvent);
     }
   },
   read: (reader) => store.readPublished(reader),
@@ -127,9 +122,7 @@ const options: LocalBuilderOptions = {
     log({ level: 'error', msg: 'could not compute the insights', err: describe(err) }),
 };
 const builder = createLocalBuilder(options);
-builder.onDocument((version, doc) =>
-  emit(port, 'document', { version, doc }, partsBuffers(doc.parts)),
-);
+builder.onDocument((version, doc) => emit(port, 'document', { version, doc }));
 
 serveRpc(port, {
   /**
@@ -155,7 +148,7 @@ serveRpc(port, {
     const built = await builder.build();
     // Versions after the service's first go live before their codings.
     options.followCodingsAbove = 0;
-    return new Transferable(built, builtBuffers(built));
+    return built;
   },
   memory: () => threadMemory(),
   /** The service's thread no longer holds the versions before `version` (see `beforeFollowUp`). */

@@ -2,7 +2,7 @@ import type { MessagePort, Worker } from 'node:worker_threads';
 
 /**
  * A small request/response protocol over a worker's message port: the caller names an operation
- * and its arguments (structured-cloned, or transferred), the other side runs the handler and
+ * and its arguments (structured-cloned), the other side runs the handler and
  * answers with the result or the error. Errors keep their `name`, `message` and `code`.
  */
 interface Request {
@@ -80,8 +80,8 @@ export function rpcClient(
 export type Handlers = Record<string, (...args: never[]) => unknown>;
 
 /**
- * The answering side: runs the handler named by each request. A result may say which of its
- * buffers to transfer rather than copy, with `transferable(value, list)`.
+ * The answering side: runs the handler named by each request. Results are cloned: what should
+ * move without a copy goes in shared memory (`platform/arrays`).
  */
 export function serveRpc(port: MessagePort, handlers: Handlers): void {
   port.on('message', (request: Request) => {
@@ -92,13 +92,7 @@ export function serveRpc(port: MessagePort, handlers: Handlers): void {
         return handler(...request.args);
       })
       .then(
-        (value) => {
-          if (value instanceof Transferable) {
-            port.postMessage({ id: request.id, ok: true, value: value.value } satisfies Response, [
-              ...value.list,
-            ]);
-          } else port.postMessage({ id: request.id, ok: true, value } satisfies Response);
-        },
+        (value) => port.postMessage({ id: request.id, ok: true, value } satisfies Response),
         (err: unknown) => {
           const e = err as { name?: unknown; message?: unknown; code?: unknown };
           port.postMessage({
@@ -117,22 +111,9 @@ export function serveRpc(port: MessagePort, handlers: Handlers): void {
   });
 }
 
-/** Sends an event to the calling side, moving `transfer` instead of copying it. */
-export function emit(
-  port: MessagePort,
-  event: string,
-  payload: unknown,
-  transfer: readonly ArrayBuffer[] = [],
-): void {
-  port.postMessage({ event, payload } satisfies RpcEvent, [...transfer]);
-}
-
-/** A handler's result whose buffers are moved to the caller instead of copied. */
-export class Transferable<T> {
-  constructor(
-    readonly value: T,
-    readonly list: readonly ArrayBuffer[],
-  ) {}
+/** Sends an event to the calling side (cloned, as results are). */
+export function emit(port: MessagePort, event: string, payload: unknown): void {
+  port.postMessage({ event, payload } satisfies RpcEvent);
 }
 
 /**

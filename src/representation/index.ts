@@ -12,6 +12,7 @@ import {
   type BrotliOptions,
   type ZlibOptions,
 } from 'node:zlib';
+import { sharedBytes, toShared } from '../platform/arrays.js';
 
 /** One prepared response body: built once per data version, served from memory. */
 export interface Representation {
@@ -185,8 +186,8 @@ export async function precompressRepresentation(
 
 /**
  * A representation as built off the event loop (in the build worker): its bytes, strong ETag and,
- * when made already, its codings. Every buffer is its own, so the parts move to another thread
- * without a copy (`partsBuffers`).
+ * when made already, its codings. Every buffer is in shared memory, so the parts move to another
+ * thread without a copy, and the thread that made them can still read them (`codingsFollow`).
  */
 export interface RepresentationParts {
   readonly contentType: string;
@@ -201,25 +202,23 @@ export interface RepresentationParts {
 }
 
 /**
- * A buffer of its own (never a slice of Node's shared pool), so that it can be transferred, or a
- * whole `SharedArrayBuffer`, which threads share without a copy or a transfer.
- */
-function own(bytes: Uint8Array): Uint8Array {
-  if (bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength) return bytes;
-  const copy = new Uint8Array(bytes.byteLength);
-  copy.set(bytes);
-  return copy;
-}
-
-/**
- * The bytes in a `SharedArrayBuffer` (copied unless they are in one already: `/reviews.json` is a
- * view a few bytes into its buffer, see `ReviewsDocumentWriter`).
+ * The bytes in a `SharedArrayBuffer` of their own (copied unless they are in one already:
+ * `/reviews.json` is a view a few bytes into its buffer, see `ReviewsDocumentWriter`). Prepared
+ * parts are handed to the service's thread this way: threads share them without a copy, and the
+ * receiving thread's collector does not count them as its external memory (`platform/arrays`).
  */
 function shared(bytes: Uint8Array): Uint8Array {
-  if (bytes.buffer instanceof SharedArrayBuffer) return bytes;
-  const copy = new Uint8Array(new SharedArrayBuffer(bytes.byteLength));
-  copy.set(bytes);
-  return copy;
+  return bytes.buffer instanceof SharedArrayBuffer ? bytes : toShared(bytes);
+}
+
+/** `chunks` joined in shared memory (a compressor's output). */
+function joinShared(chunks: readonly Buffer[]): Uint8Array {
+  let size = 0;
+  for (const c of chunks) size += c.length;
+  const out = sharedBytes(size);
+  let at = 0;
+  for (const c of chunks) at += c.copy(out, at);
+  return new Uint8Array(out.buffer, 0, size);
 }
 
 /**
@@ -233,8 +232,8 @@ export function makeCodings(body: Uint8Array): { gzip: Uint8Array | null; br: Ui
   const gz = gzipSync(body, { level: 9 });
   const br = brotliCompressSync(body, brotliParams(size, quality));
   return {
-    gzip: gz.length < size ? own(gz) : null,
-    br: br.length < size ? own(br) : null,
+    gzip: gz.length < size ? shared(gz) : null,
+    br: br.length < size ? shared(br) : null,
   };
 }
 
@@ -269,7 +268,7 @@ async function compressPieces(
   } finally {
     signal.removeEventListener('abort', stop);
   }
-  return own(Buffer.concat(out));
+  return joinShared(out);
 }
 
 /**
@@ -304,8 +303,7 @@ export function prepareParts(
     options.codingsFollow === true &&
     input.length >= MIN_COMPRESS_BYTES &&
     input.length > (options.followAbove ?? DEFER_COMPRESSION_BYTES);
-  // A body whose codings follow is shared, not transferred: this thread still reads it.
-  const bytes = follows ? shared(input) : own(input);
+  const bytes = shared(input);
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const small = bytes.length <= DEFER_COMPRESSION_BYTES;
   return {
@@ -336,26 +334,9 @@ export async function makeFollowingCodings(
   const br = await brotliAsync(input, brotliParams(size, size <= 512 * 1024 ? 11 : 9));
   signal.throwIfAborted();
   return {
-    gzip: gz.length < size ? own(gz) : null,
-    br: br.length < size ? own(br) : null,
+    gzip: gz.length < size ? shared(gz) : null,
+    br: br.length < size ? shared(br) : null,
   };
-}
-
-/**
- * The buffers of representation parts, to transfer them (a `SharedArrayBuffer` is shared, never
- * transferred).
- */
-export function partsBuffers(parts: RepresentationParts): ArrayBuffer[] {
-  return codingsBuffers([parts.body, parts.codings?.gzip, parts.codings?.br]);
-}
-
-/** The transferable buffers among `list` (each once). */
-export function codingsBuffers(list: readonly (Uint8Array | null | undefined)[]): ArrayBuffer[] {
-  const buffers = list
-    .filter((b): b is Uint8Array => b instanceof Uint8Array)
-    .map((b) => b.buffer)
-    .filter((b): b is ArrayBuffer => b instanceof ArrayBuffer);
-  return [...new Set(buffers)];
 }
 
 function toBuffer(bytes: Uint8Array): Buffer {

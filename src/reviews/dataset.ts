@@ -1,6 +1,7 @@
 import type { AggregateRating } from '../domain/aggregate.js';
 import type { Business } from '../domain/business.js';
 import type { PublicBusiness } from '../domain/public-schemas.js';
+import { sharedArray, sharedBytes } from '../platform/arrays.js';
 
 /** The business record as published: staff with name, role and whether still on staff. */
 export function toPublicBusiness(business: Business | null): PublicBusiness | null {
@@ -91,9 +92,9 @@ export class ReviewsDocumentWriter {
     this.prefix = `{"business":${JSON.stringify(toPublicBusiness(business))},"aggregateRating":`;
     this.room = Buffer.byteLength(this.prefix) + AGGREGATE_ROOM + REVIEWS_OPEN.length;
     const size = this.room + bytes + Math.max(0, count - 1) + REVIEWS_CLOSE.length;
-    this.out = Buffer.from(new SharedArrayBuffer(size));
-    this.starts = new Uint32Array(count);
-    this.ends = new Uint32Array(count);
+    this.out = sharedBytes(size);
+    this.starts = sharedArray(Uint32Array, count);
+    this.ends = sharedArray(Uint32Array, count);
     this.at = this.room;
   }
 

@@ -1,9 +1,11 @@
 /**
  * Compact forms of the per-version data that a worker thread builds and hands to the service's
- * event loop: a few typed arrays move between threads without a copy (transferred), whereas
- * 100,000 strings or small arrays cost the receiving thread hundreds of milliseconds to
- * deserialise.
+ * event loop: a few typed arrays in shared memory move between threads without a copy (see
+ * `platform/arrays`), whereas 100,000 strings or small arrays cost the receiving thread hundreds of
+ * milliseconds to deserialise.
  */
+
+import { sharedArray, sharedBytes } from '../platform/arrays.js';
 
 /** Strings in one UTF-8 buffer: string `i` is the bytes from `offsets[i]` to `offsets[i + 1]`. */
 export interface PackedStrings {
@@ -20,20 +22,20 @@ export interface PackedLists {
 const decoder = new TextDecoder();
 
 /**
- * Packs strings into one buffer of its own (never a shared pool, so it can be transferred). Each
+ * Packs strings into one buffer in shared memory (never Node's pool: it is handed over). Each
  * string is measured, then written in place: no buffer per string (100,000 small buffers cost
  * their own allocation each and left the allocator's heap fragmented).
  */
 export function packStrings(list: readonly string[]): PackedStrings {
-  const offsets = new Uint32Array(list.length + 1);
+  const offsets = sharedArray(Uint32Array, list.length + 1);
   let size = 0;
   for (let i = 0; i < list.length; i++) {
     offsets[i] = size;
     size += Buffer.byteLength(list[i]!);
   }
   offsets[list.length] = size;
-  const bytes = new Uint8Array(size);
-  const out = Buffer.from(bytes.buffer, 0, size);
+  const out = sharedBytes(size);
+  const bytes = new Uint8Array(out.buffer, 0, size);
   for (let i = 0; i < list.length; i++) out.write(list[i]!, offsets[i]!);
   return { bytes, offsets };
 }
@@ -52,16 +54,16 @@ export function bytesAt(p: PackedStrings, i: number): Uint8Array {
   return p.bytes.subarray(p.offsets[i]!, p.offsets[i + 1]!);
 }
 
-/** Packs integer lists. */
+/** Packs integer lists (in shared memory). */
 export function packLists(lists: readonly (readonly number[] | Uint32Array)[]): PackedLists {
-  const offsets = new Uint32Array(lists.length + 1);
+  const offsets = sharedArray(Uint32Array, lists.length + 1);
   let size = 0;
   lists.forEach((list, i) => {
     offsets[i] = size;
     size += list.length;
   });
   offsets[lists.length] = size;
-  const values = new Uint32Array(size);
+  const values = sharedArray(Uint32Array, size);
   lists.forEach((list, i) => values.set(list, offsets[i]!));
   return { values, offsets };
 }
@@ -69,13 +71,4 @@ export function packLists(lists: readonly (readonly number[] | Uint32Array)[]): 
 /** List `i` of a pack (a view, no copy). */
 export function listAt(p: PackedLists, i: number): Uint32Array {
   return p.values.subarray(p.offsets[i]!, p.offsets[i + 1]!);
-}
-
-/** The distinct buffers behind typed arrays, for a `postMessage` transfer list. */
-export function buffersOf(...arrays: ArrayBufferView[]): ArrayBuffer[] {
-  const out = new Set<ArrayBuffer>();
-  for (const a of arrays) {
-    if (a.buffer instanceof ArrayBuffer && a.buffer.byteLength > 0) out.add(a.buffer);
-  }
-  return [...out];
 }

@@ -1,8 +1,8 @@
 import type { Business } from '../domain/business.js';
 import type { IndexedFacts } from '../domain/review.js';
+import { ByteCodes, grow, sharedArray, sharedBytes, toShared } from '../platform/arrays.js';
 import type { SortKey } from './order.js';
 import {
-  buffersOf,
   bytesAt,
   listAt,
   packedCount,
@@ -59,31 +59,6 @@ export interface IndexData {
   readonly sourceOf: Uint8Array;
 }
 
-/** The buffers of an index, to transfer it to another thread. */
-export function indexBuffers(d: IndexData): ArrayBuffer[] {
-  const packs = [
-    d.byRating,
-    d.published,
-    d.ids,
-    d.modified,
-    d.staffLists,
-    d.serviceLists,
-    d.vocabulary,
-    d.postings,
-    d.trigramWords,
-    d.haystacks,
-  ];
-  return buffersOf(
-    d.rating,
-    d.days,
-    d.idOrder,
-    d.hasText,
-    d.departmentOf,
-    d.sourceOf,
-    ...packs.flatMap((p) => [('bytes' in p ? p.bytes : p.values) as ArrayBufferView, p.offsets]),
-  );
-}
-
 /** Splits lower-cased text into its word runs (letters, digits, combining marks). */
 export function wordRuns(lower: string): string[] {
   return lower.match(/[\p{L}\p{N}\p{M}]+/gu) ?? [];
@@ -115,11 +90,6 @@ function pushPosting(map: Map<string, number[]>, key: string, pos: number): void
   else if (list[list.length - 1] !== pos) list.push(pos);
 }
 
-/** A zeroed buffer over an `ArrayBuffer` of its own (never Node's shared pool: it is transferred). */
-function ownBuffer(size: number): Buffer {
-  return Buffer.from(new ArrayBuffer(size));
-}
-
 /** Packs strings as they come into one growing UTF-8 buffer. */
 class StringPacker {
   private bytes: Buffer;
@@ -129,15 +99,15 @@ class StringPacker {
 
   /** `bytes`: a first size, grown by half as needed. */
   constructor(capacity: number, bytes: number) {
-    this.offsets = new Uint32Array(capacity + 1);
-    this.bytes = ownBuffer(Math.max(64, bytes));
+    this.offsets = sharedArray(Uint32Array, capacity + 1);
+    this.bytes = sharedBytes(Math.max(64, bytes));
   }
 
   add(value: string): void {
     // A UTF-16 unit takes at most 3 bytes.
     const need = this.at + value.length * 3;
     if (need > this.bytes.length) {
-      const grown = ownBuffer(Math.max(need, Math.ceil(this.bytes.length * 1.5)));
+      const grown = sharedBytes(Math.max(need, Math.ceil(this.bytes.length * 1.5)));
       this.bytes.copy(grown, 0, 0, this.at);
       this.bytes = grown;
     }
@@ -151,31 +121,23 @@ class StringPacker {
     // its pages beyond the strings were never written, so they take no memory (at 100,000 reviews
     // the build peaked about 14 MB lower, and its version held about 35 MB less once built).
     const bytes = new Uint8Array(this.bytes.buffer, 0, this.at);
-    this.bytes = ownBuffer(0);
-    return { bytes, offsets: this.offsets.subarray(0, this.count + 1).slice() };
+    this.bytes = sharedBytes(0);
+    return { bytes, offsets: toShared(this.offsets.subarray(0, this.count + 1)) };
   }
 }
 
-/** Indexes of the values (first seen first), and the index of each item. */
+/** A facet per position (department, source): the byte code of its value (see `ByteCodes`). */
 class Facet {
-  readonly names: string[] = [];
-  private readonly at = new Map<string, number>();
+  readonly values = new ByteCodes();
   readonly of: Uint8Array;
   private count = 0;
 
   constructor(capacity: number) {
-    this.of = new Uint8Array(capacity);
+    this.of = sharedArray(Uint8Array, capacity);
   }
 
   add(value: string): void {
-    let k = this.at.get(value);
-    if (k === undefined) {
-      k = this.names.length;
-      if (k > 255) throw new Error('more than 256 distinct facet values');
-      this.names.push(value);
-      this.at.set(value, k);
-    }
-    this.of[this.count++] = k;
+    this.of[this.count++] = this.values.code(value);
   }
 }
 
@@ -185,11 +147,7 @@ class IntList {
   length = 0;
 
   push(value: number): void {
-    if (this.length === this.values.length) {
-      const grown = new Uint32Array(this.values.length * 2);
-      grown.set(this.values);
-      this.values = grown;
-    }
+    this.values = grow(this.values, this.length + 1);
     this.values[this.length++] = value;
   }
 }
@@ -226,9 +184,9 @@ export class IndexBuilder {
     private readonly business: Business | null,
     private readonly capacity: number,
   ) {
-    this.rating = new Uint8Array(capacity);
-    this.days = new Uint32Array(capacity);
-    this.hasText = new Uint8Array(capacity);
+    this.rating = sharedArray(Uint8Array, capacity);
+    this.days = sharedArray(Uint32Array, capacity);
+    this.hasText = sharedArray(Uint8Array, capacity);
     this.published = new StringPacker(capacity, capacity * 24);
     this.modified = new StringPacker(capacity, capacity * 24);
     this.haystacks = new StringPacker(capacity, capacity * 64);
@@ -282,7 +240,8 @@ export class IndexBuilder {
     if (n !== this.capacity) throw new Error(`IndexBuilder: ${n} of ${this.capacity} reviews`);
     this.positionStarts[n] = this.positionWords.length;
     const { ids } = this;
-    const idOrder = Uint32Array.from(ids.keys());
+    const idOrder = sharedArray(Uint32Array, n);
+    for (let i = 0; i < n; i++) idOrder[i] = i;
     idOrder.sort((a, b) => (ids[a]! < ids[b]! ? -1 : ids[a]! > ids[b]! ? 1 : 0));
     const vocabulary = [...this.words.keys()];
     return {
@@ -302,9 +261,9 @@ export class IndexBuilder {
       postings: this.finishPostings(),
       ...buildTrigrams(vocabulary),
       haystacks: this.haystacks.finish(),
-      departments: this.departments.names,
+      departments: this.departments.values.list,
       departmentOf: this.departments.of,
-      sources: this.sources.names,
+      sources: this.sources.values.list,
       sourceOf: this.sources.of,
     };
   }
@@ -312,9 +271,9 @@ export class IndexBuilder {
   /** The positions of each word: counted, then filled position after position (ascending). */
   private finishPostings(): PackedLists {
     const counts = this.wordCounts;
-    const offsets = new Uint32Array(counts.length + 1);
+    const offsets = sharedArray(Uint32Array, counts.length + 1);
     for (let w = 0; w < counts.length; w++) offsets[w + 1] = offsets[w]! + counts[w]!;
-    const values = new Uint32Array(offsets[counts.length]!);
+    const values = sharedArray(Uint32Array, offsets[counts.length]!);
     const next = offsets.slice(0, counts.length);
     const { values: words } = this.positionWords;
     const starts = this.positionStarts;

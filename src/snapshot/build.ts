@@ -6,18 +6,17 @@ import { feedUrn } from '../domain/ids.js';
 import { FactsReader, type Review, type ReviewFacts } from '../domain/review.js';
 import { renderAtomFeed } from '../feeds/atom.js';
 import { FEED_SIZE, renderJsonFeed } from '../feeds/json-feed.js';
-import { partsBuffers, prepareParts, type RepresentationParts } from '../representation/index.js';
+import { prepareParts, type RepresentationParts } from '../representation/index.js';
 import { ReviewsDocumentWriter } from '../reviews/dataset.js';
 import { orderReviews } from '../reviews/order.js';
-import { buffersOf } from '../reviews/packed.js';
-import { IndexBuilder, indexBuffers, type IndexData } from '../reviews/search-index.js';
+import { IndexBuilder, type IndexData } from '../reviews/search-index.js';
 import { ViewsBuilder, type Views } from '../reviews/views.js';
 import type { Dataset, DataState, PublishedHead, PublishedReader } from '../store/index.js';
 
 /**
  * One data version as the build worker makes it: everything the service serves from, in a form
- * that moves to the service's thread without a copy (typed arrays and prepared bytes, a few small
- * objects). The insights document follows separately (`prepareDocument`), when it is computed.
+ * that moves to the service's thread without a copy (typed arrays and prepared bytes in shared
+ * memory, a few small objects). The insights document follows separately (`prepareDocument`), when it is computed.
  */
 export interface BuiltVersion {
   readonly state: DataState;
@@ -93,8 +92,8 @@ export function readInOrder(dataset: Dataset, reader: PublishedReader): void {
 
 /**
  * Where the insights read the facts of each review again once the version is handed over: the
- * `/reviews.json` body (shared memory, still readable in the build worker after the hand-over)
- * and copies of the fragments' offsets (the version's own are transferred).
+ * `/reviews.json` body and the fragments' offsets (shared memory, still readable in the build
+ * worker after the hand-over).
  */
 export interface ReviewsText {
   readonly body: Uint8Array;
@@ -228,17 +227,6 @@ function finishVersion(acc: Accumulators, options: BuildOptions): BuildResult {
       fragmentEnds: document.ends,
       documents: bodies.map(([id, body]) => prepareDocument(id, body, state, options)),
     },
-    text: { body: document.body, starts: document.starts.slice(), ends: document.ends.slice() },
+    text: { body: document.body, starts: document.starts, ends: document.ends },
   };
-}
-
-/** The buffers of a built version, to transfer it to the service's thread. */
-export function builtBuffers(built: BuiltVersion): ArrayBuffer[] {
-  return [
-    ...new Set([
-      ...indexBuffers(built.index),
-      ...buffersOf(built.fragmentStarts, built.fragmentEnds),
-      ...built.documents.flatMap((d) => partsBuffers(d.parts)),
-    ]),
-  ];
 }

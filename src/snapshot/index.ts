@@ -1,5 +1,5 @@
 /** Published data versions: the public surface of `src/snapshot`. */
-export { buildVersion, builtBuffers, prepareDocument } from './build.js';
+export { buildVersion, prepareDocument } from './build.js';
 export type { BuildOptions, BuiltDocument, BuiltVersion } from './build.js';
 export { createLocalBuilder } from './builder.js';
 export type { Builder, InsightsSource, LocalBuilderOptions } from './builder.js';

@@ -22,7 +22,7 @@ export interface SnapshotOptions {
   responseCache: { maxEntries: number; maxBytes: number };
 }
 
-/** A snapshot on the service's thread, over a built version's transferred parts. */
+/** A snapshot on the service's thread, over a built version's shared parts. */
 class LiveSnapshot implements Snapshot {
   readonly state: BuiltVersion['state'];
   readonly business: BuiltVersion['business'];
@@ -98,7 +98,7 @@ export function restoreDocument(doc: BuiltDocument): PreparedRepresentation {
 }
 
 /**
- * Opens a built version on the service's thread: wraps its transferred buffers (nothing is
+ * Opens a built version on the service's thread: wraps its shared buffers (nothing is
  * parsed, hashed or copied), and keeps `carried` documents of the previous version that this one
  * does not have yet (the insights, until they are computed for this version).
  */

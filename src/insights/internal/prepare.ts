@@ -1,6 +1,7 @@
 import type { Business } from '../../domain/business.js';
 import type { ReviewFacts } from '../../domain/review.js';
 import { compileMentionMatcher } from '../../mentions/index.js';
+import { ByteCodes, grow } from '../../platform/arrays.js';
 import type { Analyzer, Polarity, TextAnalysis } from '../analyzer.js';
 import { sentenceFlags, statedMinutes, textArea, THEME_PATTERNS } from './themes.js';
 
@@ -46,34 +47,6 @@ interface Named {
   minutes: readonly number[];
 }
 
-type Column = Uint8Array | Int32Array | Uint32Array | Float64Array;
-
-/** `column` with room for `size` entries (doubled as it grows). */
-function room<T extends Column>(column: T, size: number): T {
-  if (size <= column.length) return column;
-  const grown = new (column.constructor as new (length: number) => T)(
-    Math.max(size, column.length * 2),
-  );
-  grown.set(column);
-  return grown;
-}
-
-/** Numbers for a few repeated strings (aspect categories, polarities, areas): index in `list`. */
-class Codes<T extends string> {
-  readonly list: T[] = [];
-  private readonly ids = new Map<T, number>();
-  id(value: T): number {
-    let id = this.ids.get(value);
-    if (id === undefined) {
-      id = this.list.length;
-      if (id > 255) throw new RangeError('more than 256 distinct codes');
-      this.list.push(value);
-      this.ids.set(value, id);
-    }
-    return id;
-  }
-}
-
 /**
  * The prepared sentences of many texts, in columns: a text is a run of sentences, a sentence a
  * span of its text, a run of aspects, its theme and phrase bits, and (rarely) what it names. At
@@ -105,9 +78,9 @@ class Columns {
   private readonly named = new Map<number, Named>();
 
   constructor(
-    private readonly categories = new Codes<string>(),
-    private readonly polarities = new Codes<Polarity>(),
-    private readonly areas = new Codes<string>(),
+    private readonly categories = new ByteCodes<string>(),
+    private readonly polarities = new ByteCodes<Polarity>(),
+    private readonly areas = new ByteCodes<string>(),
   ) {}
 
   /** An empty set of columns sharing this one's codes (for `retain`). */
@@ -132,8 +105,8 @@ class Columns {
         minutes: statedMinutes(sentence),
       };
       const aspects = s.aspects.map((a) => ({
-        category: this.categories.id(a.category),
-        polarity: this.polarities.id(a.polarity),
+        category: this.categories.code(a.category),
+        polarity: this.polarities.code(a.polarity),
         confidence: a.confidence,
       }));
       this.pushSentence(s.start, s.end, themes, sentenceFlags(sentence), aspects, named);
@@ -220,12 +193,12 @@ class Columns {
     const s = this.sentenceCount++;
     if (s >= this.start.length) {
       const size = s + 1;
-      this.start = room(this.start, size);
-      this.end = room(this.end, size);
-      this.aspectFirst = room(this.aspectFirst, size);
-      this.aspectCount = room(this.aspectCount, size);
-      this.themes = room(this.themes, size);
-      this.flags = room(this.flags, size);
+      this.start = grow(this.start, size);
+      this.end = grow(this.end, size);
+      this.aspectFirst = grow(this.aspectFirst, size);
+      this.aspectCount = grow(this.aspectCount, size);
+      this.themes = grow(this.themes, size);
+      this.flags = grow(this.flags, size);
     }
     this.start[s] = start;
     this.end[s] = end;
@@ -236,9 +209,9 @@ class Columns {
     for (const a of aspects) {
       const k = this.aspectTotal++;
       if (k >= this.category.length) {
-        this.category = room(this.category, k + 1);
-        this.polarity = room(this.polarity, k + 1);
-        this.confidence = room(this.confidence, k + 1);
+        this.category = grow(this.category, k + 1);
+        this.polarity = grow(this.polarity, k + 1);
+        this.confidence = grow(this.confidence, k + 1);
       }
       this.category[k] = a.category;
       this.polarity[k] = a.polarity;
@@ -256,13 +229,13 @@ class Columns {
   private pushText(text: string, first: number, count: number, area: string | null): void {
     const index = this.texts.size;
     if (index >= this.textFirst.length) {
-      this.textFirst = room(this.textFirst, index + 1);
-      this.textCount = room(this.textCount, index + 1);
-      this.textArea = room(this.textArea, index + 1);
+      this.textFirst = grow(this.textFirst, index + 1);
+      this.textCount = grow(this.textCount, index + 1);
+      this.textArea = grow(this.textArea, index + 1);
     }
     this.textFirst[index] = first;
     this.textCount[index] = count;
-    this.textArea[index] = area === null ? 0 : this.areas.id(area) + 1;
+    this.textArea[index] = area === null ? 0 : this.areas.code(area) + 1;
     this.texts.set(text, index);
   }
 }
