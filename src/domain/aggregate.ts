@@ -31,10 +31,19 @@ export class AggregateBuilder {
   private asOf: string | null = null;
 
   add(rating: number, hasText: boolean, dateModified: string): void {
+    this.addRating(rating, hasText);
+    this.addModified(dateModified);
+  }
+
+  /** Counts one review's rating (its `dateModified` given apart, or only the latest one's). */
+  addRating(rating: number, hasText: boolean): void {
     this.distribution[String(rating) as Star] += 1;
     this.sum += rating;
     this.count += 1;
     if (hasText) this.withText += 1;
+  }
+
+  addModified(dateModified: string): void {
     if (this.asOf === null || dateModified > this.asOf) this.asOf = dateModified;
   }
 

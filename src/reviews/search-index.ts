@@ -389,6 +389,22 @@ export class SearchIndex {
     return stringAt(this.data.modified, pos);
   }
 
+  /**
+   * Whether position `a` was modified later than `b`: their `dateModified` compared as the
+   * strings would be (RFC 3339 times, ASCII), byte by byte, without decoding them.
+   */
+  modifiedLater(a: number, b: number): boolean {
+    const { bytes, offsets } = this.data.modified;
+    let i = offsets[a]!;
+    let j = offsets[b]!;
+    const endA = offsets[a + 1]!;
+    const endB = offsets[b + 1]!;
+    for (; i < endA && j < endB; i++, j++) {
+      if (bytes[i] !== bytes[j]) return bytes[i]! > bytes[j]!;
+    }
+    return endA - i > endB - j;
+  }
+
   hasText(pos: number): boolean {
     return this.data.hasText[pos] === 1;
   }

@@ -1,7 +1,7 @@
 import { AggregateBuilder, type AggregateRating } from '../domain/aggregate.js';
 import type { Business } from '../domain/business.js';
 import type { IndexedFacts } from '../domain/review.js';
-import type { SearchIndex } from './search-index.js';
+import { dayString, type SearchIndex } from './search-index.js';
 
 export interface StaffSummary {
   name: string;
@@ -95,10 +95,18 @@ export class ViewsBuilder {
 
 export type GroupBy = 'month' | 'department' | 'source';
 
+/** A group's aggregate as positions are counted, and its latest modified position. */
+interface Tally {
+  readonly builder: AggregateBuilder;
+  latest: number;
+}
+
 /**
  * The aggregate rating of the positions `from` to `to` (exclusive) of the index, overall and
  * grouped by month (`YYYY-MM` of the local date), department or source; from the index's columns,
- * without reading any review.
+ * without reading any review. Each position is counted from numbers (its group a month number or
+ * a facet code): no string is decoded or made per position, only per group (at 100,000 reviews a
+ * call decoded 100,000 `dateModified` strings, about 15 ms on the event loop).
  */
 export function rangeAggregates(
   index: SearchIndex,
@@ -106,32 +114,47 @@ export function rangeAggregates(
   to: number,
   groupBy: GroupBy | undefined,
 ): { overall: AggregateRating; groups: { key: string; aggregateRating: AggregateRating }[] } {
-  const overall = new AggregateBuilder();
-  const groups = new Map<string, AggregateBuilder>();
-  const { departments, departmentOf, sources, sourceOf } = index.data;
+  const tally = (): Tally => ({ builder: new AggregateBuilder(), latest: -1 });
+  const count = (t: Tally, pos: number, rating: number, hasText: boolean): void => {
+    t.builder.addRating(rating, hasText);
+    if (t.latest < 0 || index.modifiedLater(pos, t.latest)) t.latest = pos;
+  };
+  const result = (t: Tally): AggregateRating => {
+    if (t.latest >= 0) t.builder.addModified(index.dateModified(t.latest));
+    return t.builder.result();
+  };
+  const overall = tally();
+  const groups = new Map<number, Tally>();
+  const { days, departments, departmentOf, sources, sourceOf } = index.data;
+  const groupOf =
+    groupBy === 'month'
+      ? (pos: number) => Math.floor(days[pos]! / 100)
+      : groupBy === 'department'
+        ? (pos: number) => departmentOf[pos]!
+        : (pos: number) => sourceOf[pos]!;
+  const name =
+    groupBy === 'month'
+      ? (month: number) => dayString(month * 100 + 1).slice(0, 7)
+      : groupBy === 'department'
+        ? (code: number) => departments[code]!
+        : (code: number) => sources[code]!;
   for (let pos = from; pos < to; pos++) {
     const rating = index.rating(pos);
     const hasText = index.hasText(pos);
-    const modified = index.dateModified(pos);
-    overall.add(rating, hasText, modified);
+    count(overall, pos, rating, hasText);
     if (!groupBy) continue;
-    const key =
-      groupBy === 'month'
-        ? index.date(pos).slice(0, 7)
-        : groupBy === 'department'
-          ? departments[departmentOf[pos]!]!
-          : sources[sourceOf[pos]!]!;
+    const key = groupOf(pos);
     let group = groups.get(key);
     if (!group) {
-      group = new AggregateBuilder();
+      group = tally();
       groups.set(key, group);
     }
-    group.add(rating, hasText, modified);
+    count(group, pos, rating, hasText);
   }
   return {
-    overall: overall.result(),
+    overall: result(overall),
     groups: [...groups.entries()]
-      .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
-      .map(([key, builder]) => ({ key, aggregateRating: builder.result() })),
+      .map(([key, t]) => ({ key: name(key), aggregateRating: result(t) }))
+      .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0)),
   };
 }
