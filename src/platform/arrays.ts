@@ -27,23 +27,35 @@ export function sharedBytes(size: number): Buffer {
   return Buffer.from(new SharedArrayBuffer(size));
 }
 
-/** `array` in shared memory: itself when it is a whole `SharedArrayBuffer`, else a copy in one. */
-export function toShared<T extends Column>(array: T): T {
+/** What a copy of a `T` is: a `T`, but a plain `Uint8Array` for a Node `Buffer`. */
+type Grown<T extends Column> = T extends Uint8Array ? Uint8Array : T;
+
+/** The kind of array of `array`; a Node `Buffer` is a `Uint8Array` (`new Buffer` is deprecated). */
+function typeOf<T extends Column>(array: T): ColumnType<T> {
+  return (array instanceof Uint8Array ? Uint8Array : array.constructor) as ColumnType<T>;
+}
+
+/**
+ * `array` in shared memory: itself when it is a whole `SharedArrayBuffer`, else a copy in one (a
+ * plain `Uint8Array` for a Node `Buffer`).
+ */
+export function toShared<T extends Column>(array: T): Grown<T> {
+  type Out = Grown<T>;
   const { buffer } = array;
   if (
     buffer instanceof SharedArrayBuffer &&
     array.byteOffset === 0 &&
     array.byteLength === buffer.byteLength
   )
-    return array;
-  const copy = sharedArray(array.constructor as ColumnType<T>, array.length);
+    return array as Out;
+  const copy = sharedArray(typeOf(array), array.length);
   copy.set(array as ArrayLike<number>);
-  return copy;
+  return copy as Out;
 }
 
 /**
  * `column` with room for `size` entries: itself if it has them, else a copy of it at least twice
- * as long (in the same kind of memory).
+ * as long (in the same kind of memory; not for a Node `Buffer`).
  */
 export function grow<T extends Column>(column: T, size: number): T {
   if (size <= column.length) return column;
