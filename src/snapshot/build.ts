@@ -171,7 +171,7 @@ export function versionBuilder(options: BuildOptions): VersionBuilder {
         writer: new ReviewsDocumentWriter(head.business, head.count, head.bytes),
         aggregate: new AggregateBuilder(),
         views: new ViewsBuilder(head.business),
-        index: new IndexBuilder(head.business, head.count),
+        index: new IndexBuilder(head.business, head.count, head.bytes),
         newest: [],
       };
     },
