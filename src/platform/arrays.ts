@@ -5,7 +5,7 @@
  * What a data version hands to the service's thread lives in `SharedArrayBuffer`s: posting one
  * shares it. V8 counts a transferred `ArrayBuffer` as the receiving thread's external memory, and
  * about 50 MB of them arriving at once set off a full collection on the service's event loop as
- * each version went live (13–20 ms of work, 93 ms once when the thread then waited for a core). A
+ * each version went live (9–20 ms of work, 93 ms once when the thread then waited for a core). A
  * shared buffer is not counted there (see docs/architecture.md).
  */
 
@@ -28,7 +28,7 @@ export function sharedBytes(size: number): Buffer {
 }
 
 /** What a copy of a `T` is: a `T`, but a plain `Uint8Array` for a Node `Buffer`. */
-type Grown<T extends Column> = T extends Uint8Array ? Uint8Array : T;
+type Copy<T extends Column> = T extends Uint8Array ? Uint8Array : T;
 
 /** The kind of array of `array`; a Node `Buffer` is a `Uint8Array` (`new Buffer` is deprecated). */
 function typeOf<T extends Column>(array: T): ColumnType<T> {
@@ -39,8 +39,8 @@ function typeOf<T extends Column>(array: T): ColumnType<T> {
  * `array` in shared memory: itself when it is a whole `SharedArrayBuffer`, else a copy in one (a
  * plain `Uint8Array` for a Node `Buffer`).
  */
-export function toShared<T extends Column>(array: T): Grown<T> {
-  type Out = Grown<T>;
+export function toShared<T extends Column>(array: T): Copy<T> {
+  type Out = Copy<T>;
   const { buffer } = array;
   if (
     buffer instanceof SharedArrayBuffer &&

@@ -43,7 +43,11 @@ function plainly(list: readonly Review[], groupBy: GroupBy | undefined) {
         ? (r.department ?? 'unknown')
         : r.source;
   const groups = new Map<string, Review[]>();
-  if (groupBy) for (const r of list) groups.set(key(r), [...(groups.get(key(r)) ?? []), r]);
+  for (const r of groupBy ? list : []) {
+    const group = groups.get(key(r));
+    if (group) group.push(r);
+    else groups.set(key(r), [r]);
+  }
   return {
     overall: computeAggregate(list),
     groups: [...groups.keys()]
