@@ -2,6 +2,7 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { lowerProcessPriority } from './platform/priority.js';
+import { own } from './platform/dict.js';
 
 /** `dealer-reviews <command>`: the operator's commands, run from the compiled code. */
 const COMMANDS: Record<
@@ -84,12 +85,12 @@ const [name, ...rest] = process.argv.slice(2);
 if (name === undefined || name === '-h' || name === '--help' || name === 'help') {
   (name === undefined ? process.stderr : process.stdout).write(`${USAGE}\n`);
   process.exitCode = name === undefined ? 2 : 0;
-} else if (!Object.hasOwn(COMMANDS, name)) {
+} else if (own(COMMANDS, name) === undefined) {
   process.stderr.write(`dealer-reviews: unknown command "${name}"\n\n${USAGE}\n`);
   process.exitCode = 2;
 } else {
   warnIfStale();
-  const command = COMMANDS[name]!;
+  const command = own(COMMANDS, name)!;
   if (command.background) lowerProcessPriority();
   const code = await (await command.load()).main(rest);
   // `serve` ends as `npm start` does when it cannot start: at once, even if something it began

@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import { databaseUrlProblem, maskDatabaseUrl } from './store/index.js';
+import { dict, own, type Dict } from './platform/dict.js';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -218,9 +219,9 @@ const SECRETS: ReadonlySet<string> = new Set(['MCP_SESSION_SECRET']);
 
 /** Parses the variables of `schema` (empty ones count as unset); a `ConfigError` names the first bad one. */
 function parseEnv<S extends z.ZodObject>(schema: S, env: NodeJS.ProcessEnv): z.output<S> {
-  const relevant: Record<string, string> = {};
+  const relevant: Dict<string> = dict();
   for (const key of Object.keys(schema.shape)) {
-    const value = env[key];
+    const value = own(env, key);
     if (value !== undefined && value !== '') relevant[key] = value;
   }
   const parsed = schema.safeParse(relevant);

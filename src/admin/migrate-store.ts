@@ -8,6 +8,7 @@ import {
   type Store,
   type TableCounts,
 } from '../store/index.js';
+import { dict } from '../platform/dict.js';
 
 export const USAGE = `Usage: dealer-reviews migrate-store --from <database-url> --to <database-url> [--json]
 
@@ -61,7 +62,7 @@ export function main(argv: readonly string[]): Promise<number> {
     try {
       target = await openStoreWithin(to);
       const into = target;
-      let exported: TableCounts = {};
+      let exported: TableCounts = dict();
       try {
         await into.transfer.importRows(async (put) => {
           exported = await source.transfer.exportRows(put, BATCH);

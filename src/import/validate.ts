@@ -1,6 +1,7 @@
 import type { ReviewSource, reviewSourceAsOf } from '../domain/review.js';
 import { asRecord } from './internal/values.js';
 import type { FieldNames, MappedRow, Rejection } from './types.js';
+import { own } from '../platform/dict.js';
 
 /** The schema rows are validated with: `ReviewSource` and the dates window of the import. */
 export type RowSchema = ReturnType<typeof reviewSourceAsOf>;
@@ -58,7 +59,7 @@ function pathOf(leaf: Visit): string {
 function fieldName(path: readonly PropertyKey[], names: FieldNames): string {
   const parts = path.map(String);
   for (let n = parts.length; n > 0; n--) {
-    const mapped = names[parts.slice(0, n).join('.')];
+    const mapped = own(names, parts.slice(0, n).join('.'));
     if (mapped !== undefined) return [mapped, ...parts.slice(n)].join('.');
   }
   return parts.join('.') || '(row)';
@@ -67,7 +68,12 @@ function fieldName(path: readonly PropertyKey[], names: FieldNames): string {
 function valueAt(obj: unknown, path: readonly PropertyKey[]): unknown {
   let cur: unknown = obj;
   for (const p of path)
-    cur = asRecord(cur)?.[String(p)] ?? (Array.isArray(cur) ? cur[Number(p)] : undefined);
+    cur = Array.isArray(cur)
+      ? cur[Number(p)]
+      : (() => {
+          const record = asRecord(cur);
+          return record ? own(record, String(p)) : undefined;
+        })();
   return cur;
 }
 

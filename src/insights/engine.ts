@@ -8,6 +8,7 @@ import { cachedAnalyzer, type CachedAnalyzer, type TextAnalysis } from './analyz
 import { computeInsights, computeInsightsInSlices, type InsightsInput } from './build.js';
 import { SentenceCache } from './internal/prepare.js';
 import type { Insights } from './schema.js';
+import { dict, type Dict } from '../platform/dict.js';
 
 type Metrics = Record<
   string,
@@ -24,7 +25,7 @@ function benchmarks(dir: string): Record<string, unknown> {
   } catch {
     return {};
   }
-  const out: Record<string, unknown> = {};
+  const out: Dict<unknown> = dict();
   for (const [model, runs] of Object.entries(metrics)) {
     const full = runs['10-fold'];
     if (!full) continue;

@@ -15,6 +15,7 @@ import { invalidParams, type RpcError } from './internal/errors.js';
 import { fitStrings } from './internal/fit.js';
 import { renderText } from './internal/render.js';
 import type { ToolDefinition } from './tools.js';
+import { dict, type Dict } from '../platform/dict.js';
 
 /** The sections of the insights an agent can ask for; the list ones are paged. */
 const SECTIONS = [
@@ -174,11 +175,13 @@ function entitiesPage(
     (e) => jsonBytes(e.item),
     (e, maxBytes) => ({ ...e, item: fitInsight(e.item, maxBytes) }),
   );
-  const entities: Record<string, unknown[]> = Object.fromEntries(
-    Object.keys(lists).map((kind) => [
-      kind,
-      taken.filter((e) => e.kind === kind).map((e) => e.item),
-    ]),
+  const entities: Dict<unknown[]> = dict(
+    Object.fromEntries(
+      Object.keys(lists).map((kind) => [
+        kind,
+        taken.filter((e) => e.kind === kind).map((e) => e.item),
+      ]),
+    ),
   );
   const counts = Object.entries(lists)
     .map(([kind, items]) => `${entities[kind]!.length} of ${items.length} ${kind}`)

@@ -6,6 +6,7 @@ import type { Review } from '../domain/review.js';
 import { firstOnOrBefore } from '../reviews/search.js';
 import { normalizeName } from '../reviews/search-index.js';
 import type { Snapshot } from '../snapshot/types.js';
+import { own } from '../platform/dict.js';
 
 export interface PromptArgument {
   name: string;
@@ -75,7 +76,7 @@ function message(text: string): GetPromptResult['messages'][number] {
 }
 
 function required(args: Record<string, string>, name: string): string {
-  const value = args[name]?.trim();
+  const value = own(args, name)?.trim();
   if (!value) throw invalidParams(`Missing required argument: ${name}`);
   return value;
 }

@@ -28,6 +28,7 @@ import type { SessionClaims, SessionManager } from './sessions.js';
 import type { Streams } from './streams.js';
 import type { Published, Snapshot } from '../snapshot/types.js';
 import { isStoreBusy, isStoreUnavailable } from '../store/index.js';
+import { dict, type Dict } from '../platform/dict.js';
 
 /** What one request's server is built with. */
 export interface RequestInfo {
@@ -145,7 +146,7 @@ const FORWARDED = [
   'mcp-session-id',
   'mcp-protocol-version',
   'last-event-id',
-];
+] as const;
 
 /**
  * The SDK transport, keeping the result of the response it sends (the object the SDK serialises),
@@ -177,7 +178,7 @@ async function writeWebResponse(
   response: Response,
   extra: Record<string, string>,
 ): Promise<void> {
-  const headers: Record<string, string> = { 'Cache-Control': 'no-store', ...extra };
+  const headers: Dict<string> = dict({ 'Cache-Control': 'no-store', ...extra });
   response.headers.forEach((value, key) => {
     headers[key] = value;
   });

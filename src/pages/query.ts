@@ -5,6 +5,7 @@ import {
   searchFields,
   type ParseResult,
 } from '../reviews/search-schema.js';
+import { dict, type Dict } from '../platform/dict.js';
 
 /** Reviews per page of `GET /`. */
 export const PAGE_SIZE = 20;
@@ -44,8 +45,8 @@ export type FilterName = keyof typeof filterFields;
  */
 export function numericParams(
   fields: Readonly<Record<string, z.ZodType>>,
-): Record<string, 'integer' | 'number'> {
-  const out: Record<string, 'integer' | 'number'> = {};
+): Dict<'integer' | 'number'> {
+  const out: Dict<'integer' | 'number'> = dict();
   for (const [name, field] of Object.entries(fields)) {
     let type: z.ZodType = field;
     while (type instanceof z.ZodOptional || type instanceof z.ZodDefault)

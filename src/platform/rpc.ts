@@ -1,4 +1,5 @@
 import type { MessagePort, Worker } from 'node:worker_threads';
+import { type Dict } from './dict.js';
 
 /**
  * A small request/response protocol over a worker's message port: the caller names an operation
@@ -77,7 +78,7 @@ export function rpcClient(
   };
 }
 
-export type Handlers = Record<string, (...args: never[]) => unknown>;
+export type Handlers = Dict<(...args: never[]) => unknown>;
 
 /**
  * The answering side: runs the handler named by each request. Results are cloned: what should

@@ -4,9 +4,7 @@ import type { SortKey } from './order.js';
 /** A fingerprint of the arguments a cursor belongs to (everything but the cursor itself). */
 export function fingerprint(args: Record<string, unknown>): string {
   const { cursor: _cursor, ...rest } = args;
-  const sorted = Object.keys(rest)
-    .sort()
-    .map((k) => [k, rest[k]]);
+  const sorted = Object.entries(rest).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   return createHash('sha256').update(JSON.stringify(sorted)).digest('base64url').slice(0, 16);
 }
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { isCalendarDate } from '../domain/dates.js';
 import { normalizeName } from './search-index.js';
 import { toIssues, type Issue } from '../domain/issues.js';
+import { dict, own, type Dict } from '../platform/dict.js';
 
 export const SEARCH_LIMIT_DEFAULT = 20;
 export const SEARCH_LIMIT_MAX = 100;
@@ -124,7 +125,7 @@ export function parseQueryParams<T>(
   const issues: Issue[] = [];
   // No prototype: a parameter named `__proto__` must be a key like any other (assigned to `{}`,
   // it would vanish and the unknown parameter pass).
-  const raw: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
+  const raw: Dict<unknown> = dict();
   for (const key of new Set(params.keys())) {
     const values = params.getAll(key);
     if (values.length > 1) {
@@ -136,7 +137,7 @@ export function parseQueryParams<T>(
       continue;
     }
     const value = values[0]!;
-    const kind = Object.hasOwn(numeric, key) ? numeric[key] : undefined;
+    const kind = own(numeric, key);
     if (kind === undefined) {
       raw[key] = value;
     } else if ((kind === 'integer' ? INTEGER_RE : NUMBER_RE).test(value)) {

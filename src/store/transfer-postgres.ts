@@ -3,12 +3,13 @@ import { CHANGE_CHANNEL } from './internal/postgres-transaction.js';
 import { describeContents, TRANSFER_TABLES, transferTable } from './internal/transfer-tables.js';
 import type { Query } from './internal/postgres-db.js';
 import { StoreNotEmptyError, type StoreTransfer, type TableCounts } from './types.js';
+import { dict, own } from '../platform/dict.js';
 
 /** PostgreSQL takes at most 65,535 parameters per statement. */
 const MAX_PARAMETERS = 60_000;
 
 async function countRows(query: Query): Promise<TableCounts> {
-  const counts: TableCounts = {};
+  const counts: TableCounts = dict();
   for (const t of TRANSFER_TABLES) {
     const { rows } = await query<{ n: number }>(`SELECT count(*) AS n FROM ${t.name}`);
     counts[t.name] = rows[0]!.n;
@@ -26,7 +27,7 @@ export function createPostgresTransfer(db: PgDb): StoreTransfer {
     exportRows(fn, batchSize = 500) {
       return db.transaction(
         async (query) => {
-          const counts: TableCounts = {};
+          const counts: TableCounts = dict();
           for (const t of TRANSFER_TABLES) {
             counts[t.name] = 0;
             await query(
@@ -41,7 +42,7 @@ export function createPostgresTransfer(db: PgDb): StoreTransfer {
               await fn({
                 table: t.name,
                 columns: t.columns,
-                rows: rows.map((row) => t.columns.map((c) => row[c] ?? null)),
+                rows: rows.map((row) => t.columns.map((c) => own(row, c) ?? null)),
               });
             }
             await query('CLOSE transfer_rows');

@@ -6,11 +6,12 @@ import {
   type TableCounts,
   type TableRows,
 } from './types.js';
+import { dict } from '../platform/dict.js';
 
 type Db = Database.Database;
 
 function countRows(db: Db): TableCounts {
-  const counts: TableCounts = {};
+  const counts: TableCounts = dict();
   for (const t of TRANSFER_TABLES) {
     counts[t.name] = db.prepare(`SELECT count(*) FROM ${t.name}`).pluck().get() as number;
   }
@@ -34,7 +35,7 @@ export function createSqliteTransfer(
       const { db, close } = openReader();
       try {
         db.exec('BEGIN');
-        const counts: TableCounts = {};
+        const counts: TableCounts = dict();
         for (const t of TRANSFER_TABLES) {
           counts[t.name] = 0;
           const select = db.prepare(`SELECT ${t.columns.join(', ')} FROM ${t.name}`).raw(true);

@@ -1,6 +1,7 @@
 import type { Business } from '../domain/business.js';
 import type { ReviewSource } from '../domain/review.js';
 import type { WebSubStore } from './websub-types.js';
+import type { Dict } from '../platform/dict.js';
 
 /** The version of the published data: bumped by every committed change to reviews or business. */
 export interface DataState {
@@ -249,7 +250,7 @@ export interface TableRows {
 }
 
 /** Rows per table, for the tables a transfer copies. */
-export type TableCounts = Record<string, number>;
+export type TableCounts = Dict<number>;
 
 /**
  * The whole store as rows, for moving it to another engine (`dealer-reviews migrate-store`): the

@@ -17,7 +17,7 @@ import { openStore } from '../../src/store/index.js';
 import { testBusiness, testReviews } from '../helpers/fixtures.js';
 import { seedStore } from '../helpers/service.js';
 import { fixture, ROOT, runCli, type JsonSummary } from '../import/helpers.js';
-import { TRICKY } from './helpers/arbitraries.js';
+import { OBJECT_KEYS, TRICKY } from './helpers/arbitraries.js';
 import { type Json, mutatedJson } from './helpers/json-mutation.js';
 import { checkBoundary, noteOutcome, timeoutOf } from './helpers/settings.js';
 
@@ -142,7 +142,15 @@ function csvText(template: string): fc.Arbitrary<string> {
           arbitrary: fc
             .tuple(
               fc.nat(),
-              fc.constantFrom('Rating', 'Date', 'Stars', '', 'Review ID', 'rating;date'),
+              fc.constantFrom(
+                'Rating',
+                'Date',
+                'Stars',
+                '',
+                'Review ID',
+                'rating;date',
+                ...OBJECT_KEYS,
+              ),
             )
             .map(([i, name]) => {
               const cols = header.split(',');

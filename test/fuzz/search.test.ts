@@ -11,6 +11,7 @@ import {
   longText,
   mutated,
   nearly,
+  OBJECT_KEYS,
   rawBytes,
 } from './helpers/arbitraries.js';
 import {
@@ -126,8 +127,6 @@ const goodPair = fc.constantFrom(...SEARCH_KEYS).chain((key) =>
       )
   ).map((value): [string, string] => [key, value]),
 );
-/** Names a plain object already has: a parser that assigns them to `{}` loses them. */
-export const OBJECT_KEYS = ['__proto__', 'constructor', 'toString', 'valueOf', 'hasOwnProperty'];
 const hostilePair = fc.tuple(
   fc.oneof(
     { weight: 4, arbitrary: nearly(fc.constantFrom(...SEARCH_KEYS, 'cursor', 'q')) },
@@ -215,6 +214,8 @@ export const searchRequest = fc.record({
     { weight: 1, arbitrary: fc.constant('mangled' as const) },
   ),
   mangle: fc.nat(),
+  /** The index of a pair sent twice (none when past the last pair). */
+  twice: fc.nat({ max: 6 }),
   headers: fc.array(HEADERS, { maxLength: 3 }),
   canaries: fc.array(canary(), { maxLength: 1 }),
 });
@@ -223,7 +224,12 @@ type SearchRequest = typeof searchRequest extends fc.Arbitrary<infer T> ? T : ne
 
 /** The query string actually sent (mangling is one mutation, chosen by `mangle`). */
 function queryOf(r: SearchRequest): string {
-  const pairs = [...r.pairs, ...r.canaries.map((c): [string, string] => ['query', c])];
+  const repeated = r.pairs[r.twice];
+  const pairs = [
+    ...r.pairs,
+    ...(repeated ? [repeated] : []),
+    ...r.canaries.map((c): [string, string] => ['query', c]),
+  ];
   const q = writeQuery(pairs, r.how);
   if (r.how !== 'mangled') return q;
   return rawBytes(fc.sample(mutated(q), { seed: r.mangle, numRuns: 1 })[0]!);

@@ -1,3 +1,4 @@
+import { dict, type ReadonlyDict } from '../../platform/dict.js';
 /** The review fields a CSV column can feed. */
 export type CsvField =
   | 'id'
@@ -160,7 +161,7 @@ export function mapColumns(headers: readonly string[]): ColumnMap {
 }
 
 /** Source names as reputation tools write them, to the service's source ids. */
-const SOURCE_NAMES: Readonly<Record<string, string>> = {
+const SOURCE_NAMES: ReadonlyDict<string> = dict({
   google: 'google',
   googlemybusiness: 'google',
   googlebusinessprofile: 'google',
@@ -181,7 +182,7 @@ const SOURCE_NAMES: Readonly<Record<string, string>> = {
   survey: 'first-party',
   direct: 'first-party',
   other: 'other',
-};
+});
 
 /**
  * The source id for a source name (`Google My Business` → `google`, `Cars.com` → `cars-com`),

@@ -20,6 +20,7 @@ import {
   type MappedRow,
   type RowContext,
 } from '../types.js';
+import { dict, type Dict } from '../../platform/dict.js';
 
 /** The author name used when a DealerRater review carries none. */
 export const DEALERRATER_ANONYMOUS = 'DealerRater customer';
@@ -67,7 +68,7 @@ function subRatingsOf(r: Record<string, unknown>): Record<string, number | null>
   const found = pick(r, 'Ratings', 'CategoryRatings', 'SubRatings');
   const obj = found ? asRecord(found.value) : null;
   if (!obj || !found) return null;
-  const out: Record<string, number | null> = {};
+  const out: Dict<number | null> = dict();
   let any = false;
   for (const [field, names] of Object.entries(SUB_RATINGS)) {
     const v = pick(obj, ...names);

@@ -23,6 +23,7 @@ import {
   type RowContext,
 } from '../types.js';
 import { splitGoogleTranslation } from './translation.js';
+import { dict, type Dict } from '../../platform/dict.js';
 
 /** What Google shows for a reviewer who chose to stay anonymous. */
 export const GOOGLE_ANONYMOUS = 'A Google user';
@@ -111,7 +112,7 @@ function reviewsSpan(doc: TextDocument): { span: JsonSpan; reported: Record<stri
   if (root.kind === 'array') return { span: root.span, reported: {} };
   const span = root.members.get('reviews');
   if (!span) throw new FileError(`${doc.path}: no "reviews" array (not a Google reviews file)`);
-  const reported: Record<string, unknown> = {};
+  const reported: Dict<unknown> = dict();
   for (const key of ['averageRating', 'totalReviewCount']) {
     const s = root.members.get(key);
     const value = s ? parseSpan(doc.bytes, s) : undefined;

@@ -1,6 +1,7 @@
 import { isCalendarDate, localToInstant, normalizeInstant } from '../../domain/dates.js';
 import type { Department } from '../../domain/review.js';
 import { FieldError, type RowContext } from '../types.js';
+import { dict, own, type ReadonlyDict } from '../../platform/dict.js';
 
 /** A plain object read from JSON, or `null` for anything else. */
 export function asRecord(value: unknown): Record<string, unknown> | null {
@@ -18,12 +19,14 @@ export function pick(
   ...names: string[]
 ): { key: string; value: unknown } | null {
   for (const name of names) {
-    if (name in obj && obj[name] !== undefined) return { key: name, value: obj[name] };
+    const value = own(obj, name);
+    if (value !== undefined) return { key: name, value };
   }
   const lower = new Map(Object.keys(obj).map((k) => [k.toLowerCase(), k]));
   for (const name of names) {
     const key = lower.get(name.toLowerCase());
-    if (key !== undefined && obj[key] !== undefined) return { key, value: obj[key] };
+    const value = key === undefined ? undefined : own(obj, key);
+    if (key !== undefined && value !== undefined) return { key, value };
   }
   return null;
 }
@@ -36,7 +39,7 @@ export function text(value: unknown): string | null {
   return t === '' ? null : t;
 }
 
-const STAR_WORDS: Record<string, number> = { ONE: 1, TWO: 2, THREE: 3, FOUR: 4, FIVE: 5 };
+const STAR_WORDS: ReadonlyDict<number> = dict({ ONE: 1, TWO: 2, THREE: 3, FOUR: 4, FIVE: 5 });
 
 /**
  * Shortens a value for a rejection reason: a string cut at 40 characters, a number, boolean or

@@ -4,6 +4,7 @@ import type { EvidenceByPolarity, Sentiment } from '../schema.js';
 import { sentencePolarity, type PreparedReview, type PreparedSentence } from './prepare.js';
 import { textArea } from './themes.js';
 import { combine, ratingPolarity, Tally } from './tally.js';
+import { dict, type ReadonlyDict } from '../../platform/dict.js';
 
 /** DealerRater shows employee ratings from a handful of reviews on; so do we. */
 export const MIN_TECHNICIAN_MENTIONS = 3;
@@ -118,13 +119,13 @@ export function serviceInsights(
     .sort((a, b) => b.mentions - a.mentions || a.id.localeCompare(b.id));
 }
 
-const AREA_NAMES: Record<string, string> = {
+const AREA_NAMES: ReadonlyDict<string> = dict({
   service: 'Service department',
   sales: 'Sales',
   finance: 'Finance',
   parts: 'Parts',
   'body-shop': 'Body shop',
-};
+});
 
 /** The area of a visit: the source's department, else inferred from the text and mentions. */
 export function areaOf(p: PreparedReview): string | null {

@@ -1,4 +1,5 @@
 import { phraseMatcher } from './text-match.js';
+import { dict, type ReadonlyDict } from '../../platform/dict.js';
 
 /** Recurring themes of dealership reviews that the aspect taxonomy does not name. */
 export const THEMES: { id: string; name: string; phrases: string[] }[] = [
@@ -160,7 +161,7 @@ export function sentenceFlags(text: string): number {
   return flags;
 }
 
-const WORDS: Record<string, number> = {
+const WORDS: ReadonlyDict<number> = dict({
   a: 1,
   an: 1,
   one: 1,
@@ -169,7 +170,7 @@ const WORDS: Record<string, number> = {
   four: 4,
   five: 5,
   six: 6,
-};
+});
 const DURATION_RE =
   /\b(\d+(?:\.\d+)?|an?|one|two|three|four|five|six|half an?)\s*(hours?|hrs?|minutes?|mins?)\b/giu;
 

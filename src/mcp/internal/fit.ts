@@ -1,3 +1,4 @@
+import { type Dict } from '../../platform/dict.js';
 /**
  * Measuring and cutting JSON by the bytes it takes on the wire. A result travels as JSON, where a
  * character costs 1 to 6 bytes (ASCII 1, CJK 3, an emoji 4 for its two UTF-16 units, a quote or a
@@ -105,7 +106,8 @@ function leaves(value: unknown, rules: FitRules, out: Leaf[], parent?: string): 
     return;
   }
   if (value === null || typeof value !== 'object') return;
-  const record = value as Record<string, unknown>;
+  // Its own keys, written back: none can be a prototype member's name that was not there.
+  const record = value as Dict<unknown>;
   for (const [key, item] of Object.entries(record)) {
     if (typeof item === 'string') visit(key, item, (cut) => (record[key] = cut));
     else leaves(item, rules, out, key);

@@ -1,3 +1,4 @@
+import { own } from '../../platform/dict.js';
 /**
  * The text copy of results that are not review pages: the same data as the structured content in
  * far fewer bytes, readable by a model. `key: value` lines; a list of like records is a table (a
@@ -61,7 +62,7 @@ function paths(record: Record<string, unknown>, prefix = '', out: string[] = [])
 
 function at(record: Record<string, unknown>, path: string): unknown {
   let v: unknown = record;
-  for (const part of path.split('.')) v = isRecord(v) ? v[part] : undefined;
+  for (const part of path.split('.')) v = isRecord(v) ? own(v, part) : undefined;
   return v;
 }
 

@@ -5,6 +5,7 @@ import { PAGE_MAX } from '../query.js';
 import { formatCount } from './format.js';
 import { html, type Html } from './html.js';
 import { sitePage, type Site } from './layout.js';
+import { dict, type ReadonlyDict } from '../../platform/dict.js';
 
 /** A link the error page offers (a staff member's full name, the last page). */
 export interface Choice {
@@ -67,7 +68,7 @@ export function explainIssue(issue: Issue): { label: string; text: string } {
 }
 
 /** The form's labels of the query's parameters. */
-const LABELS: Readonly<Record<string, string>> = {
+const LABELS: ReadonlyDict<string> = dict({
   rating: 'Stars',
   min_rating: 'At least',
   since: 'From',
@@ -76,7 +77,7 @@ const LABELS: Readonly<Record<string, string>> = {
   mentions_technician: 'Staff member',
   mentions_service: 'Service',
   page: 'Page',
-};
+});
 
 function choiceList(choices: readonly Choice[]): Html {
   return html`<ul class="choices">

@@ -1,4 +1,5 @@
 /** Formatting of figures, dates and labels for the pages (English, as the rest of the service). */
+import { dict, type ReadonlyDict } from '../../platform/dict.js';
 
 const DATE = new Intl.DateTimeFormat('en-US', {
   timeZone: 'UTC',
@@ -54,7 +55,7 @@ export function formatRating(value: number): string {
   return value.toFixed(1);
 }
 
-const SOURCES: Record<string, string> = {
+const SOURCES: ReadonlyDict<string> = dict({
   google: 'Google',
   dealerrater: 'DealerRater',
   yelp: 'Yelp',
@@ -63,7 +64,7 @@ const SOURCES: Record<string, string> = {
   'cars-com': 'Cars.com',
   'first-party': 'our own survey',
   other: 'another site',
-};
+});
 
 /** The display name of a review source. */
 export function sourceLabel(source: string): string {

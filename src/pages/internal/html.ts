@@ -13,17 +13,19 @@ export class Html {
 
 export type Part = Html | string | number | null | undefined | false | readonly Part[];
 
-const ESCAPES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
+const ESCAPES: ReadonlyMap<string, string> = new Map(
+  Object.entries({
+    '&': '&amp;',
+    '<': '&lt;',
+    '>': '&gt;',
+    '"': '&quot;',
+    "'": '&#39;',
+  }),
+);
 
 /** Escapes text for element content and quoted attribute values. */
 export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
+  return text.replace(/[&<>"']/g, (c) => ESCAPES.get(c)!);
 }
 
 function render(part: Part): string {

@@ -6,6 +6,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { serveRpc, type Handlers } from '../../platform/rpc.js';
 import { openSqliteStore } from '../sqlite.js';
+import { dict } from '../../platform/dict.js';
 
 const { path } = workerData as { path: string };
 
@@ -18,15 +19,15 @@ function unopened(err: unknown): Handlers {
   const fail = (): never => {
     throw err;
   };
-  return { ready: fail, state: fail, close: () => null };
+  return dict({ ready: fail, state: fail, close: () => null });
 }
 
 function opened(store: ReturnType<typeof openSqliteStore>): Handlers {
-  const handlers: Handlers = {
+  const handlers: Handlers = dict({
     ready: () => ({ engine: store.engine, location: store.location }),
     state: () => store.state(),
     close: () => store.close(),
-  };
+  });
   for (const [group, methods] of [
     ['sessions', store.sessions],
     ['websub', store.websub],

@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { HubError } from './hub-error.js';
+import { dict, type Dict } from '../../platform/dict.js';
 
 /** Largest request body the hub reads: the longest valid form fits with room to spare. */
 export const MAX_FORM_BYTES = 8 * 1024;
@@ -51,7 +52,7 @@ export async function readHubForm(req: IncomingMessage): Promise<Record<string, 
   } catch {
     throw new HubError(400, 'The request body is not valid UTF-8.');
   }
-  const form: Record<string, string> = {};
+  const form: Dict<string> = dict();
   for (const [key, value] of new URLSearchParams(text)) {
     if (!KNOWN.has(key)) continue;
     if (Object.hasOwn(form, key)) throw new HubError(400, `${key}: given more than once`);

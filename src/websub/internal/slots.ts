@@ -1,3 +1,4 @@
+import { dict, type Dict } from '../../platform/dict.js';
 /**
  * Counts outgoing requests in flight, in all and per callback host, so that the hub never has
  * more than `total` requests open, nor more than `perHost` to one host: a slow or dead subscriber
@@ -18,8 +19,8 @@ export class Slots {
   }
 
   /** Remaining capacity of each host that has requests in flight. */
-  hostRemaining(): Record<string, number> {
-    const out: Record<string, number> = {};
+  hostRemaining(): Dict<number> {
+    const out: Dict<number> = dict();
     for (const [host, n] of this.byHost) out[host] = Math.max(0, this.perHost - n);
     return out;
   }

@@ -76,6 +76,9 @@ export const TRICKY = [
   ';',
 ] as const;
 
+/** Names a plain object already has: a parser that assigns them to `{}` loses them. */
+export const OBJECT_KEYS = ['__proto__', 'constructor', 'toString', 'valueOf', 'hasOwnProperty'];
+
 /** Any string, from every Unicode plane (lone surrogates included), short or long. */
 export const anyText = (maxLength = 40): fc.Arbitrary<string> =>
   fc.oneof(

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { anyText, longText } from './arbitraries.js';
+import { anyText, longText, OBJECT_KEYS } from './arbitraries.js';
 
 /**
  * Mutations of JSON documents (request bodies, import files): a field replaced by a hostile
@@ -51,6 +51,7 @@ export const MUTATIONS = fc.record({
   value: HOSTILE,
   key: fc.oneof(
     fc.constantFrom('params', 'arguments', 'id', 'method', 'jsonrpc', '_meta', 'extra'),
+    fc.constantFrom(...OBJECT_KEYS),
     anyText(10),
   ),
 });
@@ -87,7 +88,14 @@ export function applyMutation(root: Json, m: Mutation, values: string[]): Json {
     else parent[last as number] = marker;
   } else if (parent && typeof parent === 'object') {
     if (m.kind === 'delete') delete parent[last as string];
-    else if (m.kind === 'add') parent[m.key] = marker;
+    // Defined, not assigned: an added `__proto__` is a key of the document, not its prototype.
+    else if (m.kind === 'add')
+      Object.defineProperty(parent, m.key, {
+        value: marker,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     else parent[last as string] = marker;
   }
   return root;

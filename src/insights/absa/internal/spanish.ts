@@ -1,6 +1,7 @@
+import { dict, type ReadonlyDict } from '../../../platform/dict.js';
 // A small Spanish-to-English glossary for the words that carry aspect or sentiment in dealership
 // reviews. Words not listed pass through unchanged.
-const GLOSSARY: Record<string, string> = {
+const GLOSSARY: ReadonlyDict<string> = dict({
   excelente: 'excellent',
   buen: 'good',
   bueno: 'good',
@@ -189,7 +190,7 @@ const GLOSSARY: Record<string, string> = {
   que: 'that',
   un: 'a',
   una: 'a',
-};
+});
 
 /** Glosses one normalised Spanish word into English, or returns it unchanged when unknown. */
 export function translateSpanishWord(word: string): string {
