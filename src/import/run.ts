@@ -13,7 +13,7 @@ import { checkBusiness } from './formats/business.js';
 import { ingestStream, type IngestResult } from './ingest.js';
 import { listInputs, openReader, type InputFile } from './inputs.js';
 import { FileError, readTextFile, type TextDocument } from './internal/text.js';
-import type { FormatId, FormatReader, Rejection, RowContext } from './types.js';
+import type { FormatId, FormatReader, MappedRow, Rejection, RowContext } from './types.js';
 import { validateRow, type RowSchema } from './validate.js';
 
 /** What to import and how. */
@@ -143,12 +143,15 @@ class Tally {
   }
 }
 
+/** How far a file has been read: the line reached and, where the format knows it, the byte. */
+type Position = Pick<MappedRow, 'line' | 'end'>;
+
 async function* batchesOf(
   opened: Opened,
   ctx: RowContext,
   schema: RowSchema,
   tally: Tally,
-  progress: (line: number) => void,
+  progress: (at: Position) => void,
 ): AsyncGenerator<ReviewSource[]> {
   const checkUtf8 = opened.doc.invalidLines.length > 0;
   let batch: ReviewSource[] = [];
@@ -170,12 +173,12 @@ async function* batchesOf(
     tally.noteHidden(result.review);
     batch.push(result.review);
     if (batch.length >= BATCH) {
-      progress(mapped.line ?? 0);
+      progress(mapped);
       yield batch;
       batch = [];
     }
   }
-  progress(opened.lines);
+  progress({ line: opened.lines, end: opened.file.bytes });
   if (batch.length > 0) yield batch;
 }
 
@@ -250,11 +253,12 @@ class BatchSource {
     const schema = reviewSourceAsOf(reviewDateWindow(this.now, timeZone));
     for (let i = 0; i < this.inputs.length; i++) {
       const opened = i === 0 ? this.first : await open(this.inputs[i]!, this.first.reader.format);
-      const setLine = (line: number): void => {
-        const done = this.bytesBefore + (opened.file.bytes * line) / opened.lines;
-        this.fraction = Math.min(1, done / this.totalBytes);
+      // Where the row ends in the file (JSON), else the share of the file's lines before it.
+      const setPosition = (at: Position): void => {
+        const bytes = at.end ?? (opened.file.bytes * (at.line ?? 0)) / opened.lines;
+        this.fraction = Math.min(1, (this.bytesBefore + bytes) / this.totalBytes);
       };
-      yield* batchesOf(opened, ctx, schema, this.tally, setLine);
+      yield* batchesOf(opened, ctx, schema, this.tally, setPosition);
       this.bytesBefore += opened.file.bytes;
     }
     if (this.tally.localTimes && inForce === null) {

@@ -33,6 +33,8 @@ export type FieldNames = Readonly<Record<string, string>>;
 interface MappedBase {
   row: number;
   line: number | null;
+  /** The byte offset just past the row, where the format knows it (JSON): the import's progress. */
+  end?: number;
   /** The row as read, checked for invalid UTF-8 when the file had any. */
   raw: unknown;
   /** The upsert key, when the row names one (even if it is rejected). */

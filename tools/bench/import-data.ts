@@ -104,15 +104,30 @@ function gbpItem(r: GeneratedReview): Record<string, unknown> {
   };
 }
 
-/** A Google `reviews.json` of `count` reviews, written in chunks. */
-export function* gbpChunks(count: number, seed = 1): Generator<string> {
-  yield '{\n  "reviews": [\n';
+/**
+ * How a JSON file is laid out: one review per line (as Takeout writes it), everything on one line
+ * (another deployment's `/reviews.json`), or pretty-printed (a review over many lines).
+ */
+export type JsonLayout = 'lines' | 'single-line' | 'pretty';
+
+/** A Google `reviews.json` of `count` reviews, written in chunks in the given layout. */
+export function* gbpChunks(
+  count: number,
+  seed = 1,
+  layout: JsonLayout = 'lines',
+): Generator<string> {
+  const nl = layout === 'single-line' ? '' : '\n';
+  yield `{${nl}  "reviews": [${nl}`;
   let first = true;
   for (const r of generateReviews(count, seed)) {
-    yield `${first ? '' : ',\n'}    ${JSON.stringify(gbpItem(r))}`;
+    const item =
+      layout === 'pretty'
+        ? JSON.stringify(gbpItem(r), null, 2).replaceAll('\n', '\n    ')
+        : JSON.stringify(gbpItem(r));
+    yield `${first ? '' : `,${nl}`}    ${item}`;
     first = false;
   }
-  yield '\n  ]\n}\n';
+  yield `${nl}  ]${nl}}${nl}`;
 }
 
 function csvCell(value: string | null): string {

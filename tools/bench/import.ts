@@ -1,5 +1,5 @@
 /**
- * `npm run bench:import [-- --count 100000 --formats gbp,csv]`: generates a file of N reviews
+ * `npm run bench:import [-- --count 100000 --formats gbp,gbp-line,gbp-pretty,csv]`: generates a file of N reviews
  * per format, imports it with the real CLI into a fresh SQLite store (after the fixture business
  * profile, so mentions are matched), then imports it again (everything unchanged). Prints wall
  * time and the CLI process's peak RSS for each run. Files and stores go to `.bench/import/`.
@@ -60,7 +60,13 @@ function runCli(file: string, db: string): Promise<Run> {
   });
 }
 
-const GENERATORS = { gbp: gbpChunks, csv: csvChunks } as const;
+const GENERATORS = {
+  gbp: (count: number) => gbpChunks(count),
+  // The same reviews on one line, and pretty-printed: the import is linear in any layout.
+  'gbp-line': (count: number) => gbpChunks(count, 1, 'single-line'),
+  'gbp-pretty': (count: number) => gbpChunks(count, 1, 'pretty'),
+  csv: (count: number) => csvChunks(count),
+} as const;
 type BenchFormat = keyof typeof GENERATORS;
 
 async function benchFormat(format: BenchFormat, count: number): Promise<string[]> {
@@ -73,7 +79,7 @@ async function benchFormat(format: BenchFormat, count: number): Promise<string[]
   const again = await runCli(file, db);
   const mb = (statSync(file).size / 1e6).toFixed(1);
   const row = (label: string, r: Run): string =>
-    `${format.padEnd(4)} ${String(count).padStart(7)} ${mb.padStart(6)} MB  ${label.padEnd(9)} ` +
+    `${format.padEnd(10)} ${String(count).padStart(7)} ${mb.padStart(6)} MB  ${label.padEnd(9)} ` +
     `${r.seconds.toFixed(2).padStart(6)} s  ${r.peakRssMb.toFixed(0).padStart(4)} MB RSS  ` +
     `inserted ${r.summary.inserted} unchanged ${r.summary.unchanged} rejected ${(r.summary.rejected as unknown[]).length}`;
   return [row('import', first), row('re-import', again)];
@@ -87,7 +93,7 @@ Files and stores go to .bench/import/.
 
 Options:
   --count <n>        reviews per format (default 100000)
-  --formats <list>   ${Object.keys(GENERATORS).join(',')} (default gbp,csv)
+  --formats <list>   ${Object.keys(GENERATORS).join(',')} (default: all)
   -h, --help         this text`;
 
 const CLI = { name: 'bench:import', usage: USAGE };
@@ -95,7 +101,7 @@ const CLI = { name: 'bench:import', usage: USAGE };
 process.exitCode = await runCommandLine(CLI, async () => {
   const args = parseCommandLine(process.argv.slice(2), {
     count: { type: 'string', default: '100000' },
-    formats: { type: 'string', default: 'gbp,csv' },
+    formats: { type: 'string', default: Object.keys(GENERATORS).join(',') },
   });
   if (args === null) return printUsage(CLI);
   if (args.positionals.length > 0) throw new UsageError('takes options only');
@@ -103,12 +109,12 @@ process.exitCode = await runCommandLine(CLI, async () => {
   if (!Number.isInteger(count) || count < 1)
     throw new UsageError('--count must be a positive integer');
   const formats = args.values.formats.split(',');
-  const unknown = formats.filter((f) => !(f in GENERATORS));
+  const unknown = formats.filter((f) => !Object.hasOwn(GENERATORS, f));
   if (unknown.length > 0) throw new UsageError(`unknown format: ${unknown.join(', ')}`);
   if (!existsSync(BIN)) throw new CliError(`${BIN} is missing: run npm run build`);
   mkdirSync(OUT, { recursive: true });
   console.log(`node ${process.version}, ${count} reviews per format`);
-  console.log('fmt     rows   file      run          time       peak RSS');
+  console.log('fmt           rows   file      run          time       peak RSS');
   for (const format of formats as BenchFormat[]) {
     for (const line of await benchFormat(format, count)) console.log(line);
   }

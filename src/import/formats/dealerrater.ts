@@ -202,7 +202,8 @@ export function readDealerRaterReviews(doc: TextDocument): FormatReader {
     warnings: [],
     *rows(ctx) {
       for (const item of iterateArray(doc.bytes, span)) {
-        yield mapDealerRaterReview(parseJsonAt(item.text, item.line), item.index, item.line, ctx);
+        const json = parseJsonAt(item.text, item.line);
+        yield { ...mapDealerRaterReview(json, item.index, item.line, ctx), end: item.end };
       }
     },
   };

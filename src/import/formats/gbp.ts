@@ -136,7 +136,8 @@ export function readGoogleReviews(doc: TextDocument): FormatReader {
     warnings: [],
     *rows(ctx) {
       for (const item of iterateArray(doc.bytes, span)) {
-        yield mapGoogleReview(parseJsonAt(item.text, item.line), item.index, item.line, ctx);
+        const row = mapGoogleReview(parseJsonAt(item.text, item.line), item.index, item.line, ctx);
+        yield { ...row, end: item.end };
       }
     },
   };

@@ -72,7 +72,8 @@ export function readPublishedReviews(doc: TextDocument): FormatReader {
     warnings: [],
     *rows() {
       for (const item of iterateArray(doc.bytes, span)) {
-        yield mapPublishedReview(parseJsonAt(item.text, item.line), item.index, item.line);
+        const json = parseJsonAt(item.text, item.line);
+        yield { ...mapPublishedReview(json, item.index, item.line), end: item.end };
       }
     },
   };

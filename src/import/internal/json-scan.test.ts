@@ -52,3 +52,39 @@ describe('issue 15 (fuzz): a raw control character in a key', () => {
     expect(() => scanJsonRoot(buf)).toThrow(/not valid JSON in the value starting at line 2/);
   });
 });
+
+describe('iterateArray in any layout (the audit: a one-line file imported in quadratic time)', () => {
+  /** The array of `n` small objects, on one line, one per line, or pretty-printed. */
+  function document(n: number, layout: 'single-line' | 'lines' | 'pretty'): Buffer {
+    const items = Array.from({ length: n }, (_, i) =>
+      layout === 'pretty' ? JSON.stringify({ i, t: 'x' }, null, 2) : JSON.stringify({ i }),
+    );
+    return Buffer.from(`[${items.join(layout === 'single-line' ? ',' : ',\n')}]`);
+  }
+
+  /** Counts the bytes that searches for a line break look at (searches for quotes aside). */
+  function counted(buf: Buffer): { buf: Buffer; scanned: () => number } {
+    let scanned = 0;
+    const indexOf = buf.indexOf.bind(buf);
+    buf.indexOf = ((value: number, from?: number) => {
+      const at = indexOf(value, from);
+      if (value === 0x0a) scanned += (at === -1 ? buf.length : at) - (from ?? 0);
+      return at;
+    }) as Buffer['indexOf'];
+    return { buf, scanned: () => scanned };
+  }
+
+  it.each(['single-line', 'lines', 'pretty'] as const)(
+    '%s: each byte is searched for a line break about once, and every element has its line and end',
+    (layout) => {
+      const { buf, scanned } = counted(document(2_000, layout));
+      const items = [...iterateArray(buf, { start: 0, end: buf.length, line: 1 })];
+      expect(items).toHaveLength(2_000);
+      expect(scanned()).toBeLessThanOrEqual(2 * buf.length);
+      const perItem = layout === 'pretty' ? 4 : layout === 'lines' ? 1 : 0;
+      expect(items[1_999]!.line).toBe(1 + 1_999 * perItem);
+      expect(items.every((item, i) => i === 0 || item.end > items[i - 1]!.end)).toBe(true);
+      expect(buf.toString('utf8', items[1_999]!.end)).toBe(']');
+    },
+  );
+});

@@ -22,20 +22,32 @@ const COLON = 0x3a;
 
 const NEWLINE = 0x0a;
 
-/** Counts lines as positions advance monotonically through the bytes. */
+/**
+ * Counts lines as positions advance monotonically through the bytes. It remembers where the next
+ * line break is, so each byte is searched once however the file is laid out: a file on one line
+ * (no break left to find) once cost a scan to its end for every row, quadratic in its size.
+ */
 class LineCounter {
   private pos = 0;
   private line = 1;
-  constructor(private readonly buf: Buffer) {}
+  /** The position of the first line break at or after `pos`, or Infinity when none is left. */
+  private next: number;
+  constructor(private readonly buf: Buffer) {
+    this.next = this.find(0);
+  }
+  private find(from: number): number {
+    const i = this.buf.indexOf(NEWLINE, from);
+    return i === -1 ? Infinity : i;
+  }
   at(pos: number): number {
     if (pos < this.pos) {
       this.pos = 0;
       this.line = 1;
+      this.next = this.find(0);
     }
-    let i = this.buf.indexOf(NEWLINE, this.pos);
-    while (i !== -1 && i < pos) {
+    while (this.next < pos) {
       this.line++;
-      i = this.buf.indexOf(NEWLINE, i + 1);
+      this.next = this.find(this.next + 1);
     }
     this.pos = pos;
     return this.line;
@@ -148,11 +160,14 @@ export function scanJsonRoot(buf: Buffer): JsonRoot {
   return { kind: 'object', members: scanObject(buf, start, lines) };
 }
 
-/** The elements of the JSON array in `span`, each decoded to text, with 1-based index and line. */
+/**
+ * The elements of the JSON array in `span`, each decoded to text, with 1-based index and line,
+ * and the byte offset just past it (`end`, for progress).
+ */
 export function* iterateArray(
   buf: Buffer,
   span: JsonSpan,
-): Generator<{ index: number; line: number; text: string }> {
+): Generator<{ index: number; line: number; text: string; end: number }> {
   const lines = new LineCounter(buf);
   if ((buf[span.start] ?? -1) !== OPEN_ARR) fail(buf, span.start, 'expected an array');
   let i = skipSpace(buf, span.start + 1);
@@ -162,7 +177,7 @@ export function* iterateArray(
     i = skipSpace(buf, i);
     const end = skipValue(buf, i);
     index++;
-    yield { index, line: lines.at(i), text: buf.toString('utf8', i, end) };
+    yield { index, line: lines.at(i), text: buf.toString('utf8', i, end), end };
     i = skipSpace(buf, end);
     if ((buf[i] ?? -1) === CLOSE_ARR) return;
     i = expect(buf, i, COMMA, "',' or ']'");
