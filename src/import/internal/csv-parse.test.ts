@@ -38,6 +38,15 @@ describe('parseCsv (RFC 4180)', () => {
     ]);
   });
 
+  it('keeps a field that goes on after its closing quote exactly as written (the audit: "Car"ol became Carol)', () => {
+    expect(rows('name,x\n"Car"ol,1\n"a,b"c,2\n"ok",3\n')).toEqual([
+      ['name', 'x'],
+      ['"Car"ol', '1'],
+      ['"a,b"c', '2'],
+      ['ok', '3'],
+    ]);
+  });
+
   it('throws a FileError for an unterminated quoted field', () => {
     expect(() => rows('a\n"never closed\n')).toThrow(FileError);
     expect(() => rows('a\n"never closed\n')).toThrow(

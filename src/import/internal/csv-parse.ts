@@ -61,16 +61,18 @@ function quoted(buf: Buffer, i: number, delim: number, line: number): [string, n
   }
   let breaks = 0;
   for (let k = buf.indexOf(LF, i); k !== -1 && k < j; k = buf.indexOf(LF, k + 1)) breaks++;
-  // Lenient: text between the closing quote and the delimiter is kept.
+  // Text between the closing quote and the delimiter (`"Car"ol`): the field is not a quoted one
+  // after all, and it is kept exactly as written, quotes included (never `Carol`).
   const k = fieldEnd(buf, j, delim);
-  parts.push(buf.toString('utf8', j, k));
+  if (k > j) return [buf.toString('utf8', i, k), k, breaks];
   return [parts.join(''), k, breaks];
 }
 
 /**
  * Parses CSV (UTF-8 bytes) as RFC 4180 says: fields in double quotes may hold the delimiter,
  * line breaks and doubled quotes; records end with CRLF or LF. It is lenient where exports are
- * sloppy (a quote inside an unquoted field is kept as text) and strict where data would be lost:
+ * sloppy (a quote inside an unquoted field is kept as text, and so is a field that starts with a
+ * quoted part but goes on after it: `"Car"ol` stays `"Car"ol`) and strict where data would be lost:
  * an unterminated quoted field is a `FileError`. Blank lines are skipped. Fields are decoded one
  * by one, so the file is never held as one string.
  */
