@@ -216,7 +216,6 @@ describe('JSON-RPC batches (protocol versions before 2025-06-18)', () => {
     const res = await answered;
     expect(res.status).toBe(200);
     expect((res.json as Answer[]).every((a) => a.result?.structuredContent)).toBe(true);
-    console.log('BETWEEN', between);
     expect(between).toBeGreaterThanOrEqual(10);
   });
 });
