@@ -41,7 +41,7 @@ export interface McpRouteOptions {
    * the protocol version the session negotiated.
    */
   createServer: (snapshot: Snapshot, request: RequestInfo) => Server;
-  /** The event streams (`GET /mcp`) open on this instance (a session's request keeps its own active). */
+  /** The event streams (`GET /mcp`) of this instance; a session's request keeps its own active. */
   streams: Streams;
   /** Counts `initialize` per client address (shared by every instance). */
   initializeLimiter?: RateLimiter;
@@ -164,8 +164,8 @@ function checkProtocolHeader(req: IncomingMessage): void {
  * or ended), batching for the negotiated version (-32600), the MCP-Protocol-Version header (400),
  * and the params of the methods the server answers (-32602, short messages); then hands the
  * parsed message to a fresh SDK server and transport (a batch one message at a time: batch.ts).
- * Errors carry the request's id when it can be read. Responses are JSON (no SSE streams are needed: the server never sends requests of its
- * own).
+ * Errors carry the request's id when it can be read. Responses are JSON (no SSE streams are
+ * needed: the server never sends requests of its own).
  */
 export function mcpRoutes(options: McpRouteOptions): Route[] {
   const { sessions, logger } = options;
