@@ -33,7 +33,8 @@ beforeAll(async () => {
   );
   bounded = await startTestService({
     business: testBusiness(),
-    reviews: testReviews(40),
+    // reviews.json over 200 KB: a hundred reads of it pass a batch's bound on its answers.
+    reviews: testReviews(400),
     env: {
       MCP_STREAMS_PER_ADDRESS: '2',
       MCP_INITIALIZE_PER_MIN: '1000',
@@ -189,6 +190,30 @@ describe('JSON-RPC batches (protocol versions before 2025-06-18)', () => {
     expect((init.json as Answer).error).toMatchObject({
       code: -32600,
       message: expect.stringMatching(/initialize must not be part of a JSON-RPC batch/),
+    });
+  });
+
+  it("stops a batch's answers past 16 MiB: the requests left get an error to send them alone", async () => {
+    const session = await sessionFrom(bounded.url, '192.0.2.14', '2025-03-26');
+    const size = (await (await fetch(`${bounded.url}/reviews.json`)).arrayBuffer()).byteLength;
+    expect(size * 100).toBeGreaterThan(20 * 1024 * 1024);
+    const batch = Array.from({ length: 100 }, (_, i) => ({
+      jsonrpc: '2.0',
+      id: i,
+      method: 'resources/read',
+      params: { uri: `${TEST_BASE_URL}/reviews.json` },
+    }));
+    const res = await legacy(bounded.url, batch, session);
+    expect(res.status).toBe(200);
+    const answers = res.json as Answer[];
+    expect(answers.map((a) => a.id)).toEqual(batch.map((m) => m.id));
+    const refused = answers.filter((a) => a.error);
+    expect(refused.length).toBeGreaterThan(0);
+    expect(answers.slice(0, 100 - refused.length).every((a) => a.result)).toBe(true);
+    expect(refused[0]!.error).toEqual({
+      code: -32000,
+      message:
+        'The answers of this batch passed 16 MiB before this request: send it again on its own',
     });
   });
 
