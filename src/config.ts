@@ -130,6 +130,8 @@ export const EnvSchema = z.object({
   MCP_INITIALIZE_PER_MIN: positiveInt(1_000_000).default(60),
   MCP_SESSION_TTL_SECONDS: positiveInt(30 * 86_400).default(86_400),
   MCP_SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  MCP_STREAMS_PER_ADDRESS: positiveInt(100_000).default(32),
+  MCP_STREAM_IDLE_SECONDS: positiveInt(86_400).default(300),
   WEBSUB_CALLBACK_ALLOW_CIDRS: cidrList.default([]),
   TRUST_PROXY_CIDRS: cidrList.default([]),
   WEBSUB_RATE_LIMIT_PER_MIN: positiveInt(1_000_000).default(60),
@@ -177,6 +179,10 @@ export interface Config {
   readonly mcpSessionTtlSeconds: number;
   /** When unset, a secret is generated once and kept in the store, shared by every instance. */
   readonly mcpSessionSecret: string | null;
+  /** MCP event streams one client address may hold open on an instance (429 beyond). */
+  readonly mcpStreamsPerAddress: number;
+  /** An MCP event stream with no activity (events, its session's requests) for this long ends. */
+  readonly mcpStreamIdleSeconds: number;
   /** The WebSub hub's limits and policies. */
   readonly websub: WebSubConfig;
   /**
@@ -314,6 +320,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mcpInitializePerMin: e.MCP_INITIALIZE_PER_MIN,
     mcpSessionTtlSeconds: e.MCP_SESSION_TTL_SECONDS,
     mcpSessionSecret: e.MCP_SESSION_SECRET ?? null,
+    mcpStreamsPerAddress: e.MCP_STREAMS_PER_ADDRESS,
+    mcpStreamIdleSeconds: e.MCP_STREAM_IDLE_SECONDS,
     trustProxyCidrs: Object.freeze(e.TRUST_PROXY_CIDRS),
     websub: Object.freeze({
       callbackAllowCidrs: Object.freeze(e.WEBSUB_CALLBACK_ALLOW_CIDRS),

@@ -164,7 +164,13 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     ttlSeconds: config.mcpSessionTtlSeconds,
     secret: config.mcpSessionSecret,
   });
-  const streams = createStreams({ sessions: store.sessions, urls, logger });
+  const streams = createStreams({
+    sessions: store.sessions,
+    urls,
+    logger,
+    idleMs: config.mcpStreamIdleSeconds * 1000,
+    perAddress: config.mcpStreamsPerAddress,
+  });
   // Sessions that subscribed to a changed document hear of it over their event stream.
   let documents = new Set(publisher.current().representations.keys());
   publisher.onChange((event) => {

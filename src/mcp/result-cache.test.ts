@@ -57,6 +57,8 @@ describe('the MCP result cache', () => {
   let url: string;
   let live: Snapshot;
   let next: Snapshot | null = null;
+  /** SDK servers built so far (one per request the cache did not answer). */
+  let built = 0;
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'mcp-cache-'));
@@ -68,12 +70,19 @@ describe('the MCP result cache', () => {
       // A new data version goes live while the request is being served: right after its server
       // was built over the version it started with.
       createServer: (snapshot, request) => {
-        const built = factory(snapshot, request);
+        built++;
+        const server = factory(snapshot, request);
         if (next) [live, next] = [next, null];
-        return built;
+        return server;
       },
       published,
-      streams: createStreams({ sessions: store.sessions, urls, logger: pino({ level: 'silent' }) }),
+      streams: createStreams({
+        sessions: store.sessions,
+        urls,
+        logger: pino({ level: 'silent' }),
+        idleMs: 300_000,
+        perAddress: 32,
+      }),
       resultCache: new McpResultCache(),
       sessions: await createSessionManager(store.sessions, { ttlSeconds: 600, secret: null }),
       allowedOrigins: [],
@@ -110,5 +119,47 @@ describe('the MCP result cache', () => {
     } finally {
       await client.close();
     }
+  });
+
+  it('keeps the result of each call of a (legacy) batch, so a call repeated in it is computed once', async () => {
+    const headers = {
+      'Content-Type': 'application/json',
+      Accept: 'application/json, text/event-stream',
+    };
+    const init = await fetch(url, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: {
+          protocolVersion: '2025-03-26',
+          capabilities: {},
+          clientInfo: { name: 't', version: '1' },
+        },
+      }),
+    });
+    const session = init.headers.get('mcp-session-id')!;
+    const call = (id: number, group_by: string) => ({
+      jsonrpc: '2.0',
+      id,
+      method: 'tools/call',
+      params: { name: 'get_rating_summary', arguments: { group_by } },
+    });
+    const batch = [call(1, 'month'), call(2, 'month'), call(3, 'source')];
+    const before = built;
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { ...headers, 'Mcp-Session-Id': session, 'MCP-Protocol-Version': '2025-03-26' },
+      body: JSON.stringify(batch),
+    });
+    const answers = (await res.json()) as { id: number; result: unknown }[];
+    expect(answers.map((a) => a.id)).toEqual([1, 2, 3]);
+    expect(answers[1]!.result).toEqual(answers[0]!.result);
+    // Two distinct calls: two SDK servers; the repeated one came from the cache.
+    expect(built - before).toBe(2);
+    const cache = new McpResultCache();
+    for (const m of batch) expect(cache.lookup(live, m)?.response).not.toBeNull();
   });
 });

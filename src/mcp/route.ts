@@ -1,9 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import {
   LATEST_PROTOCOL_VERSION,
   SUPPORTED_PROTOCOL_VERSIONS,
-  type JSONRPCMessage,
 } from '@modelcontextprotocol/sdk/types.js';
 import { MCP_PATH } from '../catalogue.js';
 import type { HttpError } from '../http/errors.js';
@@ -19,16 +17,16 @@ import {
   ignoreTaskAugmentation,
   isJsonRpcMessage,
   readableId,
-  type ParamsProblem,
   type RequestId,
 } from './internal/messages.js';
+import { answerBatch, MAX_BATCH_MESSAGES } from './batch.js';
 import type { McpResultCache } from './result-cache.js';
+import { runMessage, writeWebResponse, type MessageRun } from './run-message.js';
 import { ANSWERED_REQUESTS } from './server.js';
 import type { SessionClaims, SessionManager } from './sessions.js';
 import type { Streams } from './streams.js';
 import type { Published, Snapshot } from '../snapshot/types.js';
 import { isStoreBusy, isStoreUnavailable } from '../store/index.js';
-import { dict, type Dict } from '../platform/dict.js';
 
 /** What one request's server is built with. */
 export interface RequestInfo {
@@ -43,7 +41,7 @@ export interface McpRouteOptions {
    * the protocol version the session negotiated.
    */
   createServer: (snapshot: Snapshot, request: RequestInfo) => Server;
-  /** The event streams (`GET /mcp`) open on this instance. */
+  /** The event streams (`GET /mcp`) of this instance; a session's request keeps its own active. */
   streams: Streams;
   /** Counts `initialize` per client address (shared by every instance). */
   initializeLimiter?: RateLimiter;
@@ -139,55 +137,6 @@ function isJsonContentType(value: string | undefined): boolean {
   return value?.split(';')[0]?.trim().toLowerCase() === 'application/json';
 }
 
-/** The request headers the SDK transport reads (the body is handed over already parsed). */
-const FORWARDED = [
-  'accept',
-  'content-type',
-  'mcp-session-id',
-  'mcp-protocol-version',
-  'last-event-id',
-] as const;
-
-/**
- * The SDK transport, keeping the result of the response it sends (the object the SDK serialises),
- * so the result cache can keep it without parsing the response text again.
- */
-class ResultCapturingTransport extends WebStandardStreamableHTTPServerTransport {
-  result: unknown;
-
-  override send(
-    message: JSONRPCMessage,
-    options?: Parameters<WebStandardStreamableHTTPServerTransport['send']>[1],
-  ): Promise<void> {
-    if ('result' in message) this.result = message.result;
-    return super.send(message, options);
-  }
-}
-
-function toWebRequest(req: IncomingMessage): Request {
-  const headers: [string, string][] = [];
-  for (const name of FORWARDED) {
-    const v = req.headers[name];
-    if (typeof v === 'string') headers.push([name, v]);
-  }
-  return new Request('http://mcp.local/mcp', { method: req.method, headers });
-}
-
-async function writeWebResponse(
-  res: ServerResponse,
-  response: Response,
-  extra: Record<string, string>,
-): Promise<void> {
-  const headers: Dict<string> = dict({ 'Cache-Control': 'no-store', ...extra });
-  response.headers.forEach((value, key) => {
-    headers[key] = value;
-  });
-  const body = response.body ? Buffer.from(await response.arrayBuffer()) : null;
-  if (body) headers['content-length'] = String(body.length);
-  res.writeHead(response.status, headers);
-  res.end(body ?? undefined);
-}
-
 function negotiatedVersion(requested: unknown): string {
   return typeof requested === 'string' && SUPPORTED_PROTOCOL_VERSIONS.includes(requested)
     ? requested
@@ -208,19 +157,15 @@ function checkProtocolHeader(req: IncomingMessage): void {
   }
 }
 
-function paramsError(id: RequestId, message: string, issues: unknown[]): Record<string, unknown> {
-  return { jsonrpc: '2.0', id, error: { code: -32602, message, data: { issues } } };
-}
-
 /**
  * The `/mcp` endpoint (streamable HTTP). Checks what the SDK transport leaves to the host, in
  * this order: Origin (403), Accept (406), Content-Type (415), body size (413), JSON (-32700),
  * the JSON-RPC 2.0 shape of each message (-32600), the session (400 without, 404 unknown, expired
  * or ended), batching for the negotiated version (-32600), the MCP-Protocol-Version header (400),
  * and the params of the methods the server answers (-32602, short messages); then hands the
- * parsed message to a fresh SDK server and transport. Errors carry the request's id when it can
- * be read. Responses are JSON (no SSE streams are needed: the server never sends requests of its
- * own).
+ * parsed message to a fresh SDK server and transport (a batch one message at a time: batch.ts).
+ * Errors carry the request's id when it can be read. Responses are JSON (no SSE streams are
+ * needed: the server never sends requests of its own).
  */
 export function mcpRoutes(options: McpRouteOptions): Route[] {
   const { sessions, logger } = options;
@@ -287,6 +232,13 @@ export function mcpRoutes(options: McpRouteOptions): Route[] {
     reply.id = readableId(body);
     const messages = Array.isArray(body) ? body : [body];
     if (messages.length === 0) throw new RpcFailure(400, -32600, 'Invalid Request: empty batch');
+    if (messages.length > MAX_BATCH_MESSAGES) {
+      throw new RpcFailure(
+        400,
+        -32600,
+        `Invalid Request: a batch holds at most ${MAX_BATCH_MESSAGES} messages`,
+      );
+    }
     for (const m of messages) ignoreTaskAugmentation(m);
     const malformedParams = messages.map((m) => !isJsonRpcMessage(m));
     if (!messages.every((m, i) => !malformedParams[i] || hasValidEnvelope(m, ANSWERED_REQUESTS))) {
@@ -321,6 +273,7 @@ export function mcpRoutes(options: McpRouteOptions): Route[] {
     if (!check.ok)
       throw new RpcFailure(check.status, check.status === 404 ? -32001 : -32000, check.message);
     checkProtocolHeader(req);
+    options.streams.touch(check.claims.key);
     return check.claims;
   };
 
@@ -333,49 +286,6 @@ export function mcpRoutes(options: McpRouteOptions): Route[] {
       return { protocolVersion: negotiatedVersion(init.params?.protocolVersion), session: null };
     const claims = await sessionOf(req);
     return { protocolVersion: claims.protocolVersion, session: claims };
-  };
-
-  /**
-   * Runs the SDK on the messages whose params are valid; in a (legacy) batch, the requests with
-   * invalid params are answered here beside the SDK's answers.
-   */
-  const runSdk = async (
-    req: IncomingMessage,
-    res: ServerResponse,
-    run: { snapshot: Snapshot; info: RequestInfo; body: unknown; extra: Record<string, string> },
-    rejected: { messages: Message[]; problems: (ParamsProblem | null)[] },
-  ): Promise<ResultCapturingTransport> => {
-    const { messages, problems } = rejected;
-    const answers = messages.flatMap((m, i) => {
-      const problem = problems[i];
-      return problem ? [paramsError(m.id!, problem.message, problem.issues)] : [];
-    });
-    const forSdk = answers.length > 0 ? messages.filter((_, i) => !problems[i]) : run.body;
-    // A fresh SDK server and stateless transport per request. They hold no timers and no
-    // resources once the JSON response is written, so they are left to the garbage collector
-    // rather than closed (closing builds a "connection closed" error for nothing).
-    const server = options.createServer(run.snapshot, run.info);
-    const transport = new ResultCapturingTransport({ enableJsonResponse: true });
-    await server.connect(transport);
-    const response =
-      Array.isArray(forSdk) && forSdk.length === 0
-        ? new Response(null, { status: 202 })
-        : await transport.handleRequest(toWebRequest(req), { parsedBody: forSdk });
-    if (answers.length === 0 || (response.status !== 200 && response.status !== 202)) {
-      await writeWebResponse(res, response, run.extra);
-      return transport;
-    }
-    // The SDK answers a single remaining request with an object, several with an array.
-    const answered: unknown = response.status === 200 ? await response.json() : [];
-    const text = JSON.stringify([answered, answers].flat());
-    res.writeHead(200, {
-      ...run.extra,
-      'Cache-Control': 'no-store',
-      'Content-Type': 'application/json',
-      'Content-Length': Buffer.byteLength(text),
-    });
-    res.end(text);
-    return transport;
   };
 
   const post = async (
@@ -401,6 +311,13 @@ export function mcpRoutes(options: McpRouteOptions): Route[] {
         `Invalid Request: JSON-RPC batches are not supported in protocol version ${version}`,
       );
     }
+    if (Array.isArray(body) && init) {
+      throw new RpcFailure(
+        400,
+        -32600,
+        'Invalid Request: initialize must not be part of a JSON-RPC batch',
+      );
+    }
     if (!Array.isArray(body)) {
       const problem = problems[0];
       if (problem)
@@ -410,34 +327,28 @@ export function mcpRoutes(options: McpRouteOptions): Route[] {
         extra = { ...extra, 'Mcp-Session-Id': sessions.issue(version).id };
       }
     }
-    // One snapshot for the whole request: the result is computed from it and cached under it.
-    const snapshot = options.published.current();
-    const cached = Array.isArray(body)
-      ? null
-      : (options.resultCache?.lookup(snapshot, body) ?? null);
-    if (cached?.response) {
-      const { head, result, tail } = cached.response;
-      res.writeHead(200, {
-        ...extra,
-        'Cache-Control': 'no-store',
-        'Content-Type': 'application/json',
-        'Content-Length': head.length + result.length + tail.length,
-      });
-      res.cork();
-      res.write(head);
-      res.write(result);
-      res.end(tail);
-      return;
-    }
-    const transport = await runSdk(
+    // One snapshot for the whole request: the results are computed from it and cached under it.
+    const run: MessageRun = {
       req,
-      res,
-      { snapshot, info, body, extra },
-      { messages, problems },
-    );
-    if (cached && res.statusCode === 200 && transport.result !== undefined) {
-      options.resultCache!.store(snapshot, cached.key, transport.result);
-    }
+      snapshot: options.published.current(),
+      info,
+      createServer: options.createServer,
+      resultCache: options.resultCache,
+    };
+    if (Array.isArray(body)) return answerBatch(res, run, { messages, problems }, extra);
+    const answer = await runMessage(run, body);
+    if ('response' in answer) return writeWebResponse(res, answer.response, extra);
+    const [head, result, tail] = answer.cached;
+    res.writeHead(200, {
+      ...extra,
+      'Cache-Control': 'no-store',
+      'Content-Type': 'application/json',
+      'Content-Length': head.length + result.length + tail.length,
+    });
+    res.cork();
+    res.write(head);
+    res.write(result);
+    res.end(tail);
   };
 
   const remove = async (
@@ -469,7 +380,7 @@ export function mcpRoutes(options: McpRouteOptions): Route[] {
       throw new RpcFailure(406, -32000, 'Not Acceptable: Client must accept text/event-stream');
     }
     const claims = await sessionOf(req);
-    options.streams.open(res, claims, corsHeaders(origin));
+    options.streams.open(res, claims, clientKey(clientAddress(req)), corsHeaders(origin));
   };
 
   const handle =

@@ -4,6 +4,7 @@ import type { Logger } from '../logger.js';
 import type { ChangeEvent } from '../snapshot/types.js';
 import type { SessionStore } from '../store/index.js';
 import type { SessionClaims } from './sessions.js';
+import { StreamRegistry, type OpenStream } from './stream-registry.js';
 
 /** The RFC 5424 levels of MCP logging, least severe first. */
 const LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
@@ -12,13 +13,10 @@ const LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'aler
 const KEEP_ALIVE_MS = 25_000;
 /** Open streams per session on one instance, at most (a client needs one). */
 const STREAMS_PER_SESSION = 4;
-/** Open streams on one instance, at most. */
+/** Open streams on one instance, at most; beyond, the longest idle one makes room. */
 const MAX_STREAMS = 10_000;
-
-interface Stream {
-  res: ServerResponse;
-  claims: SessionClaims;
-}
+/** When full, a stream idle this long (or the idle time, if shorter) is closed for a new one. */
+const EVICTABLE_AFTER_MS = 60_000;
 
 /**
  * The server-to-client event streams of MCP sessions (`GET /mcp`, server-sent events), on this
@@ -26,11 +24,23 @@ interface Stream {
  * them (`resources/subscribe`, kept in the store, so the subscription may have been made on
  * another instance) gets `notifications/resources/updated`; when the list of documents changes,
  * every stream gets `notifications/resources/list_changed`. A stream ends when its session
- * expires, when the client leaves, or when the service stops.
+ * expires, when it is idle (no event sent on it and no request of its session here for
+ * `idleMs`: the client reconnects), when the client leaves, or when the service stops. Streams
+ * are bounded per session, per client address and per instance (docs/mcp.md, "Event stream").
  */
 export interface Streams {
-  /** Opens a stream for a checked session (the headers are written here). */
-  open(res: ServerResponse, claims: SessionClaims, headers: Record<string, string>): void;
+  /**
+   * Opens a stream for a checked session from a client address (its rate-limit key); the headers
+   * are written here (429 beyond the bounds).
+   */
+  open(
+    res: ServerResponse,
+    claims: SessionClaims,
+    address: string,
+    headers: Record<string, string>,
+  ): void;
+  /** A request of this session arrived: its streams here are active. */
+  touch(sessionKey: string): void;
   /** Tells the streams of this instance what a change means for their sessions. */
   notify(event: ChangeEvent, previous: ReadonlySet<string>): Promise<void>;
   /** Ends the streams of a session (DELETE on this instance). */
@@ -44,61 +54,73 @@ export function createStreams(o: {
   sessions: SessionStore;
   urls: ServiceUrls;
   logger: Logger;
+  /** An event stream with no activity for this long ends. */
+  idleMs: number;
+  /** Streams one client address may hold open here. */
+  perAddress: number;
+  /** Streams this instance holds at most (default 10,000). */
+  maxStreams?: number;
   now?: () => number;
 }): Streams {
   const now = o.now ?? Date.now;
-  const open = new Map<string, Set<Stream>>();
-  let count = 0;
+  const open = new StreamRegistry({
+    perSession: STREAMS_PER_SESSION,
+    perAddress: o.perAddress,
+    max: o.maxStreams ?? MAX_STREAMS,
+    evictableAfterMs: Math.min(EVICTABLE_AFTER_MS, o.idleMs),
+  });
 
-  const remove = (s: Stream): void => {
-    const set = open.get(s.claims.key);
-    if (set?.delete(s)) {
-      count--;
-      if (set.size === 0) open.delete(s.claims.key);
-    }
+  const close = (s: OpenStream): void => {
+    s.res.end();
+    open.remove(s);
   };
-  const send = (s: Stream, message: unknown): void => {
-    if (!s.res.writableEnded) s.res.write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
+  const send = (s: OpenStream, message: unknown): void => {
+    if (s.res.writableEnded) return;
+    s.res.write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
+    open.touch(s, now());
   };
 
-  const timer = setInterval(() => {
+  const keepAlive = setInterval(() => {
     const at = now();
-    for (const set of open.values()) {
-      for (const s of set) {
-        if (s.claims.expiresAtMs <= at) {
-          s.res.end();
-          remove(s);
-        } else if (!s.res.writableEnded) s.res.write(': keep-alive\n\n');
-      }
+    for (const s of [...open.all()]) {
+      if (s.claims.expiresAtMs <= at) close(s);
+      else if (!s.res.writableEnded) s.res.write(': keep-alive\n\n');
     }
   }, KEEP_ALIVE_MS);
-  timer.unref();
+  keepAlive.unref();
+  // Idle streams end within a quarter of the idle time after it passed (keep-alives do not count).
+  const idleSweep = setInterval(
+    () => {
+      for (const s of open.idleSince(now() - o.idleMs)) close(s);
+    },
+    Math.min(15_000, Math.max(50, o.idleMs / 4)),
+  );
+  idleSweep.unref();
 
   /** The URI of each document path. */
   const uriOf = new Map<string, string>(DOCUMENT_IDS.map((id) => [DOCUMENTS[id].path, o.urls[id]]));
 
   return {
-    open(res, claims, headers) {
-      const set = open.get(claims.key) ?? new Set<Stream>();
-      if (set.size >= STREAMS_PER_SESSION || count >= MAX_STREAMS) {
+    open(res, claims, address, headers) {
+      const admission = open.admit(claims.key, address, now());
+      if (!admission.ok) {
         const body = JSON.stringify({
           jsonrpc: '2.0',
           id: null,
-          error: { code: -32000, message: 'Too many event streams: close one first' },
+          error: { code: -32000, message: admission.message },
         });
         res.writeHead(429, {
           ...headers,
           'Content-Type': 'application/json',
           'Content-Length': Buffer.byteLength(body),
-          'Retry-After': '30',
+          'Retry-After': String(admission.retryAfterSeconds),
         });
         res.end(body);
         return;
       }
-      const stream: Stream = { res, claims };
-      set.add(stream);
-      open.set(claims.key, set);
-      count++;
+      if (admission.evict) close(admission.evict);
+      const stream: OpenStream = { res, claims, address };
+      open.add(stream, now());
       res.writeHead(200, {
         ...headers,
         'Content-Type': 'text/event-stream',
@@ -106,7 +128,10 @@ export function createStreams(o: {
         'X-Accel-Buffering': 'no',
       });
       res.flushHeaders();
-      res.on('close', () => remove(stream));
+      res.on('close', () => open.remove(stream));
+    },
+    touch(sessionKey) {
+      open.touchSession(sessionKey, now());
     },
     async notify(event, previous) {
       const current = new Set(event.snapshot.representations.keys());
@@ -129,13 +154,10 @@ export function createStreams(o: {
           },
         },
       };
-      for (const [key, set] of open) {
+      for (const [key, set] of open.bySession) {
         // A session deleted on another instance: its streams here end instead of hearing more.
         if (await o.sessions.isEnded(key).catch(() => false)) {
-          for (const s of set) {
-            s.res.end();
-            remove(s);
-          }
+          for (const s of [...set]) close(s);
           continue;
         }
         if (listChanged) {
@@ -154,7 +176,7 @@ export function createStreams(o: {
           o.logger.warn({ err }, 'could not read the MCP subscriptions of a session');
           continue;
         }
-        const streams = open.get(key) ?? new Set<Stream>();
+        const streams = open.bySession.get(key) ?? new Set<OpenStream>();
         for (const uri of changed) {
           if (!subscribed.includes(uri)) continue;
           for (const s of streams) {
@@ -167,19 +189,16 @@ export function createStreams(o: {
       }
     },
     end(sessionKey) {
-      for (const s of open.get(sessionKey) ?? []) {
-        s.res.end();
-        remove(s);
-      }
+      for (const s of [...(open.bySession.get(sessionKey) ?? [])]) close(s);
     },
     closeAll() {
-      clearInterval(timer);
-      for (const set of open.values()) for (const s of set) s.res.end();
+      clearInterval(keepAlive);
+      clearInterval(idleSweep);
+      for (const s of open.all()) s.res.end();
       open.clear();
-      count = 0;
     },
     get size() {
-      return count;
+      return open.size;
     },
   };
 }

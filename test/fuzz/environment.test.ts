@@ -45,6 +45,8 @@ const VALID: Record<(typeof KEYS)[number], readonly string[]> = {
   MCP_INITIALIZE_PER_MIN: ['60', '1', '1000000'],
   MCP_SESSION_TTL_SECONDS: ['86400', '1', '2592000'],
   MCP_SESSION_SECRET: ['x'.repeat(32), 'a secret that is long enough, surely'],
+  MCP_STREAMS_PER_ADDRESS: ['32', '1', '100000'],
+  MCP_STREAM_IDLE_SECONDS: ['300', '1', '86400'],
   WEBSUB_CALLBACK_ALLOW_CIDRS: ['127.0.0.0/8,::1/128', '10.0.0.1', ''],
   TRUST_PROXY_CIDRS: ['127.0.0.1/32', '10.0.0.0/8, fd00::/8', ''],
   WEBSUB_RATE_LIMIT_PER_MIN: ['60', '1'],
@@ -137,6 +139,8 @@ function expectSound(c: Config, env: Record<string, string>): void {
   expect(c.mcpAllowedOrigins.length).toBeGreaterThan(0);
   expect(c.mcpMaxBodyBytes >= 1 && c.mcpMaxBodyBytes <= 16 * 1024 * 1024).toBe(true);
   expect(c.mcpInitializePerMin >= 1 && c.mcpInitializePerMin <= 1_000_000).toBe(true);
+  expect(c.mcpStreamsPerAddress >= 1 && c.mcpStreamsPerAddress <= 100_000).toBe(true);
+  expect(c.mcpStreamIdleSeconds >= 1 && c.mcpStreamIdleSeconds <= 86_400).toBe(true);
   expect(Object.isFrozen(c.trustProxyCidrs)).toBe(true);
   if (c.mcpSessionSecret !== null) expect(c.mcpSessionSecret.length).toBeGreaterThanOrEqual(32);
   const w = c.websub;

@@ -299,3 +299,91 @@ describe('fuzz: JSON-RPC bodies to POST /mcp (and its headers and methods)', () 
     timeoutOf(60_000),
   );
 });
+
+/** A message of a legacy batch, and what it must get back. */
+interface BatchItem {
+  message: Record<string, unknown>;
+  /** `result` or `-32602` for a request; `null` for a notification or a response. */
+  expects: 'result' | -32602 | null;
+}
+
+/** The messages of the batches below: cheap and heavy calls, invalid params, notifications. */
+const batchItem = (id: fc.Arbitrary<string | number>): fc.Arbitrary<BatchItem> => {
+  const request = (method: string, params?: Record<string, unknown>) =>
+    id.map((i) => ({
+      message: { jsonrpc: '2.0', id: i, method, ...(params ? { params } : {}) },
+      expects: 'result' as const,
+    }));
+  return fc.oneof(
+    request('ping'),
+    request('tools/list', {}),
+    fc
+      .constantFrom('month', 'department', 'source')
+      .chain((group_by) =>
+        request('tools/call', { name: 'get_rating_summary', arguments: { group_by } }),
+      ),
+    request('tools/call', { name: 'get_insights', arguments: {} }),
+    request('tools/call', { name: 'get_business', arguments: {} }),
+    id.map((i) => ({
+      message: { jsonrpc: '2.0', id: i, method: 'tools/call', params: { name: 5 } },
+      expects: -32602 as const,
+    })),
+    fc.constant({
+      message: { jsonrpc: '2.0', method: 'notifications/initialized' },
+      expects: null,
+    }),
+    id.map((i) => ({ message: { jsonrpc: '2.0', id: i, result: {} }, expects: null })),
+  );
+};
+
+describe('fuzz: JSON-RPC batches of a 2025-03-26 session (repeated ids, up to past the bound)', () => {
+  it(
+    'answers every request once, in order, whatever its id; refuses more than 100 messages whole',
+    async () => {
+      // A few ids only, so that they repeat.
+      const id = fc.oneof(fc.integer({ min: 0, max: 3 }), fc.constantFrom('a', 'b'));
+      const batches = fc.oneof(
+        { weight: 4, arbitrary: fc.array(batchItem(id), { minLength: 1, maxLength: 12 }) },
+        { weight: 1, arbitrary: fc.array(batchItem(id), { minLength: 95, maxLength: 130 }) },
+      );
+      await checkBoundary(
+        'MCP legacy batches',
+        fc.asyncProperty(batches, async (items) => {
+          const res = await wire(svc.url, {
+            method: 'POST',
+            target: '/mcp',
+            headers: [
+              ['Accept', ACCEPT],
+              ['Content-Type', 'application/json'],
+              ['Mcp-Session-Id', sessions.get('2025-03-26')!],
+            ],
+            body: JSON.stringify(items.map((i) => i.message)),
+          });
+          noteOutcome(res.status);
+          const requests = items.filter((i) => i.expects !== null);
+          if (items.length > 100) {
+            expect(res.status).toBe(400);
+            expect((jsonOf(res) as { error: unknown }).error).toEqual({
+              code: -32600,
+              message: 'Invalid Request: a batch holds at most 100 messages',
+            });
+          } else if (requests.length === 0) {
+            expect(res.status).toBe(202);
+          } else {
+            expect(res.status, res.text.slice(0, 300)).toBe(200);
+            const answers = jsonOf(res) as { id: unknown; result?: unknown; error?: RpcError }[];
+            expect(answers.map((a) => a.id)).toEqual(requests.map((r) => r.message.id));
+            answers.forEach((a, n) => {
+              expectRpcResponse(a);
+              if (requests[n]!.expects === 'result') expect(a.result).toBeDefined();
+              else expect(a.error?.code).toBe(-32602);
+            });
+          }
+          await expectHealthy(svc.url, dataVersion);
+        }),
+        40,
+      );
+    },
+    timeoutOf(60_000),
+  );
+});

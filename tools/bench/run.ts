@@ -3,7 +3,7 @@ import { benchEngines, stopEngines } from './engines.js';
 import { table } from './harness.js';
 import { benchHttp } from './http.js';
 import { benchInsights } from './insights.js';
-import { benchMcp } from './mcp.js';
+import { benchMcp, benchMcpBatches } from './mcp.js';
 import { benchPages } from './pages.js';
 import { benchMigrate, benchNotify, benchReads, benchScale } from './scale.js';
 import { benchSoak } from './soak.js';
@@ -21,6 +21,7 @@ const SCENARIOS = [
   'migrate',
   'insights',
   'mcp',
+  'mcp-batches',
   'agent-tasks',
   'pages',
   'stalls',
@@ -44,7 +45,7 @@ Options:
 const CLI = { name: 'bench', usage: USAGE };
 
 /**
- * `npm run bench [-- http|import|startup|etag|notify|reads|migrate|insights|mcp|agent-tasks|pages|stalls|websub|soak]`:
+ * `npm run bench [-- http|import|startup|etag|notify|reads|migrate|insights|mcp|mcp-batches|agent-tasks|pages|stalls|websub|soak]`:
  * runs the benchmarks and prints Markdown tables. Sizes come from
  * BENCH_SIZES (default "1000,100000"); each load runs BENCH_DURATION seconds (default 10). The
  * WebSub subscriber counts come from BENCH_WEBSUB_SUBSCRIBERS (default "1000,10000"), the
@@ -99,6 +100,10 @@ async function main(which: ReadonlySet<string>): Promise<void> {
   if (all || which.has('mcp')) {
     console.log('## MCP\n');
     for (const size of sizes) console.log(await benchMcp(size));
+  }
+  if (all || which.has('mcp-batches')) {
+    console.log('## MCP batches and /healthz\n');
+    for (const size of sizes) console.log(await benchMcpBatches(size));
   }
   if (all || which.has('agent-tasks')) {
     console.log('## MCP agent tasks\n');
