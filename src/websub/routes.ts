@@ -101,7 +101,8 @@ function storeRefusal(err: unknown): HubError {
 /**
  * The `POST /api/websub/hub` route: rate limit per client, form reading and validation, the
  * callback's host checked against the address policy, the per-host cap, then the verification of
- * intent is queued in the store and 202 is answered at once. Refusals are plain text.
+ * intent is queued in the store and 202 is answered at once. Refusals are the service's JSON
+ * errors (`{ error, message, issues? }`).
  */
 export function hubRoute(o: HubRouteOptions): Route {
   const schema = hubFormSchema(o.topics);
