@@ -5,7 +5,9 @@
  * each of the three topics (default 20; half with a secret, so half the deliveries are signed),
  * on four HTTPS subscriber servers on loopback in another process. One review is committed, and
  * until every callback has its delivery and the queue is empty: `/healthz` probed every 20 ms
- * (p99 and max), and the hub's RSS sampled every 50 ms (growth over its settled RSS before).
+ * (p99 and max, over the whole window and split at the first delivery: the rebuild of the new
+ * version before it, the fan-out after), and the hub's RSS sampled every 50 ms (growth over its
+ * settled RSS before).
  */
 import { fork } from 'node:child_process';
 import { join } from 'node:path';
@@ -13,9 +15,9 @@ import { ReviewSource } from '../../src/domain/review.js';
 import { ingest } from '../../src/import/ingest.js';
 import { openStore } from '../../src/store/index.js';
 import type { Engine } from './engines.js';
-import { memoryOf, ROOT, startService } from './harness.js';
+import { memoryOf, ROOT } from './harness.js';
 import { benchStore } from './http.js';
-import { poller } from './stalls.js';
+import { describeStalls, startWatchedService } from './stalls.js';
 import { createTestCa } from './test-ca.js';
 
 const BASE_URL = 'https://reviews.example.com';
@@ -30,6 +32,44 @@ interface Report {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Probes `url` every `everyMs` until stopped, keeping when each probe started and its time. */
+function probe(url: string, everyMs: number) {
+  const probes: { at: number; ms: number; ok: boolean }[] = [];
+  let running = true;
+  const done = (async () => {
+    while (running) {
+      const at = Date.now();
+      const started = performance.now();
+      const ok = await fetch(url).then(
+        async (res) => (await res.arrayBuffer(), res.ok),
+        () => false,
+      );
+      const ms = performance.now() - started;
+      probes.push({ at, ms, ok });
+      await sleep(Math.max(0, everyMs - ms));
+    }
+  })();
+  return {
+    async stop() {
+      running = false;
+      await done;
+      return probes;
+    },
+  };
+}
+
+/** `p99 / max (count)` of the probes that started in [from, to). */
+function summary(probes: { at: number; ms: number; ok: boolean }[], from: number, to: number) {
+  const times = probes
+    .filter((p) => p.at >= from && p.at < to)
+    .map((p) => p.ms)
+    .sort((a, b) => a - b);
+  const errors = probes.filter((p) => p.at >= from && p.at < to && !p.ok).length;
+  const p99 = times[Math.floor(times.length * 0.99)] ?? 0;
+  const max = times.at(-1) ?? 0;
+  return `${p99.toFixed(1)} / ${max.toFixed(1)} (${times.length}, ${errors} errors)`;
+}
 
 export async function benchWebSubFanout(
   reviews: number,
@@ -69,9 +109,12 @@ export async function benchWebSubFanout(
       );
     }
   }
-  const svc = await startService({
-    DATABASE_URL: db.databaseUrl,
+  // With an event-loop monitor: its stalls say whether the thread ran, waited for a core or
+  // collected garbage (the probes alone cannot tell a busy loop from a busy machine).
+  const svc = await startWatchedService(db.databaseUrl, {
     BASE_URL,
+    SAMPLE_DATA: 'off',
+    LOG_LEVEL: 'warn',
     NODE_EXTRA_CA_CERTS: ca.caPath,
     WEBSUB_CALLBACK_ALLOW_CIDRS: '127.0.0.0/8',
     // Generous: the measure is the hub's cost, not a deadline on a shared machine.
@@ -86,7 +129,8 @@ export async function benchWebSubFanout(
     const sampler = setInterval(() => {
       peak = Math.max(peak, memoryOf(svc.child.pid!).rssMB);
     }, 50);
-    const probes = poller(`${svc.url}/healthz`, 20);
+    await svc.loop(); // resets the monitor
+    const probes = probe(`${svc.url}/healthz`, 20);
     const docBytes = (await (await fetch(`${svc.url}/reviews.json`)).arrayBuffer()).byteLength;
     const review = ReviewSource.parse({
       source: 'google',
@@ -99,11 +143,17 @@ export async function benchWebSubFanout(
     await ingest(store, { reviews: [review] });
     const committed = Date.now();
     const deadline = committed + 600_000;
-    while (latest.distinct < expected && Date.now() < deadline) await sleep(50);
+    let first = 0;
+    while (latest.distinct < expected && Date.now() < deadline) {
+      if (!first && latest.count > 0) first = Date.now();
+      await sleep(20);
+    }
     while ((await store.websub.listPendingDeliveries()).length > 0 && Date.now() < deadline)
       await sleep(50);
     const drained = Date.now();
     const healthz = await probes.stop();
+    const loop = await svc.loop();
+    first ||= drained;
     clearInterval(sampler);
     return {
       engine,
@@ -114,8 +164,12 @@ export async function benchWebSubFanout(
       'MB delivered': Math.round(latest.bytes / 1024 / 1024),
       'change → last delivery (s)': ((latest.lastAt - committed) / 1000).toFixed(2),
       'queue drained (s)': ((drained - committed) / 1000).toFixed(2),
-      '/healthz probes': `${healthz.count} (${healthz.errors} errors)`,
-      '/healthz p99 / max (ms)': `${healthz.p99.toFixed(1)} / ${healthz.max.toFixed(1)}`,
+      'change → first delivery (s)': ((first - committed) / 1000).toFixed(2),
+      '/healthz p99 / max (ms), whole (probes)': summary(healthz, committed, drained),
+      '… until the first delivery (rebuild)': summary(healthz, committed, first),
+      '… during the fan-out': summary(healthz, first, drained),
+      'event loop max (ms)': loop.maxMs.toFixed(0),
+      'its stalls over 50 ms': describeStalls(loop.stalls, { name: 'commit', at: committed }),
       'RSS before / peak (MB)': `${before} / ${peak}`,
       'RSS growth (MB)': peak - before,
     };
