@@ -125,9 +125,9 @@ export async function benchWebSubFanout(
     // Settled: the codings of the large documents follow the first version.
     await sleep(Number(process.env.BENCH_WEBSUB_FANOUT_SETTLE_MS ?? 20_000));
     const before = memoryOf(svc.child.pid!).rssMB;
-    let peak = before;
+    const rss: { at: number; mb: number }[] = [];
     const sampler = setInterval(() => {
-      peak = Math.max(peak, memoryOf(svc.child.pid!).rssMB);
+      rss.push({ at: Date.now(), mb: memoryOf(svc.child.pid!).rssMB });
     }, 50);
     await svc.loop(); // resets the monitor
     const probes = probe(`${svc.url}/healthz`, 20);
@@ -155,6 +155,10 @@ export async function benchWebSubFanout(
     const loop = await svc.loop();
     first ||= drained;
     clearInterval(sampler);
+    const peakOf = (from: number, to: number) =>
+      Math.max(before, ...rss.filter((r) => r.at >= from && r.at <= to).map((r) => r.mb));
+    const peak = peakOf(committed, drained);
+    const atFirst = rss.findLast((r) => r.at <= first)?.mb ?? before;
     return {
       engine,
       reviews,
@@ -172,6 +176,7 @@ export async function benchWebSubFanout(
       'its stalls over 50 ms': describeStalls(loop.stalls, { name: 'commit', at: committed }),
       'RSS before / peak (MB)': `${before} / ${peak}`,
       'RSS growth (MB)': peak - before,
+      '… during the fan-out, over the RSS at its start (MB)': peakOf(first, drained) - atFirst,
     };
   } finally {
     svc.child.kill('SIGKILL');
