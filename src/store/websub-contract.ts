@@ -184,6 +184,28 @@ export function describeWebSubContract(
       expect(await store.websub.addIntent(intent('subscribe', 4), 1_000, 2)).toBe(false);
     });
 
+    it('counts a callback host by its host key and by its name alike', async () => {
+      const at = (callback: string, callbackHost: string): NewIntent => ({
+        ...intent('subscribe', 0),
+        callback,
+        callbackHost,
+      });
+      expect(await store.websub.addIntent(at('https://a.example/1', '192.0.2.1'), 1_000, 1)).toBe(
+        true,
+      );
+      // Another name of the same address; the same name resolved elsewhere (with a port too).
+      for (const [callback, key] of [
+        ['https://b.example/2', '192.0.2.1'],
+        ['https://a.example/3', '192.0.2.9'],
+        ['https://a.example:8443/4', '192.0.2.9'],
+      ] as const)
+        expect(await store.websub.addIntent(at(callback, key), 1_000, 1), callback).toBe(false);
+      // A name that only begins like it is another host.
+      expect(
+        await store.websub.addIntent(at('https://a.example.org/5', '192.0.2.5'), 1_000, 1),
+      ).toBe(true);
+    });
+
     it('removes expired subscriptions with their pending deliveries', async () => {
       await store.websub.putSubscription(sub(1), 1_000);
       await store.websub.putSubscription({ ...sub(2), expiresAt: 5_000 }, 1_000);

@@ -1,4 +1,5 @@
 import {
+  sameNamePrefixes,
   toIntent,
   toSubscription,
   type IntentRow,
@@ -66,13 +67,21 @@ async function count(query: Query, sql: string, values: unknown[] = []): Promise
   return rows[0]!.n;
 }
 
-const hostLoad = (query: Query, host: string) =>
-  count(
+/**
+ * Subscriptions and pending requests that count against the cap of `intent`'s callback host: those
+ * kept under the same host key (the resolved address), and those whose callback has the same name.
+ */
+const hostLoad = (query: Query, intent: NewIntent) => {
+  const { slash, colon } = sameNamePrefixes(intent.callback);
+  const sameHost = `(callback_host = $1 OR left(callback, length($2)) = $2
+      OR left(callback, length($3)) = $3)`;
+  return count(
     query,
-    `SELECT (SELECT count(*) FROM websub_subscriptions WHERE callback_host = $1)
-          + (SELECT count(*) FROM websub_intents WHERE callback_host = $1 AND mode <> 'denied') AS n`,
-    [host],
+    `SELECT (SELECT count(*) FROM websub_subscriptions WHERE ${sameHost})
+          + (SELECT count(*) FROM websub_intents WHERE ${sameHost} AND mode <> 'denied') AS n`,
+    [intent.callbackHost, slash, colon],
   );
+};
 
 const removeSubscription = (query: Query, topic: string, callback: string) =>
   query('DELETE FROM websub_subscriptions WHERE topic = $1 AND callback = $2', [topic, callback]);
@@ -142,13 +151,14 @@ export function createPostgresWebSubStore(db: PgDb): WebSubStore {
     addIntent: (intent, now, maxPerHost) =>
       db.transaction(async (query) => {
         if (intent.mode !== 'denied') {
-          await lock(query, HOST_LOCK, intent.callbackHost);
+          // The cap counts by host key and by name: lock both, always in the same order.
+          const keys = [intent.callbackHost, new URL(intent.callback).hostname];
+          for (const key of [...new Set(keys)].sort()) await lock(query, HOST_LOCK, key);
           const renewal = await query(
             'SELECT 1 FROM websub_subscriptions WHERE topic = $1 AND callback = $2',
             [intent.topic, intent.callback],
           );
-          if (renewal.rowCount === 0 && (await hostLoad(query, intent.callbackHost)) >= maxPerHost)
-            return false;
+          if (renewal.rowCount === 0 && (await hostLoad(query, intent)) >= maxPerHost) return false;
         }
         await insertIntent(query, intent, now);
         return true;

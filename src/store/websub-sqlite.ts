@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import {
+  sameNamePrefixes,
   toIntent,
   toSubscription,
   type IntentRow,
@@ -65,14 +66,20 @@ function insertIntent(writer: Db, i: NewIntent, now: number): void {
     .run({ ...i, now });
 }
 
-function hostLoad(writer: Db, host: string): number {
+/**
+ * Subscriptions and pending requests that count against the cap of `intent`'s callback host: those
+ * kept under the same host key (the resolved address), and those whose callback has the same name.
+ */
+function hostLoad(writer: Db, intent: NewIntent): number {
+  const sameHost = `(callback_host = @host OR substr(callback, 1, length(@slash)) = @slash
+      OR substr(callback, 1, length(@colon)) = @colon)`;
   return writer
     .prepare(
-      `SELECT (SELECT count(*) FROM websub_subscriptions WHERE callback_host = @host)
-            + (SELECT count(*) FROM websub_intents WHERE callback_host = @host AND mode <> 'denied')`,
+      `SELECT (SELECT count(*) FROM websub_subscriptions WHERE ${sameHost})
+            + (SELECT count(*) FROM websub_intents WHERE ${sameHost} AND mode <> 'denied')`,
     )
     .pluck()
-    .get({ host }) as number;
+    .get({ host: intent.callbackHost, ...sameNamePrefixes(intent.callback) }) as number;
 }
 
 function isSubscribed(db: Db, topic: string, callback: string): boolean {
@@ -116,11 +123,7 @@ export function createSqliteWebSubStore(
       requestWrite(() => {
         const renewal =
           intent.mode !== 'denied' && isSubscribed(writer, intent.topic, intent.callback);
-        if (
-          intent.mode !== 'denied' &&
-          !renewal &&
-          hostLoad(writer, intent.callbackHost) >= maxPerHost
-        )
+        if (intent.mode !== 'denied' && !renewal && hostLoad(writer, intent) >= maxPerHost)
           return false;
         insertIntent(writer, intent, now);
         return true;

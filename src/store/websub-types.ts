@@ -17,7 +17,11 @@ export interface NewIntent {
   mode: IntentMode;
   topic: string;
   callback: string;
-  /** Lower-case host name (or IP literal) of the callback, for per-host limits. */
+  /**
+   * The callback's host key, for per-host limits (concurrency, and the cap on subscriptions with
+   * the callback's host name): the address the hub resolved it to when it was requested (IPv4,
+   * IPv4-mapped IPv6 as IPv4, other IPv6 by /64 prefix, e.g. `2001:db8:0:1::/64`).
+   */
   callbackHost: string;
   /** `hub.secret` of a subscribe request; null when none was given. */
   secret: string | null;
@@ -106,7 +110,8 @@ export interface FailureResult {
 export interface WebSubStore {
   /**
    * Queues a verification of intent. Refused (false) when the callback host already holds
-   * `maxPerHost` subscriptions and pending requests, unless it renews an existing subscription.
+   * `maxPerHost` subscriptions and pending requests, counted by host key (`callbackHost`) and by
+   * the callback's host name alike, unless it renews an existing subscription.
    */
   addIntent(intent: NewIntent, now: number, maxPerHost: number): Promise<boolean>;
   /** Claims due intents, only the oldest of each (topic, callback), so they apply in order. */

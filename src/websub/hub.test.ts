@@ -5,7 +5,7 @@ import { createLogger } from '../logger.js';
 import { buildSnapshot } from '../snapshot/index.js';
 import type { ChangeEvent, Published, Snapshot } from '../snapshot/types.js';
 import { openStore, type Store } from '../store/index.js';
-import { startHub, type Hub } from './hub.js';
+import { startHub, topicPaths, type Hub } from './hub.js';
 
 const urls = serviceUrls('https://reviews.example.com');
 const TOPIC = urls.atomFeed;
@@ -206,3 +206,13 @@ async function waitFor(check: () => Promise<boolean>): Promise<void> {
   }
   throw new Error('condition never held');
 }
+
+describe('the topics', () => {
+  it('are the three of the contract, the whole dataset included (INTERFACE.md, Events)', () => {
+    expect([...topicPaths(urls)].sort()).toEqual([
+      ['https://reviews.example.com/api/feed.json', '/api/feed.json'],
+      ['https://reviews.example.com/feed.xml', '/feed.xml'],
+      ['https://reviews.example.com/reviews.json', '/reviews.json'],
+    ]);
+  });
+});

@@ -7,6 +7,12 @@ const text = (description: string) => ({
   content: { 'text/plain': { schema: { type: 'string' } } },
 });
 
+/** A refusal: the service's JSON error (`#/components/schemas/Error`). */
+const refusal = (description: string) => ({
+  description,
+  content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+});
+
 /**
  * The OpenAPI description of `POST /api/websub/hub`, its form generated from the same zod schema
  * that validates it.
@@ -25,17 +31,19 @@ export function hubOpenApiPaths(topics: readonly [string, ...string[]]): Record<
         },
         responses: {
           '202': text('Accepted; the hub will verify the request with the callback.'),
-          '400': text('Invalid form; one line per problem.'),
-          '403': text('The callback host is not allowed, or has too many subscriptions.'),
-          '413': text('The body is too large.'),
-          '415': text('The body is not form-encoded UTF-8.'),
+          '400': refusal(
+            'Invalid form; `issues` names each bad field (a value whose percent-encoded bytes are not UTF-8 included).',
+          ),
+          '403': refusal('The callback host is not allowed, or has too many subscriptions.'),
+          '413': refusal('The body is too large.'),
+          '415': refusal('The body is not form-encoded UTF-8.'),
           '429': {
-            ...text('Too many requests from this address.'),
+            ...refusal('Too many requests from this address.'),
             headers: { 'Retry-After': { schema: { type: 'integer' } } },
           },
           '503': {
-            ...text(
-              'The store is busy (another process holds its write lock); nothing was queued.',
+            ...refusal(
+              "Nothing was queued: `store_busy` (another process holds the store's write lock; Retry-After: 2) or `store_unavailable` (the database server cannot be reached; Retry-After: 5).",
             ),
             headers: { 'Retry-After': { schema: { type: 'integer' } } },
           },

@@ -3,9 +3,11 @@ import { HUB_PATH } from '../catalogue.js';
 import type { Logger } from '../logger.js';
 import type { ClientAddress } from '../http/client-address.js';
 import type { Route } from '../http/router.js';
-import { isStoreUnavailable, type WebSubStore } from '../store/index.js';
+import { toIssues } from '../domain/issues.js';
+import { isStoreBusy, isStoreUnavailable, type WebSubStore } from '../store/index.js';
 import { grantLease, hubFormSchema, type HubRequest, type LeaseBounds } from './form.js';
-import { HubError, sendText } from './internal/hub-error.js';
+import { HubError, invalidForm, sendRefusal, sendText } from './internal/hub-error.js';
+import { hostKey } from './internal/ip.js';
 import { clientKey, type RateLimiter } from '../http/rate-limit.js';
 import { readHubForm } from './internal/read-form.js';
 import { RefusedTargetError, type HostVetter } from './internal/target.js';
@@ -32,16 +34,19 @@ function toRequest(
   lease: LeaseBounds,
 ): HubRequest {
   const parsed = schema.safeParse(form);
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `${String(i.path[0] ?? 'form')}: ${i.message}`);
-    throw new HubError(400, lines.join('\n'));
-  }
+  if (!parsed.success) throw invalidForm(toIssues(parsed.error));
   const f = parsed.data;
   let leaseSeconds: number | null = null;
   if (f['hub.mode'] === 'subscribe') {
     leaseSeconds = grantLease(f['hub.lease_seconds'], lease);
     if (leaseSeconds === null)
-      throw new HubError(400, 'hub.lease_seconds: must be a positive integer number of seconds');
+      throw invalidForm([
+        {
+          path: ['hub.lease_seconds'],
+          code: 'invalid_format',
+          message: 'must be a positive integer number of seconds',
+        },
+      ]);
   }
   return {
     mode: f['hub.mode'],
@@ -52,9 +57,10 @@ function toRequest(
   };
 }
 
-async function vetCallback(vet: HostVetter, callback: URL): Promise<void> {
+/** Vets the callback's host and returns the address it resolved to (403 when refused). */
+async function vetCallback(vet: HostVetter, callback: URL): Promise<string> {
   try {
-    await vet(callback.hostname);
+    return await vet(callback.hostname);
   } catch (err) {
     if (!(err instanceof RefusedTargetError)) throw err;
     // One answer for names that do not resolve and names that resolve to refused addresses, so
@@ -70,9 +76,33 @@ async function vetCallback(vet: HostVetter, callback: URL): Promise<void> {
 }
 
 /**
+ * The 503 of a request that could not be queued, as the rest of the service answers it: the
+ * store's write lock held by another process (`store_busy`, `Retry-After: 2`), or the database
+ * server away (`store_unavailable`, `Retry-After: 5`). Nothing was stored.
+ */
+function storeRefusal(err: unknown): HubError {
+  return isStoreBusy(err)
+    ? new HubError(
+        503,
+        'Another process is writing to the store; try again in a moment.',
+        { 'Retry-After': '2' },
+        undefined,
+        'store_busy',
+      )
+    : new HubError(
+        503,
+        'The database cannot be reached right now; try again in a moment.',
+        { 'Retry-After': '5' },
+        undefined,
+        'store_unavailable',
+      );
+}
+
+/**
  * The `POST /api/websub/hub` route: rate limit per client, form reading and validation, the
  * callback's host checked against the address policy, the per-host cap, then the verification of
- * intent is queued in the store and 202 is answered at once. Refusals are plain text.
+ * intent is queued in the store and 202 is answered at once. Refusals are the service's JSON
+ * errors (`{ error, message, issues? }`).
  */
 export function hubRoute(o: HubRouteOptions): Route {
   const schema = hubFormSchema(o.topics);
@@ -83,14 +113,16 @@ export function hubRoute(o: HubRouteOptions): Route {
         'Retry-After': String(decision.retryAfterSeconds),
       });
     const request = toRequest(await readHubForm(req), schema, o.lease);
-    await vetCallback(o.vet, request.callback);
+    const address = await vetCallback(o.vet, request.callback);
     const queued = await o.store
       .addIntent(
         {
           mode: request.mode,
           topic: request.topic,
           callback: request.callback.href,
-          callbackHost: request.callback.hostname,
+          // Counted by the address it resolved to (and, in the store, by name as well), so that
+          // `localhost` and `127.0.0.1`, or two names of one machine, share one cap.
+          callbackHost: hostKey(address),
           secret: request.secret,
           leaseSeconds: request.leaseSeconds,
           reason: null,
@@ -100,7 +132,7 @@ export function hubRoute(o: HubRouteOptions): Route {
       )
       .catch((err: unknown) => {
         if (!isStoreUnavailable(err)) throw err;
-        throw new HubError(503, 'The hub is busy: try again in a moment.', { 'Retry-After': '2' });
+        throw storeRefusal(err);
       });
     if (!queued)
       throw new HubError(403, 'hub.callback: this callback host has too many subscriptions.');
@@ -117,7 +149,7 @@ export function hubRoute(o: HubRouteOptions): Route {
           if (!(err instanceof HubError)) throw err;
           o.logger.debug({ status: err.status }, 'websub request refused');
           if (err.status === 413) res.setHeader('Connection', 'close');
-          sendText(res, err.status, err.message, err.headers);
+          sendRefusal(res, err);
         }
       },
     },

@@ -27,6 +27,20 @@ function post(body: string, contentType: string | null = FORM) {
   });
 }
 
+interface Refusal {
+  error: string;
+  message: string;
+  issues?: { path: string[]; code: string; message: string }[];
+}
+
+/** The refusal's JSON body, checked for its type; `reasons`: `field: message` per issue. */
+function refusal(res: Awaited<ReturnType<typeof post>>) {
+  expect(res.headers['content-type']).toBe('application/json');
+  const body = res.json<Refusal>();
+  const reasons = (body.issues ?? []).map((i) => `${i.path.join('.')}: ${i.message}`);
+  return { ...body, reasons };
+}
+
 const form = (fields: Record<string, string>) =>
   new URLSearchParams({
     'hub.mode': 'subscribe',
@@ -54,7 +68,7 @@ describe('POST /api/websub/hub: the form', () => {
   ])('answers 415 to a %s body', async (type, body) => {
     const res = await post(body, type);
     expect(res.status).toBe(415);
-    expect(res.headers['content-type']).toBe('text/plain; charset=utf-8');
+    expect(refusal(res).error).toBe('unsupported_media_type');
   });
 
   it('answers 415 without a Content-Type', async () => {
@@ -87,11 +101,13 @@ describe('POST /api/websub/hub: the form', () => {
     [{ 'hub.secret': '' }, 'hub.secret: must be 1 to 199 bytes'],
     [{ 'hub.lease_seconds': 'abc' }, 'hub.lease_seconds: must be a positive integer'],
     [{ 'hub.lease_seconds': '-5' }, 'hub.lease_seconds: must be a positive integer'],
-  ])('answers 400 with a plain-text reason (case %#)', async (fields, reason) => {
+  ])('answers 400 with a JSON reason, one issue per field (case %#)', async (fields, reason) => {
     const res = await post(form(fields));
     expect(res.status).toBe(400);
-    expect(res.headers['content-type']).toBe('text/plain; charset=utf-8');
-    expect(res.text).toContain(reason);
+    const body = refusal(res);
+    expect(body.error).toBe('invalid_request');
+    expect(body.reasons).toHaveLength(1);
+    expect(body.reasons[0]).toContain(reason);
   });
 
   it('accepts a callback of exactly 2048 characters and a secret of 199 bytes', async () => {
@@ -102,10 +118,10 @@ describe('POST /api/websub/hub: the form', () => {
     ).toBe(202);
   });
 
-  it('names every missing field, one per line', async () => {
+  it('names every missing field, one issue each', async () => {
     const res = await post('foo=bar');
     expect(res.status).toBe(400);
-    expect(res.text.trim().split('\n').sort()).toEqual([
+    expect(refusal(res).reasons.sort()).toEqual([
       'hub.callback: is required',
       'hub.mode: is required',
       'hub.topic: is required',
@@ -115,7 +131,7 @@ describe('POST /api/websub/hub: the form', () => {
   it('refuses a parameter given twice', async () => {
     const res = await post(`${form({})}&hub.callback=${encodeURIComponent(CALLBACK)}`);
     expect(res.status).toBe(400);
-    expect(res.text).toContain('hub.callback: given more than once');
+    expect(refusal(res).reasons).toEqual(['hub.callback: is given more than once']);
   });
 
   it('refuses a body that is not UTF-8', async () => {
@@ -125,6 +141,32 @@ describe('POST /api/websub/hub: the form', () => {
       body: Buffer.concat([Buffer.from(`${form({})}&x=`), Buffer.from([0xff, 0xfe])]),
     });
     expect(res.status).toBe(400);
+    expect(refusal(res).error).toBe('invalid_request');
+  });
+
+  it.each([
+    ['hub.secret', '%FF%FEsecret'],
+    ['hub.secret', 'ok%C3'],
+    ['hub.secret', '%ED%A0%80'],
+    ['hub.callback', `${encodeURIComponent(CALLBACK)}%C0%AF`],
+    ['hub.lease_seconds', '%FF'],
+  ])(
+    'refuses %s whose percent-encoded bytes are not UTF-8 (%s) with 400, never storing U+FFFD',
+    async (field, raw) => {
+      const fields = new URLSearchParams(form({}));
+      fields.delete(field);
+      const res = await post(`${fields.toString()}&${field}=${raw}`);
+      expect(res.status).toBe(400);
+      const body = refusal(res);
+      expect(body.issues).toEqual([
+        { path: [field], code: 'invalid_utf8', message: expect.any(String) as string },
+      ]);
+    },
+  );
+
+  it('keeps a valid percent-encoded UTF-8 secret and a stray % as they are', async () => {
+    const res = await post(`${form({})}&hub.secret=%C3%A9t%C3%A9+100%`);
+    expect(res.status).toBe(202);
   });
 
   it('does not echo the submitted values in its reasons', async () => {
@@ -192,7 +234,7 @@ describe('POST /api/websub/hub: rate limit', () => {
     expect(res.status).toBe(429);
     expect(Number(res.headers['retry-after'])).toBeGreaterThanOrEqual(1);
     expect(Number(res.headers['retry-after'])).toBeLessThanOrEqual(60);
-    expect(res.headers['content-type']).toBe('text/plain; charset=utf-8');
+    expect(refusal(res).error).toBe('too_many_requests');
   });
 });
 
@@ -229,7 +271,7 @@ describe('POST /api/websub/hub: per-host cap', () => {
       });
     const refused = await send('https://127.0.0.2:9/three');
     expect(refused.status).toBe(403);
-    expect(refused.text).toContain('too many subscriptions');
+    expect(refusal(refused).message).toContain('too many subscriptions');
     expect((await send('https://127.0.0.2:9/one')).status).toBe(202);
     expect((await send('https://127.0.0.3:9/three')).status).toBe(202);
   });

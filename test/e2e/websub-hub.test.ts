@@ -73,7 +73,10 @@ describe('WebSub subscription state table (INTERFACE.md)', () => {
       'hub.callback': `http://localhost:${w.sub.port}/state/http`,
     });
     expect(res.status).toBe(400);
-    expect(res.text).toMatch(/hub\.callback: must use https/);
+    expect(JSON.parse(res.text)).toMatchObject({
+      error: 'invalid_request',
+      issues: [{ path: ['hub.callback'], message: expect.stringMatching(/^must use https/) }],
+    });
     expect(await w.store.websub.countPendingIntents()).toBe(0);
     expect(w.sub.connections()).toBe(before);
   });

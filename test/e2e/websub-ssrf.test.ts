@@ -89,7 +89,7 @@ describe('WebSub callbacks that could reach inside the network are refused befor
     async (host) => {
       const res = await refuse(`https://${host}:${trap.port}/callback`);
       expect(res.status).toBe(403);
-      expect(res.text).toMatch(/^hub\.callback: /);
+      expect((JSON.parse(res.text) as { message: string }).message).toMatch(/^hub\.callback: /);
       expect(await w.store.websub.countPendingIntents()).toBe(0);
       expect(trap.connections()).toBe(0);
     },

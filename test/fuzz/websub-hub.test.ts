@@ -258,6 +258,25 @@ const hubRequest = fc.record({
     { weight: 1, arbitrary: fc.constant(undefined) },
   ),
   canary: fc.oneof({ weight: 4, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: canary() }),
+  /** A hub field appended with percent-encoded bytes that are not UTF-8 (or valid ones). */
+  escaped: fc.oneof(
+    { weight: 6, arbitrary: fc.constant(null) },
+    {
+      weight: 1,
+      arbitrary: fc.tuple(
+        fc.constantFrom(...FIELDS),
+        fc.constantFrom(
+          '%FF%FE',
+          'ab%C3',
+          '%ED%A0%80',
+          '%C0%AF',
+          'x%E2%82',
+          '%F4%90%80%80',
+          '%C3%A9',
+        ),
+      ),
+    },
+  ),
 });
 
 type HubRequest = typeof hubRequest extends fc.Arbitrary<infer T> ? T : never;
@@ -265,7 +284,8 @@ type HubRequest = typeof hubRequest extends fc.Arbitrary<infer T> ? T : never;
 function bodyOf(r: HubRequest): Buffer {
   const pairs = r.canary ? [...r.pairs, ['hub.secret', r.canary] as [string, string]] : r.pairs;
   // URLSearchParams writes lone surrogates as U+FFFD, as any UTF-8 encoder does.
-  const form = new URLSearchParams(pairs).toString();
+  let form = new URLSearchParams(pairs).toString();
+  if (r.escaped) form = `${form}&${r.escaped[0]}=${r.escaped[1]}`;
   switch (r.encoding) {
     case 'form':
       return Buffer.from(form);
@@ -278,16 +298,48 @@ function bodyOf(r: HubRequest): Buffer {
   }
 }
 
-/** What the documented rules say of a form the hub reads (content type and size passed). */
-function judgeForm(params: URLSearchParams): { bad: Set<string>; host?: boolean } {
-  const bad = new Set<string>();
-  const form: Record<string, string> = {};
-  // A field given twice is refused at once, the first repeated in body order.
-  for (const [key, value] of params) {
-    if (!FIELDS.includes(key)) continue;
-    if (Object.hasOwn(form, key)) return { bad: new Set([key]) };
-    form[key] = value;
+/**
+ * A form name or value as the rules read it: `+` a space, `%XX` a byte (a `%` without two hex
+ * digits is itself), then strict UTF-8; null when the bytes are not UTF-8.
+ */
+function strictDecode(text: string): string | null {
+  const bytes: number[] = [];
+  for (let i = 0; i < text.length;) {
+    if (text[i] === '%' && /^[0-9a-fA-F]{2}$/.test(text.slice(i + 1, i + 3))) {
+      bytes.push(parseInt(text.slice(i + 1, i + 3), 16));
+      i += 3;
+      continue;
+    }
+    const ch = String.fromCodePoint(text.codePointAt(i)!);
+    bytes.push(...Buffer.from(ch === '+' ? ' ' : ch));
+    i += ch.length;
   }
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(Uint8Array.from(bytes));
+  } catch {
+    return null;
+  }
+}
+
+/** What the documented rules say of a form the hub reads (content type and size passed). */
+function judgeForm(text: string): { bad: Set<string>; host?: boolean } {
+  const bad = new Set<string>();
+  const form = Object.create(null) as Record<string, string>;
+  const seen = new Set<string>();
+  const notUtf8 = new Set<string>();
+  // A field given twice is refused at once, the first repeated in body order; fields whose
+  // escapes are not UTF-8 are refused together, before any other rule.
+  for (const pair of text.split('&').filter(Boolean)) {
+    const eq = pair.indexOf('=');
+    const key = strictDecode(eq === -1 ? pair : pair.slice(0, eq));
+    if (key === null || !FIELDS.includes(key)) continue;
+    if (seen.has(key)) return { bad: new Set([key]) };
+    seen.add(key);
+    const value = strictDecode(eq === -1 ? '' : pair.slice(eq + 1));
+    if (value === null) notUtf8.add(key);
+    else form[key] = value;
+  }
+  if (notUtf8.size > 0) return { bad: notUtf8 };
   if (!['subscribe', 'unsubscribe'].includes(form['hub.mode']!)) bad.add('hub.mode');
   if (!TOPICS.includes(form['hub.topic']!)) bad.add('hub.topic');
   const cb = form['hub.callback'];
@@ -322,7 +374,7 @@ async function intents(): Promise<number> {
 
 describe('fuzz: WebSub hub forms (POST /api/websub/hub)', () => {
   it(
-    'never answers 5xx; refusals are the documented plain-text 4xx; a 202 queues exactly one verification and a refusal nothing',
+    'never answers 5xx; refusals are the documented JSON 4xx (issues naming exactly the bad fields, percent-encoded bytes that are not UTF-8 included); a 202 queues exactly one verification and a refusal nothing',
     async () => {
       await checkBoundary(
         'WebSub hub forms',
@@ -359,8 +411,12 @@ describe('fuzz: WebSub hub forms (POST /api/websub/hub)', () => {
             return;
           }
           expect([202, 400, 403, 413, 415]).toContain(res.status);
-          expect(res.headers['content-type']).toBe('text/plain; charset=utf-8');
-          expect(res.text.endsWith('\n') && res.text.trim().length > 0).toBe(true);
+          if (res.status === 202) {
+            expect(res.headers['content-type']).toBe('text/plain; charset=utf-8');
+            expect(res.text.endsWith('\n') && res.text.trim().length > 0).toBe(true);
+          } else {
+            expectJsonError(res);
+          }
           if (r.canary) expectNoEcho(res.text, [r.canary]);
           const type = (r.contentType ?? '').split(';').map((p) => p.trim().toLowerCase());
           const charset = type
@@ -380,15 +436,11 @@ describe('fuzz: WebSub hub forms (POST /api/websub/hub)', () => {
             expect(res.status).toBe(body.length > MAX_FORM_BYTES ? 413 : 400);
             return;
           }
-          const verdict = judgeForm(new URLSearchParams(body.toString('utf8')));
+          const verdict = judgeForm(body.toString('utf8'));
           if (verdict.bad.size > 0) {
             expect(res.status).toBe(400);
-            const named = new Set(
-              res.text
-                .trim()
-                .split('\n')
-                .map((line) => line.split(':')[0]),
-            );
+            const { issues } = JSON.parse(res.text) as { issues: { path: string[] }[] };
+            const named = new Set(issues.map((i) => i.path[0]));
             expect([...named].sort()).toEqual([...verdict.bad].sort());
           } else {
             expect(res.status, `callback host allowed: ${verdict.host}`).toBe(

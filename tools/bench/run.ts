@@ -9,6 +9,7 @@ import { benchMigrate, benchNotify, benchReads, benchScale } from './scale.js';
 import { benchSoak } from './soak.js';
 import { benchStalls } from './stalls.js';
 import { benchWebSub } from './websub.js';
+import { benchWebSubFanout } from './websub-fanout.js';
 import { parseCommandLine, printUsage, runCommandLine, UsageError } from '../../src/cli.js';
 
 const SCENARIOS = [
@@ -26,18 +27,21 @@ const SCENARIOS = [
   'pages',
   'stalls',
   'websub',
+  'websub-fanout',
   'soak',
 ] as const;
 
 const USAGE = `Usage: npm run bench [-- <scenario>...]
 
-Runs the benchmarks and prints Markdown tables; with no scenario, all but migrate and soak.
+Runs the benchmarks and prints Markdown tables; with no scenario, all but migrate, soak and
+websub-fanout.
 Scenarios: ${SCENARIOS.join(', ')}.
 
 Environment: BENCH_SIZES (default 1000,100000), BENCH_DURATION (seconds per load, default 10),
 BENCH_ENGINES (default sqlite; sqlite,postgres), BENCH_SCALE_COUNT (default 100000),
 BENCH_INSIGHTS_COUNT (default 10000), BENCH_WEBSUB_SUBSCRIBERS (default 1000,10000),
-BENCH_WEBSUB_INSTANCES (default 1). Figures and how to read them: docs/benchmarks.md.
+BENCH_WEBSUB_INSTANCES (default 1), BENCH_WEBSUB_FANOUT_REVIEWS (default 100000),
+BENCH_WEBSUB_FANOUT_SUBSCRIBERS (default 20 per topic). Figures and how to read them: docs/benchmarks.md.
 
 Options:
   -h, --help   this text`;
@@ -45,7 +49,7 @@ Options:
 const CLI = { name: 'bench', usage: USAGE };
 
 /**
- * `npm run bench [-- http|import|startup|etag|notify|reads|migrate|insights|mcp|mcp-batches|agent-tasks|pages|stalls|websub|soak]`:
+ * `npm run bench [-- http|import|startup|etag|notify|reads|migrate|insights|mcp|mcp-batches|agent-tasks|pages|stalls|websub|websub-fanout|soak]`:
  * runs the benchmarks and prints Markdown tables. Sizes come from
  * BENCH_SIZES (default "1000,100000"); each load runs BENCH_DURATION seconds (default 10). The
  * WebSub subscriber counts come from BENCH_WEBSUB_SUBSCRIBERS (default "1000,10000"), the
@@ -121,6 +125,13 @@ async function main(which: ReadonlySet<string>): Promise<void> {
   if (which.has('soak')) {
     console.log('## Soak\n');
     console.log(await benchSoak());
+  }
+  // 60 deliveries of every topic at 100,000 reviews (about 2.3 GB over loopback): only when named.
+  if (which.has('websub-fanout')) {
+    console.log('## WebSub fan-out of every topic\n');
+    const reviews = Number(process.env.BENCH_WEBSUB_FANOUT_REVIEWS ?? 100_000);
+    const perTopic = Number(process.env.BENCH_WEBSUB_FANOUT_SUBSCRIBERS ?? 20);
+    console.log(table([await benchWebSubFanout(reviews, perTopic)]));
   }
   if (all || which.has('websub')) {
     console.log('## WebSub distribution\n');

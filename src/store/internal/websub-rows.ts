@@ -50,3 +50,14 @@ export function toIntent(r: IntentRow): ClaimedIntent {
     reason: r.reason,
   };
 }
+
+/**
+ * The beginnings of every callback URL on the same host name as `callback` (its `href`, as the
+ * WHATWG parser writes it: the host is followed by `/` or by `:` and a port), so that the
+ * per-host cap also counts by name the rows whose `callback_host` is the resolved address.
+ */
+export function sameNamePrefixes(callback: string): { slash: string; colon: string } {
+  const url = new URL(callback);
+  const base = `${url.protocol}//${url.hostname}`;
+  return { slash: `${base}/`, colon: `${base}:` };
+}

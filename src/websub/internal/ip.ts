@@ -95,3 +95,18 @@ export function cidrContains(cidr: Cidr, address: IpAddress): boolean {
 export function cidrWithin(inner: Cidr, outer: Cidr): boolean {
   return inner.prefix >= outer.prefix && cidrContains(outer, inner.network);
 }
+
+/**
+ * The key under which the hub counts and limits a callback host, from the address it resolved
+ * to: an IPv4 address as is (also when carried as IPv4-mapped IPv6), an IPv6 address by its /64
+ * (one subscriber's network, as the rate limit counts clients). Anything else is returned as is.
+ */
+export function hostKey(address: string): string {
+  const ip = parseIp(address);
+  if (!ip) return address;
+  const b = ip.bytes;
+  const mapped = ip.family === 6 && b.subarray(0, 10).every((x) => x === 0) && b[10] === 0xff;
+  if (ip.family === 4 || (mapped && b[11] === 0xff)) return [...b.subarray(-4)].join('.');
+  const groups = [0, 2, 4, 6].map((i) => ((b[i]! << 8) | b[i + 1]!).toString(16));
+  return `${groups.join(':')}::/64`;
+}

@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import { Agent, buildConnector } from 'undici';
 import { RefusedTargetError, type HostVetter } from './target.js';
 
@@ -13,7 +14,11 @@ export interface OutboundResponse {
 export interface OutboundRequest {
   method: 'GET' | 'POST';
   headers?: Record<string, string>;
-  body?: Buffer;
+  /**
+   * The body: bytes sent in one write, or a source of slices given the request's abort signal
+   * (streamed with backpressure: the next slice is asked for once the socket took the last).
+   */
+  body?: Buffer | ((signal: AbortSignal) => AsyncIterable<Uint8Array>);
   /** Read the response body (up to the limit); otherwise it is drained and dropped. */
   readBody?: boolean;
 }
@@ -83,13 +88,20 @@ export function createOutbound(options: OutboundOptions): Outbound {
     async request(url, init) {
       const target = new URL(url);
       if (target.protocol !== 'https:') throw new RefusedTargetError('only https callbacks');
+      const signal = AbortSignal.timeout(options.timeoutMs);
+      // undici writes an async iterable chunk by chunk, waiting for the socket to drain between
+      // chunks (documented, though its typings name only Readable).
+      const body =
+        typeof init.body === 'function'
+          ? (init.body(signal) as unknown as Readable)
+          : (init.body ?? null);
       const res = await agent.request({
         origin: target.origin,
         path: `${target.pathname}${target.search}`,
         method: init.method,
         headers: { 'user-agent': options.userAgent, ...init.headers },
-        body: init.body ?? null,
-        signal: AbortSignal.timeout(options.timeoutMs),
+        body,
+        signal,
       });
       if (!init.readBody) {
         await res.body.dump({ limit: options.maxBodyBytes }).catch(() => undefined);

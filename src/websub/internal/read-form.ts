@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
-import { HubError } from './hub-error.js';
+import type { Issue } from '../../domain/issues.js';
+import { HubError, invalidForm } from './hub-error.js';
 import { dict, type Dict } from '../../platform/dict.js';
 
 /** Largest request body the hub reads: the longest valid form fits with room to spare. */
@@ -37,7 +38,8 @@ async function readCapped(req: IncomingMessage, max: number): Promise<Buffer> {
 /**
  * Reads the hub's form body: 415 unless it is form-encoded UTF-8 without a content coding (a
  * compressed body would otherwise be read as a form of garbage), 413 past `MAX_FORM_BYTES`, 400
- * when it is not valid UTF-8 or names a `hub.*` parameter twice. Returns the `hub.*` parameters;
+ * when it is not valid UTF-8, names a `hub.*` parameter twice (the first repeated, at once), or
+ * has a `hub.*` parameter whose percent-encoded bytes are not UTF-8 (one issue each). Returns the `hub.*` parameters;
  * every other parameter is ignored.
  */
 export async function readHubForm(req: IncomingMessage): Promise<Record<string, string>> {
@@ -52,11 +54,44 @@ export async function readHubForm(req: IncomingMessage): Promise<Record<string, 
   } catch {
     throw new HubError(400, 'The request body is not valid UTF-8.');
   }
-  const form: Dict<string> = dict();
-  for (const [key, value] of new URLSearchParams(text)) {
-    if (!KNOWN.has(key)) continue;
-    if (Object.hasOwn(form, key)) throw new HubError(400, `${key}: given more than once`);
-    form[key] = value;
+  return parseForm(text);
+}
+
+/**
+ * One name or value of a form: `+` is a space, `%XX` a byte (a `%` not followed by two hex digits
+ * stays as is, as URLSearchParams reads it), and the bytes must be valid UTF-8: null otherwise
+ * (URLSearchParams would turn them into U+FFFD, and a secret would silently change).
+ */
+function decodeComponent(text: string): string | null {
+  try {
+    return decodeURIComponent(text.replace(/\+/g, ' ').replace(/%(?![0-9a-fA-F]{2})/g, '%25'));
+  } catch {
+    return null;
   }
+}
+
+/** The known `hub.*` parameters of a form (a null-prototype record); 400 for a bad one. */
+function parseForm(text: string): Dict<string> {
+  const form: Dict<string> = dict();
+  const seen = new Set<string>();
+  const issues: Issue[] = [];
+  for (const pair of text.split('&')) {
+    if (pair === '') continue;
+    const eq = pair.indexOf('=');
+    const key = decodeComponent(eq === -1 ? pair : pair.slice(0, eq));
+    if (key === null || !KNOWN.has(key)) continue;
+    if (seen.has(key))
+      throw invalidForm([{ path: [key], code: 'duplicate', message: 'is given more than once' }]);
+    seen.add(key);
+    const value = decodeComponent(eq === -1 ? '' : pair.slice(eq + 1));
+    if (value === null)
+      issues.push({
+        path: [key],
+        code: 'invalid_utf8',
+        message: 'is not valid UTF-8 once its percent-encoded bytes are decoded',
+      });
+    else form[key] = value;
+  }
+  if (issues.length > 0) throw invalidForm(issues);
   return form;
 }

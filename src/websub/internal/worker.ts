@@ -3,8 +3,10 @@ import type { Published } from '../../snapshot/types.js';
 import type { ClaimedDelivery, ClaimedIntent, WebSubStore } from '../../store/index.js';
 import { createBatcher } from './batch.js';
 import { callbackId } from './callback-url.js';
-import { attemptDelivery } from './deliver.js';
+import { ByteBudget, DELIVERY_BYTES_IN_FLIGHT } from './budget.js';
+import { attemptDelivery, type DeliveryTools } from './deliver.js';
 import type { Outbound } from './outbound.js';
+import { createSigner } from './signature.js';
 import { Slots } from './slots.js';
 import { notifyDenied, verifyIntent } from './verify.js';
 
@@ -39,6 +41,8 @@ export interface WorkerOptions {
   claimLeaseMs: number;
   /** Where failed claims go (default: an error line each). */
   claimFailures?: FailureLog;
+  /** Bytes of bodies in flight across deliveries (default `DELIVERY_BYTES_IN_FLIGHT`). */
+  bytesInFlight?: number;
 }
 
 /** Runs the hub's queues: verifications of intent, denial notices and deliveries. */
@@ -60,6 +64,11 @@ export interface Worker {
  */
 export function createWorker(o: WorkerOptions): Worker {
   const slots = new Slots(o.concurrency, o.hostConcurrency);
+  const tools: DeliveryTools = {
+    outbound: o.outbound,
+    sign: createSigner(),
+    budget: new ByteBudget(o.bytesInFlight ?? DELIVERY_BYTES_IN_FLIGHT),
+  };
   const running = new Set<Promise<void>>();
   let scheduled = false;
   let pumping: Promise<void> | null = null;
@@ -150,7 +159,7 @@ export function createWorker(o: WorkerOptions): Worker {
       await o.store.deliveryGone(d); // a topic this hub no longer serves (BASE_URL changed)
       return;
     }
-    const outcome = await attemptDelivery(o.outbound, d, rep);
+    const outcome = await attemptDelivery(tools, d, rep);
     if (stopped) return;
     if (outcome.kind === 'delivered') {
       await succeeded({ delivery: d, sentVersion: snapshot.state.version });
