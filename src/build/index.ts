@@ -248,10 +248,11 @@ export async function startBuildThread(
       } catch (err) {
         // What failed may be held in the worker (its store's connections, a state left by a
         // database outage): it is stopped, and the next build (the publisher retries, and logs
-        // the error) starts a fresh one, whatever the cause.
+        // the error) starts a fresh one, whatever the cause. At once: closing its store first
+        // could wait for as long as a cut-off server does not answer, and the worker would stay.
         if (running === r && !closed) {
           logger.debug('replacing the build worker after a failed build');
-          void stop(r);
+          void stop(r, true);
         }
         throw err;
       } finally {
