@@ -49,7 +49,8 @@ export function createRefreshHealth(
         since: stale?.since ?? t,
         reason: staleReason(newer),
         newerVersion: newer ?? stale?.newerVersion ?? null,
-        behindSince: newer === null ? (stale?.behindSince ?? null) : (stale?.behindSince ?? t),
+        // Only while the store answers: a build cut short by an outage is not a stuck instance.
+        behindSince: newer === null ? null : (stale?.behindSince ?? t),
       };
     },
     retryIn: () => delay,

@@ -75,8 +75,9 @@ export interface Staleness {
   /** The newest data version the store was seen to hold meanwhile, if it could be read. */
   readonly newerVersion: number | null;
   /**
-   * Since when the store could be read but its newer version not published (an instance stuck
-   * while the others may be fine), or `null` while only the store was away.
+   * Since when the store could be read but its newer version not published, attempt after
+   * attempt (an instance stuck while the others may be fine); `null` while the store is away
+   * (every instance is then in the same boat), also after builds cut short by the outage.
    */
   readonly behindSince: number | null;
 }
