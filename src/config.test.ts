@@ -65,3 +65,17 @@ describe('MCP_SESSION_SECRET', () => {
     expect(load).not.toThrow(/short-but-secret/);
   });
 });
+
+describe('HEALTHZ_STALE_SECONDS', () => {
+  it('is 120 s unless set, and 0 turns the 503 of a stale instance off', () => {
+    expect(loadConfig({}).healthzStaleMs).toBe(120_000);
+    expect(loadConfig({ HEALTHZ_STALE_SECONDS: '0' }).healthzStaleMs).toBe(0);
+    expect(loadConfig({ HEALTHZ_STALE_SECONDS: '86400' }).healthzStaleMs).toBe(86_400_000);
+  });
+
+  it.each(['-1', '1.5', '86401', 'soon'])('rejects %s in one line', (value) => {
+    expect(() => loadConfig({ HEALTHZ_STALE_SECONDS: value })).toThrow(
+      `invalid HEALTHZ_STALE_SECONDS="${value}": must be an integer from 0 to 86400`,
+    );
+  });
+});

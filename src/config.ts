@@ -83,6 +83,12 @@ export const EnvSchema = z.object({
     .enum(LOG_LEVELS, { message: `must be one of ${LOG_LEVELS.join(', ')}` })
     .default('info'),
   DATA_POLL_MS: positiveInt(60_000).default(500),
+  HEALTHZ_STALE_SECONDS: z
+    .string()
+    .regex(/^\d+$/, 'must be an integer from 0 to 86400')
+    .transform(Number)
+    .refine((n) => n <= 86_400, 'must be an integer from 0 to 86400')
+    .default(120),
   RESPONSE_CACHE_ENTRIES: z
     .string()
     .regex(/^\d+$/, 'must be an integer from 0 to 1000000')
@@ -160,6 +166,11 @@ export interface Config {
   readonly logLevel: (typeof LOG_LEVELS)[number];
   /** How often the service checks the store for changes committed by other processes. */
   readonly dataPollMs: number;
+  /**
+   * `/healthz` answers 503 once the store has held a newer data version that the instance could
+   * not publish for this long (0: never).
+   */
+  readonly healthzStaleMs: number;
   /** Search and since responses kept per data version (0 turns the cache off). */
   readonly responseCacheEntries: number;
   /**
@@ -311,6 +322,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sampleData: e.SAMPLE_DATA === 'on',
     logLevel: e.LOG_LEVEL,
     dataPollMs: e.DATA_POLL_MS,
+    healthzStaleMs: e.HEALTHZ_STALE_SECONDS * 1000,
     responseCacheEntries: e.RESPONSE_CACHE_ENTRIES,
     socketTimeoutMs: e.SOCKET_TIMEOUT_MS,
     sinceMaxStreams: e.SINCE_MAX_STREAMS,

@@ -192,6 +192,8 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
       baseUrl: config.baseUrl,
       maxStreams: config.sinceMaxStreams,
       released: () => collectSoon(),
+      stale: () => publisher.stale(),
+      staleAfterMs: config.healthzStaleMs,
     }),
     ...mcpRoutes({
       createServer: createMcpServerFactory({ urls, version, sessions: store.sessions }),

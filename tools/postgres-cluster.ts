@@ -5,7 +5,7 @@
  * against. Needs Debian's PostgreSQL server binaries (`apt-get install -y postgresql`); as root,
  * its commands run as the package's `postgres` user.
  */
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
@@ -19,6 +19,13 @@ export interface PostgresCluster {
   adminUrl: string;
   /** The server's `bin` folder (initdb, pg_ctl, ...). */
   bin: string;
+  /**
+   * Stops the server as a crash would (`pg_ctl stop -m immediate`: every connection cut, no
+   * checkpoint), keeping its data; `start` brings it back on the same port. For outage tests.
+   */
+  kill(): Promise<void>;
+  /** Starts the server again after `kill` (recovery from the WAL); resolves once it accepts. */
+  start(): Promise<void>;
   /** Stops the server at once and deletes the folder. */
   stop(): void;
 }
@@ -59,10 +66,18 @@ function freePort(): Promise<number> {
 /** PostgreSQL refuses to run as root: as root, its commands run as the package's `postgres` user. */
 function runner(purpose: string): {
   run(cmd: string, args: string[]): void;
+  /** The same, without holding the event loop. */
+  runAsync(cmd: string, args: string[]): Promise<void>;
   owner?: { uid: number; gid: number };
 } {
+  const runAsync = (cmd: string, args: string[]): Promise<void> =>
+    new Promise((resolve, reject) => {
+      const [file, argv] =
+        userInfo().uid === 0 ? ['runuser', ['-u', 'postgres', '--', cmd, ...args]] : [cmd, args];
+      execFile(file, argv, (err) => (err ? reject(err) : resolve()));
+    });
   if (userInfo().uid !== 0) {
-    return { run: (cmd, args) => void execFileSync(cmd, args, { stdio: 'pipe' }) };
+    return { run: (cmd, args) => void execFileSync(cmd, args, { stdio: 'pipe' }), runAsync };
   }
   let ids: string[];
   try {
@@ -74,6 +89,7 @@ function runner(purpose: string): {
   return {
     run: (cmd, args) =>
       void execFileSync('runuser', ['-u', 'postgres', '--', cmd, ...args], { stdio: 'pipe' }),
+    runAsync,
     owner: { uid: Number(ids[0]), gid: Number(ids[1]) },
   };
 }
@@ -89,7 +105,7 @@ export async function startPostgresCluster(options: {
   maxConnections?: number;
 }): Promise<PostgresCluster> {
   const bin = serverBinaries(options.purpose);
-  const { run, owner } = runner(options.purpose);
+  const { run, runAsync, owner } = runner(options.purpose);
   const dir = mkdtempSync(join(tmpdir(), 'dealer-reviews-pg-'));
   if (owner) chownSync(dir, owner.uid, owner.gid);
   const data = join(dir, 'data');
@@ -132,7 +148,20 @@ export async function startPostgresCluster(options: {
       });
     }
     started = true;
-    return { adminUrl: `postgres://postgres@127.0.0.1:${port}/postgres`, bin, stop };
+    const pgCtl = join(bin, 'pg_ctl');
+    return {
+      adminUrl: `postgres://postgres@127.0.0.1:${port}/postgres`,
+      bin,
+      async kill() {
+        await runAsync(pgCtl, ['-D', data, '-m', 'immediate', '-w', 'stop']);
+        started = false;
+      },
+      async start() {
+        await runAsync(pgCtl, ['-D', data, '-l', log, '-o', settings, '-w', 'start']);
+        started = true;
+      },
+      stop,
+    };
   } catch (err) {
     stop();
     throw err;

@@ -9,6 +9,7 @@ import { HttpError } from '../http/errors.js';
 import { sincePage } from '../reviews/since.js';
 import { buildSnapshot } from '../snapshot/index.js';
 import type { Snapshot } from '../snapshot/types.js';
+import { healthOf } from './health.js';
 import { searchDocument } from './routes.js';
 import { SearchFilters } from '../reviews/search-schema.js';
 
@@ -131,5 +132,56 @@ describe('sincePage', () => {
       page = sincePage(snapshot.index, '2024-01-01', 3, page.next);
     }
     expect(seen).toEqual(whole);
+  });
+});
+
+describe('healthOf (/healthz)', () => {
+  const at = Date.parse('2030-01-01T00:00:00.000Z');
+
+  it('is 200 { status: "ok", dataVersion, reviews } while the served version is fresh', () => {
+    expect(healthOf(snapshot, null, 120_000, at)).toEqual({
+      status: 200,
+      body: { status: 'ok', dataVersion: 3, reviews: 4 },
+    });
+  });
+
+  it('stays 200 while only the store cannot be read, saying since when', () => {
+    const stale = { since: at, reason: 'the store could not be read', newerVersion: null };
+    expect(healthOf(snapshot, { ...stale, behindSince: null }, 120_000, at + 3_600_000)).toEqual({
+      status: 200,
+      body: {
+        status: 'ok',
+        dataVersion: 3,
+        reviews: 4,
+        stale: { since: '2030-01-01T00:00:00.000Z', reason: 'the store could not be read' },
+      },
+    });
+  });
+
+  it('is 503 once a newer version could not be published for the grace (unless it is 0)', () => {
+    const stale = {
+      since: at - 60_000,
+      reason: 'data version 5 could not be published',
+      newerVersion: 5,
+      behindSince: at,
+    };
+    const body = {
+      dataVersion: 3,
+      reviews: 4,
+      stale: {
+        since: '2029-12-31T23:59:00.000Z',
+        reason: 'data version 5 could not be published',
+        newerVersion: 5,
+      },
+    };
+    expect(healthOf(snapshot, stale, 120_000, at + 119_999)).toEqual({
+      status: 200,
+      body: { status: 'ok', ...body },
+    });
+    expect(healthOf(snapshot, stale, 120_000, at + 120_000)).toEqual({
+      status: 503,
+      body: { status: 'stale', ...body },
+    });
+    expect(healthOf(snapshot, stale, 0, at + 86_400_000).status).toBe(200);
   });
 });

@@ -3,7 +3,7 @@ import { HttpError, invalidRequest } from '../http/errors.js';
 import { prepareRepresentation } from '../representation/index.js';
 import { sendJson, sendRepresentation } from '../http/respond.js';
 import type { Route } from '../http/router.js';
-import type { Published, Representation, Snapshot } from '../snapshot/types.js';
+import type { Published, Representation, Snapshot, Staleness } from '../snapshot/types.js';
 import { writeFragments } from '../reviews/dataset.js';
 import { DOCUMENT_IDS, DOCUMENTS, OPENAPI_PATH } from '../catalogue.js';
 import { toIssues } from '../domain/issues.js';
@@ -16,6 +16,7 @@ import {
   type SearchFilters,
 } from '../reviews/search-schema.js';
 import { runSearch } from '../reviews/search.js';
+import { healthOf } from './health.js';
 import { SinceStreams, sendSince } from './since.js';
 
 function cached(snapshot: Snapshot, key: string, render: () => Buffer): Representation {
@@ -76,6 +77,13 @@ export interface ApiOptions {
   maxStreams: number;
   /** Called when a stream of a superseded data version ends (its bytes can be collected). */
   released?: () => void;
+  /** Since when and why the served version could not be refreshed (`Publisher.stale`). */
+  stale?: () => Staleness | null;
+  /**
+   * `/healthz` answers 503 once the store has held a newer version that this instance could not
+   * publish for this long (`HEALTHZ_STALE_SECONDS`); 0: never.
+   */
+  staleAfterMs?: number;
 }
 
 /**
@@ -88,6 +96,8 @@ export function apiRoutes({
   baseUrl,
   maxStreams,
   released,
+  stale,
+  staleAfterMs = 0,
 }: ApiOptions): Route[] {
   const streams = new SinceStreams(published, maxStreams, released);
   const search = (req: IncomingMessage, res: ServerResponse, query: string): void => {
@@ -135,12 +145,8 @@ export function apiRoutes({
       path: '/healthz',
       methods: {
         GET: (req, res) => {
-          const snap = published.current();
-          sendJson(req, res, 200, {
-            status: 'ok',
-            dataVersion: snap.state.version,
-            reviews: snap.index.size,
-          });
+          const health = healthOf(published.current(), stale?.() ?? null, staleAfterMs, Date.now());
+          sendJson(req, res, health.status, health.body);
         },
       },
     },

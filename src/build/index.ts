@@ -107,7 +107,9 @@ interface Running {
  * Starts the build worker (`thread.ts`) and returns it as the publisher's `Builder`: `build()`
  * asks it for the newest data version, which arrives in shared memory; the insights follow
  * as a `document` event. Resolves once the worker has opened the store (and loaded the sample
- * dealership into an empty one, when asked); rejects when it cannot.
+ * dealership into an empty one, when asked); rejects when it cannot. A build that fails stops
+ * its worker (nothing it held, such as its store's connections after a database outage, is
+ * reused): the next build starts a fresh one.
  */
 export async function startBuildThread(
   data: BuildThreadData,
@@ -243,6 +245,16 @@ export async function startBuildThread(
         const built = await r.client.call<BuiltVersion>('build');
         r.owes = built.state.version;
         return built;
+      } catch (err) {
+        // What failed may be held in the worker (its store's connections, a state left by a
+        // database outage): it is stopped, and the next build (the publisher retries, and logs
+        // the error) starts a fresh one, whatever the cause. At once: closing its store first
+        // could wait for as long as a cut-off server does not answer, and the worker would stay.
+        if (running === r && !closed) {
+          logger.debug('replacing the build worker after a failed build');
+          void stop(r, true);
+        }
+        throw err;
       } finally {
         r.building--;
       }

@@ -139,7 +139,19 @@ export function buildOpenApiDocument(
         },
       },
       '/healthz': {
-        get: { summary: 'Readiness.', responses: { '200': { description: 'Ready.' } } },
+        get: {
+          summary: 'Readiness.',
+          responses: {
+            '200': {
+              description:
+                'Ready: `{ status: "ok", dataVersion, reviews }`, with `stale: { since, reason, newerVersion? }` while the served data could not be refreshed.',
+            },
+            '503': {
+              description:
+                'Stuck: the store has held a newer data version that this instance could not publish for `HEALTHZ_STALE_SECONDS` (`status: "stale"`, the same fields).',
+            },
+          },
+        },
       },
       ...extraPaths,
     },

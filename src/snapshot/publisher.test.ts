@@ -123,6 +123,9 @@ function capturingLogger() {
 
 const silent = pino({ level: 'silent' });
 
+/** The retries' delays without jitter: 0.5, 1, 2, 4, 8, then 10 s. */
+const EXACT_RETRY = { firstMs: 500, maxMs: 10_000, random: () => 0.5 };
+
 /** Checks that every part of a snapshot describes the same data version. */
 function expectWhole(snapshot: Snapshot, reviewCount: number): void {
   expect(snapshot.index.size).toBe(reviewCount);
@@ -308,12 +311,18 @@ describe('startPublisher', () => {
     await commit(['a']);
     const b = builds();
     const { logger, lines } = capturingLogger();
-    publisher = await start(b, { logger, pollMs: 500 });
+    publisher = await start(b, { logger, pollMs: 500, retry: EXACT_RETRY });
     const v2 = await commit(['b']);
-    // Every build fails for 90 s, as while the store is away: 180 polls.
+    // Every build fails for 90 s, as while the store is away: tried at the poll (0.5 s), then
+    // after 0.5, 1, 2, 4, 8 and every 10 s (1, 2, 4, 8, 16, 26, ..., 66 s: the eleventh).
     const failing = b.builder.build;
-    b.builder.build = () => Promise.reject(new Error('store away'));
+    let attempts = 0;
+    b.builder.build = () => {
+      attempts++;
+      return Promise.reject(new Error('store away'));
+    };
     await vi.advanceTimersByTimeAsync(90_000);
+    expect(attempts).toBe(13);
     const errors = lines.filter((l) => l.level === 50) as {
       msg: string;
       failures?: number;
@@ -323,7 +332,7 @@ describe('startPublisher', () => {
       'could not rebuild the published data',
       'could not rebuild the published data',
     ]);
-    expect(errors[1]).toMatchObject({ failures: 121, failingMs: 60_000 });
+    expect(errors[1]).toMatchObject({ failures: 11, failingMs: 65_500 });
     b.builder.build = failing;
     await vi.advanceTimersByTimeAsync(500);
     await publisher.refresh();
@@ -446,6 +455,86 @@ describe('startPublisher', () => {
     await vi.advanceTimersByTimeAsync(30_000);
     await publisher.refresh();
     expect(published()).toBe(v4.version);
+  });
+
+  it('retries a failed build after 0.5 s, doubling, also while listening, and publishes it once', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    await commit(['a']);
+    const b = builds();
+    const n = notifications();
+    publisher = await start(b, { store: n.store, pollMs: 1_000, retry: EXACT_RETRY });
+    n.tell('listening');
+    await publisher.refresh();
+    expect(publisher.stale()).toBeNull();
+    const events: ChangeEvent[] = [];
+    publisher.onChange((e) => events.push(e));
+
+    // The build worker fails (its database restarting) when the change is told, and for 3.5 s.
+    const v2 = await commit(['b']);
+    const working = b.builder.build;
+    let attempts = 0;
+    b.builder.build = () => {
+      attempts++;
+      return Promise.reject(new Error('the database system is shutting down'));
+    };
+    const failedAt = Date.now();
+    n.tell('change');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(attempts).toBe(1);
+    expect(publisher.stale()).toEqual({
+      since: failedAt,
+      reason: `data version ${v2.version} could not be published`,
+      newerVersion: v2.version,
+      behindSince: failedAt,
+    });
+    // Not at the next poll (30 s while listening): after 0.5, 1 and 2 s.
+    await vi.advanceTimersByTimeAsync(499);
+    expect(attempts).toBe(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(attempts).toBe(2);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(attempts).toBe(3);
+    b.builder.build = working;
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect(publisher.current().state).toEqual(v2);
+    expect(publisher.stale()).toBeNull();
+    await publisher.settled();
+    expect(events.filter((e) => e.changed.includes('/reviews.json')).map((e) => e.version)).toEqual(
+      [v2.version],
+    );
+    // Working again: back to the 30 s safety net, and a failure waits 0.5 s again.
+    const built = b.versions.length;
+    await vi.advanceTimersByTimeAsync(29_000);
+    expect(b.versions).toHaveLength(built);
+  });
+
+  it('is stale while the store cannot be read, and fresh once a refresh works again', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    await commit(['a']);
+    const b = builds();
+    let away = false;
+    const reader = {
+      state: () =>
+        away ? Promise.reject(new Error('connect ECONNREFUSED 10.0.0.5:5432')) : store.state(),
+    };
+    publisher = await start(b, { store: reader, pollMs: 100, retry: EXACT_RETRY });
+    away = true;
+    await vi.advanceTimersByTimeAsync(100);
+    const since = Date.now();
+    // Nothing about the database reaches the public line (its address is in the log only).
+    expect(publisher.stale()).toEqual({
+      since,
+      reason: 'the store could not be read',
+      newerVersion: null,
+      behindSince: null,
+    });
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(publisher.stale()).toMatchObject({ since, behindSince: null });
+    away = false;
+    const v2 = await commit(['b']);
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(publisher.current().state).toEqual(v2);
+    expect(publisher.stale()).toBeNull();
   });
 
   it('with notifications that never start: polls every pollMs, and says so once', async () => {

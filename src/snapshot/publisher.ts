@@ -1,6 +1,7 @@
 import { DOCUMENTS, type DocumentId } from '../catalogue.js';
-import { createFailureLog, type Logger } from '../logger.js';
+import type { Logger } from '../logger.js';
 import type { DataState, WatchEvent } from '../store/index.js';
+import { RETRY, type BackoffOptions } from './backoff.js';
 import type { BuiltDocument } from './build.js';
 import type { Builder } from './builder.js';
 import {
@@ -9,7 +10,8 @@ import {
   type LiveSnapshot,
   type SnapshotOptions,
 } from './snapshot.js';
-import type { ChangeEvent, Published, Snapshot } from './types.js';
+import { createRefreshHealth } from './staleness.js';
+import type { ChangeEvent, Published, Snapshot, Staleness } from './types.js';
 
 export interface PublisherOptions extends SnapshotOptions {
   /**
@@ -24,6 +26,8 @@ export interface PublisherOptions extends SnapshotOptions {
   logger: Logger;
   /** Documents the builder sends after each version (the insights); start-up waits for them. */
   follows?: readonly DocumentId[];
+  /** How a failed refresh is retried (`RETRY`: 0.5 s doubling to 10 s, with jitter). */
+  retry?: BackoffOptions;
 }
 
 /** The live snapshot holder: checks the store for new versions and swaps atomically. */
@@ -32,6 +36,8 @@ export interface Publisher extends Published {
   refresh(): Promise<void>;
   /** Resolves once the current version's following documents (the insights) are in place. */
   settled(): Promise<void>;
+  /** Since when and why the served version could not be refreshed; `null` while it is fresh. */
+  stale(): Staleness | null;
   stop(): void;
 }
 
@@ -45,7 +51,7 @@ const WATCHED_POLL_MS = 30_000;
 const LISTEN_GRACE_MS = 10_000;
 
 /** What made the publisher look at the store's data version. */
-type Trigger = 'notify' | 'listening' | 'lost' | 'poll' | 'call';
+type Trigger = 'notify' | 'listening' | 'lost' | 'poll' | 'retry' | 'call';
 
 function changedPaths(before: Snapshot, after: Snapshot): string[] {
   const paths = new Set([...before.representations.keys(), ...after.representations.keys()]);
@@ -131,9 +137,11 @@ export async function startPublisher(options: PublisherOptions): Promise<Publish
   await swapIn();
   await settled();
 
-  const check = async (via: Trigger): Promise<void> => {
+  /** Publishes the store's newest version; `seen.newer` is that version once read, if newer. */
+  const check = async (via: Trigger, seen: { newer: number | null }): Promise<void> => {
     const state = await store.state();
     if (state.version === current!.state.version) return;
+    seen.newer = state.version;
     logger.info({ version: state.version, via }, 'noticed a new data version');
     await swapIn();
   };
@@ -141,20 +149,27 @@ export async function startPublisher(options: PublisherOptions): Promise<Publish
   let running: Promise<void> | null = null;
   let again: Promise<void> | null = null;
   let againVia: Trigger = 'call';
-  // While the store is away (a restart), every poll fails: logged once, then once a minute.
-  const failures = createFailureLog(logger, {
-    failed: 'could not rebuild the published data',
-    recovered: 'rebuilding the published data works again',
-  });
-  const run = (via: Trigger): Promise<void> =>
-    check(via)
+  // While the store is away (a restart), every attempt fails: logged once, then once a minute,
+  // and tried again after a backoff delay, whatever triggered it (a notification, the poll).
+  const health = createRefreshHealth(logger, options.retry ?? RETRY);
+  const run = (via: Trigger): Promise<void> => {
+    const seen = { newer: null as number | null };
+    return check(via, seen)
       .then(
-        () => failures.succeeded(),
-        (err: unknown) => failures.failed(err),
+        () => {
+          const wasFailing = health.retryIn() !== null;
+          health.succeeded();
+          if (wasFailing) loop();
+        },
+        (err: unknown) => {
+          health.failed(err, seen.newer);
+          loop();
+        },
       )
       .finally(() => {
         running = null;
       });
+  };
   const refresh = (via: Trigger = 'call'): Promise<void> => {
     if (!running) {
       running = run(via);
@@ -175,15 +190,17 @@ export async function startPublisher(options: PublisherOptions): Promise<Publish
   let listening = false;
   let everListened = false;
   const every = (): number => (listening ? Math.max(pollMs, WATCHED_POLL_MS) : pollMs);
-  const loop = (): void => {
+  // The next look at the store: a retry while refreshes fail, else the poll.
+  function loop(): void {
     if (stopped) return;
     if (timer) clearTimeout(timer);
+    const retryIn = health.retryIn();
     timer = setTimeout(() => {
       timer = null;
-      void refresh('poll').finally(loop);
-    }, every());
+      void refresh(retryIn === null ? 'poll' : 'retry').finally(loop);
+    }, retryIn ?? every());
     timer.unref();
-  };
+  }
   const unwatch = store.watch?.((event) => {
     if (stopped) return;
     if (event === 'lost') {
@@ -221,6 +238,7 @@ export async function startPublisher(options: PublisherOptions): Promise<Publish
     },
     refresh: () => refresh('call'),
     settled,
+    stale: () => health.stale(),
     stop() {
       stopped = true;
       unwatch?.();

@@ -62,3 +62,22 @@ export interface Published {
   current(): Snapshot;
   onChange(listener: (event: ChangeEvent) => void): () => void;
 }
+
+/**
+ * The served data version could not be refreshed: since when, why, and whether the store holds a
+ * newer one (`null` while the store cannot be read).
+ */
+export interface Staleness {
+  /** When the first of the failed refreshes ended (milliseconds since the epoch). */
+  readonly since: number;
+  /** One line for the public: what failed (the error itself is in the log). */
+  readonly reason: string;
+  /** The newest data version the store was seen to hold meanwhile, if it could be read. */
+  readonly newerVersion: number | null;
+  /**
+   * Since when the store could be read but its newer version not published, attempt after
+   * attempt (an instance stuck while the others may be fine); `null` while the store is away
+   * (every instance is then in the same boat), also after builds cut short by the outage.
+   */
+  readonly behindSince: number | null;
+}

@@ -300,6 +300,30 @@ describe('the PostgreSQL store', () => {
     unwatch();
   });
 
+  it('opened while its database is away, works (and listens) once it is back', async () => {
+    // As a build worker started during a restart: the migration at its first use fails.
+    const name = new URL(db.url).pathname.slice(1);
+    await admin.query(`ALTER DATABASE ${name} ALLOW_CONNECTIONS false`);
+    const store = db.open();
+    const r = recorder();
+    let unwatch: () => void = () => undefined;
+    try {
+      await expect(store.state()).rejects.toThrow(/not currently accepting connections/);
+      unwatch = store.watch!(r.listener);
+      await expect(store.countReviews()).rejects.toThrow(/not currently accepting connections/);
+    } finally {
+      await admin.query(`ALTER DATABASE ${name} ALLOW_CONNECTIONS true`);
+    }
+    // The failed migration is not kept: the next call migrates, and the watcher listens.
+    expect(await store.state()).toEqual({ version: 0, changedAt: '1970-01-01T00:00:00.000Z' });
+    await r.told(1);
+    expect(r.events).toEqual(['listening']);
+    await commitOne(db.open(), 'back', '2030-01-03T00:00:00.000Z');
+    await r.told(2);
+    expect(await store.countReviews()).toBe(1);
+    unwatch();
+  });
+
   it('fails only the transaction whose connection is lost, and goes on with new connections', async () => {
     const store = db.open();
     let inside!: () => void;

@@ -1,6 +1,6 @@
 import { clientConfig, createPool, parsePostgresUrl } from './internal/postgres-connection.js';
 import { createPgDb, type PgDb } from './internal/postgres-db.js';
-import { migratePostgres } from './internal/postgres-migrate.js';
+import { migrateWhenUsed } from './internal/postgres-migrate.js';
 import {
   readBusiness,
   readState,
@@ -141,19 +141,18 @@ function createAnalysisStore(db: PgDb): AnalysisStore {
 /**
  * Opens the PostgreSQL store named by a `postgres://` (or `postgresql://`) URL: a pool of at most
  * `pool_size` connections (default 10), the schema migrated at the first use (every call waits for
- * it and fails as it did), and `watch` on a connection of its own (with its heartbeat: `timing`,
+ * it and fails as it did; a failed migration, the server away, runs again at the next call), and `watch` on a connection of its own (with its heartbeat: `timing`,
  * for tests). Every call is asynchronous, so the service uses it as it is, on its event loop.
  * `location` is the URL with its password masked.
  */
 export function openPostgresStore(url: string, options: { watch?: WatcherTiming } = {}): Store {
   const target = parsePostgresUrl(url);
   const pool = createPool(target);
-  const ready = migratePostgres(pool);
-  ready.catch(() => undefined); // reported by every call
-  const db = createPgDb(pool, ready);
+  const migration = migrateWhenUsed(pool);
+  const db = createPgDb(pool, migration.ready);
   const watcher = createChangeWatcher(
     { ...clientConfig(target), application_name: 'dealer-reviews (watch)' },
-    ready,
+    migration.ready,
     options.watch,
   );
   let closed: Promise<void> | null = null;
@@ -231,7 +230,7 @@ export function openPostgresStore(url: string, options: { watch?: WatcherTiming 
     close() {
       closed ??= (async () => {
         await watcher.stop();
-        await ready.catch(() => undefined);
+        await migration.settled();
         await pool.end();
       })();
       return closed;

@@ -83,9 +83,13 @@ afterEach(async () => {
   await store.close();
 });
 
-async function start(first: Snapshot, publisher = manualPublisher(first)) {
+async function start(
+  first: Snapshot,
+  publisher = manualPublisher(first),
+  websub: Store['websub'] = store.websub,
+) {
   hub = await startHub({
-    store: store.websub,
+    store: websub,
     rates: store.rates,
     published: publisher.published,
     urls,
@@ -173,6 +177,38 @@ describe('the hub on an injected clock', () => {
       connects.every((c) => c.hostname === '93.184.216.34' && c.host === 'subscriber.example'),
     ).toBe(true);
     expect((await store.websub.getSubscription(TOPIC, CALLBACK))?.failures).toBe(1);
+  });
+
+  it('queues the deliveries of a change again once the store is back, if it was away just then', async () => {
+    let away = false;
+    const websub = new Proxy(store.websub, {
+      get(target, name, receiver) {
+        if (name === 'announce' && away) return () => Promise.reject(new Error('store away'));
+        return Reflect.get(target, name, receiver) as unknown;
+      },
+    });
+    const publisher = await start(await snapshotAt(1, 'one'), undefined, websub);
+    await store.websub.putSubscription(
+      {
+        topic: TOPIC,
+        callback: CALLBACK,
+        callbackHost: 'subscriber.example',
+        secret: null,
+        leaseSeconds: 3600,
+        expiresAt: now + HOUR,
+      },
+      now,
+    );
+    away = true;
+    publisher.publish(await snapshotAt(2, 'two'));
+    for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
+    // While the store is away, the maintenance fails too (and is logged, once a minute).
+    await expect(hub!.tick()).rejects.toThrow('store away');
+    expect(await store.websub.listPendingDeliveries()).toHaveLength(0);
+    away = false;
+    await hub!.tick();
+    expect((await store.websub.listTopics()).find((t) => t.topic === TOPIC)?.version).toBe(2);
+    await waitFor(async () => connects.length === 1);
   });
 
   it('queues deliveries for a change made while no hub ran, at start', async () => {

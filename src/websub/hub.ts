@@ -95,8 +95,9 @@ function createAnnouncer(o: HubOptions, clock: Clock, topics: ReadonlyMap<string
 /**
  * Starts the WebSub hub: records the current content of each topic (queueing deliveries for any
  * change that happened while no instance was running), listens for the publisher's change events
- * to queue deliveries, runs the worker that verifies intents and delivers, and sweeps expired
- * leases every `pollMs` (at most once a second).
+ * to queue deliveries (again at the next maintenance when the store was away just then), runs
+ * the worker that verifies intents and delivers, and sweeps expired leases every `pollMs` (at
+ * most once a second).
  */
 export async function startHub(o: HubOptions): Promise<Hub> {
   const clock = o.clock ?? { now: () => Date.now() };
@@ -141,13 +142,25 @@ export async function startHub(o: HubOptions): Promise<Hub> {
   if (queued > 0)
     logger.info({ queued }, 'websub deliveries queued for changes made while stopped');
 
-  const off = o.published.onChange((event) => {
-    announce(event.snapshot).then(
+  // A change whose deliveries could not be queued (the store away just then) is announced again
+  // by the maintenance, with the version published by then, until that works: no change goes
+  // untold because the database restarted at the wrong moment.
+  let unannounced = false;
+  const queue = (snapshot: Snapshot): Promise<void> =>
+    announce(snapshot).then(
       (n) => {
-        if (n > 0) logger.info({ version: event.version, queued: n }, 'websub deliveries queued');
+        const version = snapshot.state.version;
+        if (n > 0) logger.info({ version, queued: n }, 'websub deliveries queued');
         worker.wake();
       },
-      (err: unknown) => logger.error({ err }, 'websub could not queue deliveries'),
+      (err: unknown) => {
+        unannounced = true;
+        throw err;
+      },
+    );
+  const off = o.published.onChange((event) => {
+    queue(event.snapshot).catch((err: unknown) =>
+      logger.error({ err }, 'websub could not queue deliveries'),
     );
   });
 
@@ -156,6 +169,10 @@ export async function startHub(o: HubOptions): Promise<Hub> {
   const maintain = async (): Promise<boolean> => {
     const now = clock.now();
     let swept = false;
+    if (unannounced) {
+      unannounced = false;
+      await queue(o.published.current());
+    }
     if (now - lastSweep >= 1_000) {
       lastSweep = now;
       const expired = await o.store.expireSubscriptions(now);

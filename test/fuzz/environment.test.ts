@@ -32,6 +32,7 @@ const VALID: Record<(typeof KEYS)[number], readonly string[]> = {
   SAMPLE_DATA: ['on', 'off'],
   LOG_LEVEL: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'],
   DATA_POLL_MS: ['500', '1', '60000'],
+  HEALTHZ_STALE_SECONDS: ['120', '0', '86400'],
   RESPONSE_CACHE_ENTRIES: ['0', '2000'],
   MCP_ALLOWED_ORIGINS: ['*', 'https://app.example.com', 'https://a.example, http://b.example:8080'],
   EMBED_ALLOWED_ORIGINS: [
@@ -135,6 +136,7 @@ function expectSound(c: Config, env: Record<string, string>): void {
   expect(c.embedAllowedOrigins.length).toBeGreaterThan(0);
   expect(c.host.length).toBeGreaterThan(0);
   expect(c.dataPollMs >= 1 && c.dataPollMs <= 60_000).toBe(true);
+  expect(c.healthzStaleMs % 1000 === 0 && c.healthzStaleMs <= 86_400_000).toBe(true);
   expect(Number.isInteger(c.responseCacheEntries) && c.responseCacheEntries >= 0).toBe(true);
   expect(c.mcpAllowedOrigins.length).toBeGreaterThan(0);
   expect(c.mcpMaxBodyBytes >= 1 && c.mcpMaxBodyBytes <= 16 * 1024 * 1024).toBe(true);

@@ -83,6 +83,13 @@ describe('an instance whose database is away for a few seconds', () => {
     expect(hub.headers.get('retry-after')).toMatch(/^\d+$/);
     const initialize = await rpc(svc.url, initializeRequest('2025-06-18', 'outage'));
     expect(initialize.status).toBe(200);
+    // /healthz stays 200 (every instance is in the same boat), and says since when it is stale.
+    const stale = await waitUntil(async () => {
+      const res = await fetch(`${svc.url}/healthz`);
+      const body = (await res.json()) as { status: string; stale?: { reason: string } };
+      return res.status === 200 && body.stale && body;
+    }, 'the instance to say it is stale');
+    expect(stale).toMatchObject({ status: 'ok', stale: { reason: 'the store could not be read' } });
     await new Promise((r) => setTimeout(r, Math.max(0, outageEnds - Date.now())));
     expect(await etag()).toBe(before);
     await admin.query(`ALTER DATABASE ${name} ALLOW_CONNECTIONS true`);
@@ -94,6 +101,7 @@ describe('an instance whose database is away for a few seconds', () => {
     );
     expect(await ingestInAnotherProcess(databaseUrl, [freshReview()])).toBe(0);
     await waitUntil(async () => (await etag()) !== before, 'the instance to serve the change');
+    expect(await (await fetch(`${svc.url}/healthz`)).json()).not.toHaveProperty('stale');
 
     // Each task that failed on every poll said so once, and once that it works again.
     const errors = counts(50);

@@ -10,7 +10,7 @@ export type Query = <R extends pg.QueryResultRow = pg.QueryResultRow>(
 
 /**
  * The store's access to its pool, for its parts: every call waits until the schema is migrated
- * (and fails as the migration did).
+ * (and fails as the migration did, which the next call runs again).
  */
 export interface PgDb {
   /** One statement on a pooled connection (its own transaction). */
@@ -25,15 +25,18 @@ export interface PgDb {
   ): Promise<T>;
 }
 
-/** A `PgDb` on `pool` that waits for `ready` (the migration) before each call. */
-export function createPgDb(pool: pg.Pool, ready: Promise<void>): PgDb {
+/**
+ * A `PgDb` on `pool` that waits for `ready()` (the migration, run again after a failed run)
+ * before each call.
+ */
+export function createPgDb(pool: pg.Pool, ready: () => Promise<void>): PgDb {
   return {
     async query(text, values) {
-      await ready;
+      await ready();
       return pool.query(text, values);
     },
     async transaction(fn, { isolation = 'READ COMMITTED', readOnly = false } = {}) {
-      await ready;
+      await ready();
       return inTransaction(pool, fn, isolation, readOnly);
     },
   };

@@ -70,3 +70,35 @@ export async function migratePostgres(pool: pg.Pool): Promise<void> {
     client.release(broken);
   }
 }
+
+/** The schema's migration as the store runs it (`migrateWhenUsed`). */
+export interface Migration {
+  /**
+   * Resolves once the schema is migrated: shares the run under way, or starts one when none has
+   * succeeded yet.
+   */
+  ready(): Promise<void>;
+  /** Waits for the run under way, if any, starting none (before the pool is closed). */
+  settled(): Promise<void>;
+}
+
+/**
+ * Migrates the database on `pool` now, and again at the next use if this run fails: a run that
+ * failed (the server away or restarting, as when a build worker starts during an outage) is
+ * forgotten instead of failing every later call for the store's whole life. Calls made while a
+ * run is under way share it (and its failure).
+ */
+export function migrateWhenUsed(pool: pg.Pool): Migration {
+  let run: Promise<void> | null = null;
+  const ready = (): Promise<void> =>
+    (run ??= migratePostgres(pool).catch((err: unknown) => {
+      run = null;
+      throw err;
+    }));
+  // Started at once; its failure is reported to whoever waits for it.
+  ready().catch(() => undefined);
+  return {
+    ready,
+    settled: () => (run ?? Promise.resolve()).catch(() => undefined),
+  };
+}

@@ -58,7 +58,7 @@ function close(c: pg.Client, graceMs: number): Promise<void> {
  */
 export function createChangeWatcher(
   config: pg.ClientConfig,
-  ready: Promise<void>,
+  ready: () => Promise<void>,
   timing: WatcherTiming = {},
 ): ChangeWatcher {
   const heartbeatMs = timing.heartbeatMs ?? HEARTBEAT_MS;
@@ -159,7 +159,7 @@ export function createChangeWatcher(
     };
 
     (async () => {
-      await ready;
+      await ready();
       await c.connect();
       // A ping's commit need not wait for the disk: it writes nothing.
       await c.query('SET synchronous_commit = off');
