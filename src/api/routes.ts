@@ -16,7 +16,8 @@ import {
   type SearchFilters,
 } from '../reviews/search-schema.js';
 import { runSearch } from '../reviews/search.js';
-import { SinceStreams, sendSince } from './since.js';
+import { sendSince } from './since.js';
+import { SinceStreams, type MinRate } from './since-streams.js';
 
 function cached(snapshot: Snapshot, key: string, render: () => Buffer): Representation {
   let rep = snapshot.responses.get(key);
@@ -74,6 +75,8 @@ export interface ApiOptions {
   openapi: Representation;
   /** Large since results streamed at once (503 with `Retry-After` beyond). */
   maxStreams: number;
+  /** A large since result read slower than this is cut (default: 32 KiB in 30 s). */
+  minRate?: MinRate;
   /** Called when a stream of a superseded data version ends (its bytes can be collected). */
   released?: () => void;
 }
@@ -87,9 +90,10 @@ export function apiRoutes({
   openapi,
   baseUrl,
   maxStreams,
+  minRate,
   released,
 }: ApiOptions): Route[] {
-  const streams = new SinceStreams(published, maxStreams, released);
+  const streams = new SinceStreams(published, maxStreams, minRate, released);
   const search = (req: IncomingMessage, res: ServerResponse, query: string): void => {
     const parsed = parseSearchParams(new URLSearchParams(query));
     if (!parsed.ok) throw invalidRequest(parsed.issues);
