@@ -117,7 +117,7 @@ async function main(which: ReadonlySet<string>): Promise<void> {
     console.log('## Stalls\n');
     console.log(await benchStalls());
   }
-  // 128 slow readers of the whole dataset (two minutes at 100,000 reviews): only when named.
+  // 128 slow readers of the whole dataset (about three minutes at 100,000 reviews): only when named.
   if (which.has('slow-readers')) {
     console.log('## Slow readers of a streamed since result\n');
     console.log(await benchSlowReaders());
