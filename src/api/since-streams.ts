@@ -48,8 +48,6 @@ export class SinceStreams {
   private live: number;
   private previous: number;
   private timer: NodeJS.Timeout | null = null;
-  /** Streams cut for reading slower than `minRate`, since start. */
-  dropped = 0;
 
   constructor(
     published: Published,
@@ -101,10 +99,7 @@ export class SinceStreams {
       stream.sent.push(sent(stream.socket));
       if (stream.sent.length <= SAMPLES) continue;
       const moved = stream.sent.at(-1)! - stream.sent.shift()!;
-      if (moved < this.minRate.bytes) {
-        this.dropped++;
-        res.destroy();
-      }
+      if (moved < this.minRate.bytes) res.destroy();
     }
   }
 }
