@@ -132,6 +132,13 @@ export const EnvSchema = z.object({
     .refine((n) => n >= 1000 && n <= 3_600_000, 'must be from 1000 to 3600000')
     .default(60_000),
   SINCE_MAX_STREAMS: positiveInt(100_000).default(128),
+  SINCE_MIN_RATE_BYTES: positiveInt(1024 * 1024 * 1024).default(32 * 1024),
+  SINCE_MIN_RATE_WINDOW_MS: z
+    .string()
+    .regex(/^\d+$/, 'must be a positive integer')
+    .transform(Number)
+    .refine((n) => n >= 1000 && n <= 3_600_000, 'must be from 1000 to 3600000')
+    .default(30_000),
   MCP_MAX_BODY_BYTES: positiveInt(16 * 1024 * 1024).default(65_536),
   MCP_INITIALIZE_PER_MIN: positiveInt(1_000_000).default(60),
   MCP_SESSION_TTL_SECONDS: positiveInt(30 * 86_400).default(86_400),
@@ -180,6 +187,11 @@ export interface Config {
   readonly socketTimeoutMs: number;
   /** Large since results streamed at once (503 with `Retry-After` beyond). */
   readonly sinceMaxStreams: number;
+  /**
+   * The slowest a streamed since result may be read: fewer than `bytes` taken in any `windowMs`
+   * once the answer has begun, and it is cut (its stream slot freed).
+   */
+  readonly sinceMinRate: { readonly bytes: number; readonly windowMs: number };
   /** Origins allowed to call /mcp from a browser (requests without Origin are always allowed). */
   readonly mcpAllowedOrigins: readonly string[];
   readonly mcpMaxBodyBytes: number;
@@ -326,6 +338,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     responseCacheEntries: e.RESPONSE_CACHE_ENTRIES,
     socketTimeoutMs: e.SOCKET_TIMEOUT_MS,
     sinceMaxStreams: e.SINCE_MAX_STREAMS,
+    sinceMinRate: Object.freeze({
+      bytes: e.SINCE_MIN_RATE_BYTES,
+      windowMs: e.SINCE_MIN_RATE_WINDOW_MS,
+    }),
     mcpAllowedOrigins: e.MCP_ALLOWED_ORIGINS ?? [new URL(baseUrl).origin],
     mcpMaxBodyBytes: e.MCP_MAX_BODY_BYTES,
     embedAllowedOrigins: Object.freeze(e.EMBED_ALLOWED_ORIGINS ?? ['*']),

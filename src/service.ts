@@ -191,6 +191,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
       openapi,
       baseUrl: config.baseUrl,
       maxStreams: config.sinceMaxStreams,
+      minRate: config.sinceMinRate,
       released: () => collectSoon(),
       stale: () => publisher.stale(),
       staleAfterMs: config.healthzStaleMs,

@@ -17,7 +17,8 @@ import {
 } from '../reviews/search-schema.js';
 import { runSearch } from '../reviews/search.js';
 import { healthOf } from './health.js';
-import { SinceStreams, sendSince } from './since.js';
+import { sendSince } from './since.js';
+import { SinceStreams, type MinRate } from './since-streams.js';
 
 function cached(snapshot: Snapshot, key: string, render: () => Buffer): Representation {
   let rep = snapshot.responses.get(key);
@@ -75,6 +76,8 @@ export interface ApiOptions {
   openapi: Representation;
   /** Large since results streamed at once (503 with `Retry-After` beyond). */
   maxStreams: number;
+  /** A large since result read slower than this is cut (default: 32 KiB in 30 s). */
+  minRate?: MinRate;
   /** Called when a stream of a superseded data version ends (its bytes can be collected). */
   released?: () => void;
   /** Since when and why the served version could not be refreshed (`Publisher.stale`). */
@@ -95,11 +98,12 @@ export function apiRoutes({
   openapi,
   baseUrl,
   maxStreams,
+  minRate,
   released,
   stale,
   staleAfterMs = 0,
 }: ApiOptions): Route[] {
-  const streams = new SinceStreams(published, maxStreams, released);
+  const streams = new SinceStreams(published, maxStreams, minRate, released);
   const search = (req: IncomingMessage, res: ServerResponse, query: string): void => {
     const parsed = parseSearchParams(new URLSearchParams(query));
     if (!parsed.ok) throw invalidRequest(parsed.issues);

@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { constants, createBrotliCompress, createGzip } from 'node:zlib';
 import type { Writable } from 'node:stream';
 import { DOCUMENTS } from '../catalogue.js';
 import { evaluatePreconditions } from '../http/conditional.js';
@@ -19,7 +18,8 @@ import { writeFragments } from '../reviews/dataset.js';
 import { firstBefore } from '../reviews/search.js';
 import type { SinceQuery } from '../reviews/search-schema.js';
 import { sincePage } from '../reviews/since.js';
-import type { Published, Snapshot } from '../snapshot/types.js';
+import type { Snapshot } from '../snapshot/types.js';
+import { streamCompressor, type SinceStreams } from './since-streams.js';
 
 /**
  * Above this many reviews a since result is streamed rather than prepared: a large result is a
@@ -30,6 +30,12 @@ export const STREAM_FROM_REVIEWS = 2_000;
 
 /** Bytes of review JSON written per turn of the event loop while streaming. */
 const BATCH_BYTES = 256 * 1024;
+
+/**
+ * The same for a compressed stream: its compressor takes 64 KiB at a time (a job of a millisecond
+ * or two in the thread pool), and a slow reader's stream holds two batches, not two of 256 KiB.
+ */
+const COMPRESSED_BATCH_BYTES = 64 * 1024;
 
 function head(since: string, count: number): string {
   return `{"since":"${since}","count":${count},"reviews":[`;
@@ -119,57 +125,12 @@ async function write(sink: Writable, chunk: Buffer): Promise<void> {
 }
 
 /**
- * The large since results being streamed, and the data version each one reads. A stream holds
- * its version's review bytes until it ends, so a client that reads slowly (or not at all) could
- * keep old versions in memory: at most `maxStreams` run at once (more get a 503 with
- * `Retry-After`), and a stream whose version is two versions behind the live one is cut (the
- * client sees a truncated body, as with any dropped connection), so streams hold at most the
- * live version and the one before it. A client that stops reading altogether is cut by the
- * server's socket timeout. `released` is called when a stream of a superseded version ends: its
- * bytes can then be collected.
- */
-export class SinceStreams {
-  private readonly active = new Map<ServerResponse, number>();
-  private live: number;
-  private previous: number;
-
-  constructor(
-    published: Published,
-    readonly maxStreams: number,
-    private readonly released: () => void = () => {},
-  ) {
-    this.live = published.current().state.version;
-    this.previous = this.live;
-    published.onChange(({ version }) => {
-      if (version === this.live) return; // a document that followed (the insights)
-      this.previous = this.live;
-      this.live = version;
-      for (const [res, v] of this.active) if (v < this.previous) res.destroy();
-    });
-  }
-
-  /** Streams under way. */
-  get size(): number {
-    return this.active.size;
-  }
-
-  /** Registers a stream of `version`, or returns false when `maxStreams` are already running. */
-  open(res: ServerResponse, version: number): boolean {
-    if (this.active.size >= this.maxStreams) return false;
-    this.active.set(res, version);
-    res.once('close', () => {
-      this.active.delete(res);
-      if (version !== this.live) this.released();
-    });
-    return true;
-  }
-}
-
-/**
- * Streams a large since result from the review bytes in memory: batches of about 256 KB, one
- * per turn of the event loop, compressed on the fly (in the thread pool) when the client accepts
- * it. Conditional requests and HEAD are answered like those of prepared documents. While it is
- * sent it holds only the review bytes of its version, not the version.
+ * Streams a large since result from the review bytes in memory: batches of about 256 KB (64 KB
+ * compressed), one per turn of the event loop, compressed on the fly (in the thread pool, with
+ * bounded memory: `streamCompressor`) when the client accepts it, never faster than the
+ * connection takes them. Conditional requests and HEAD are answered like those of prepared
+ * documents. While it is sent it holds only the review bytes of its version, not the version; a
+ * reader slower than the streams' floor rate is cut (`SinceStreams`).
  */
 function streamed(
   req: IncomingMessage,
@@ -243,21 +204,14 @@ function streamed(
   res.writeHead(200, headers);
   let sink: Writable = res;
   if (coding !== 'identity') {
-    const zip =
-      coding === 'gzip'
-        ? createGzip({ level: 4 })
-        : createBrotliCompress({
-            params: {
-              [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
-              [constants.BROTLI_PARAM_QUALITY]: 4,
-            },
-          });
+    const zip = streamCompressor(coding);
     zip.pipe(res);
     res.on('close', () => zip.destroy());
     sink = zip;
   }
   // Not an async function: its frame (and the snapshot) is gone once the bytes are on their way.
-  return pump(res, sink, fragment, Buffer.from(open), end);
+  const batchBytes = coding === 'identity' ? BATCH_BYTES : COMPRESSED_BATCH_BYTES;
+  return pump(res, sink, fragment, Buffer.from(open), end, batchBytes);
 }
 
 /**
@@ -288,9 +242,10 @@ async function pump(
   fragment: (pos: number) => Buffer,
   open: Buffer,
   end: number,
+  batchBytes: number,
 ): Promise<void> {
   await write(sink, open);
-  const buffers = [Buffer.allocUnsafe(BATCH_BYTES), Buffer.allocUnsafe(BATCH_BYTES)];
+  const buffers = [Buffer.allocUnsafe(batchBytes), Buffer.allocUnsafe(batchBytes)];
   const writing: (Promise<void> | null)[] = [null, null];
   let turn = 0;
   let pos = end - 1;

@@ -67,9 +67,29 @@ function serverEnd(svc: TestService, client: Socket): Socket {
   return end;
 }
 
+/**
+ * 3,000 reviews with owner responses of 6,000 random letters and digits: about 18 MB of JSON that
+ * compresses to about 12 MB, more than the connection's kernel buffers hold in any coding.
+ */
+function incompressibleReviews(): ReviewSourceInput[] {
+  let seed = 11;
+  const letters = 'abcdefghijklmnopqrstuvwxyz0123456789';
+  const reply = (): string =>
+    Array.from({ length: 6000 }, () => {
+      seed ^= seed << 13; // xorshift32
+      seed ^= seed >>> 17;
+      seed ^= seed << 5;
+      return letters[(seed >>> 0) % letters.length];
+    }).join('');
+  return testReviews(3000).map((r) => ({ ...r, ownerResponse: { text: reply() } }));
+}
+
 /** Starts a service that remembers the server's end of every connection. */
-async function start(env: Record<string, string> = {}): Promise<TestService> {
-  const svc = await startTestService({ business: testBusiness(), reviews: bigReviews(), env });
+async function start(
+  env: Record<string, string> = {},
+  reviews = bigReviews(),
+): Promise<TestService> {
+  const svc = await startTestService({ business: testBusiness(), reviews, env });
   const sockets: Socket[] = [];
   svc.server.on('connection', (s: Socket) => sockets.push(s));
   return Object.assign(svc, { sockets });
@@ -108,6 +128,95 @@ describe('a client that stops reading a streamed since result', () => {
       'a stream to be allowed again',
     );
   });
+});
+
+interface Trickle extends Stalled {
+  /** Reads what is left at full speed; resolves once the connection has closed: the body's bytes. */
+  readAll(): Promise<number>;
+}
+
+/**
+ * Sends a since request for everything and then reads one chunk a second (at most 64 KiB, what a
+ * socket read gives): bytes keep moving, so the socket timeout never cuts it.
+ */
+function trickleClient(url: string, coding: string): Promise<Trickle> {
+  return new Promise((resolve, reject) => {
+    const u = new URL(url);
+    let head = '';
+    let received = 0;
+    const socket = connect(Number(u.port), u.hostname, () =>
+      socket.write(
+        `GET /api/reviews/since/2000-01-01 HTTP/1.1\r\nHost: x\r\nAccept-Encoding: ${coding}\r\n\r\n`,
+      ),
+    );
+    let fast = false;
+    const timer = setInterval(() => socket.resume(), 1000);
+    const closed = new Promise<number>((done) =>
+      socket.on('close', () => {
+        clearInterval(timer);
+        done(received);
+      }),
+    );
+    socket.on('data', (chunk: Buffer) => {
+      if (!fast) socket.pause();
+      if (head) {
+        received += chunk.length;
+        return;
+      }
+      const text = chunk.toString('latin1');
+      const at = text.indexOf('\r\n\r\n');
+      head = text.slice(0, at);
+      received = chunk.length - at - 4;
+      const readAll = (): Promise<number> => {
+        fast = true;
+        socket.resume();
+        return closed;
+      };
+      resolve({ socket, head, readAll });
+    });
+    socket.on('error', () => (head ? undefined : reject(new Error('no answer'))));
+  });
+}
+
+describe('a reader slower than SINCE_MIN_RATE_BYTES per SINCE_MIN_RATE_WINDOW_MS', () => {
+  let svc: TestService;
+  beforeAll(async () => {
+    // 512 KiB in any 2 s: the trickle (64 KiB a second at most) is far below, a reader at full
+    // speed far above. The socket timeout stays at its minute.
+    svc = await start(
+      {
+        SINCE_MAX_STREAMS: '1',
+        SINCE_MIN_RATE_BYTES: String(512 * 1024),
+        SINCE_MIN_RATE_WINDOW_MS: '2000',
+      },
+      incompressibleReviews(),
+    );
+  });
+  afterAll(() => svc.stop());
+
+  it.each(['identity', 'br', 'gzip'])(
+    'is cut (%s), and its stream slot is freed for another request',
+    async (coding) => {
+      const slow = await trickleClient(svc.url, coding);
+      expect(slow.head).toMatch(/^HTTP\/1\.1 200/);
+      const end = serverEnd(svc, slow.socket);
+      // It holds the only stream slot while it lasts.
+      expect((await http(`${svc.url}/api/reviews/since/2000-01-01`)).status).toBe(503);
+      await waitUntil(() => end.destroyed, 'the server to cut the slow reader');
+      const received = await slow.readAll();
+      // The slot is free: a reader at full speed gets the whole answer.
+      const res = await http(`${svc.url}/api/reviews/since/2000-01-01`, {
+        headers: { 'Accept-Encoding': coding },
+      });
+      expect(res.status).toBe(200);
+      const decode = { identity: (b: Buffer) => b, br: brotliDecompressSync, gzip: gunzipSync }[
+        coding
+      ]!;
+      expect(decode(res.body).length).toBeGreaterThan(18_000_000);
+      // Cut, not finished: it got a part (the chunked framing adds a little).
+      expect(received).toBeLessThan(res.body.length * 0.9);
+    },
+  );
 });
 
 describe('a stream of a superseded data version', () => {

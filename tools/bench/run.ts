@@ -6,6 +6,7 @@ import { benchInsights } from './insights.js';
 import { benchMcp, benchMcpBatches } from './mcp.js';
 import { benchPages } from './pages.js';
 import { benchMigrate, benchNotify, benchReads, benchScale } from './scale.js';
+import { benchSlowReaders } from './slow-readers.js';
 import { benchSoak } from './soak.js';
 import { benchStalls } from './stalls.js';
 import { benchWebSub } from './websub.js';
@@ -26,6 +27,7 @@ const SCENARIOS = [
   'agent-tasks',
   'pages',
   'stalls',
+  'slow-readers',
   'websub',
   'websub-fanout',
   'soak',
@@ -33,15 +35,18 @@ const SCENARIOS = [
 
 const USAGE = `Usage: npm run bench [-- <scenario>...]
 
-Runs the benchmarks and prints Markdown tables; with no scenario, all but migrate, soak and
-websub-fanout.
+Runs the benchmarks and prints Markdown tables; with no scenario, all but migrate, slow-readers,
+soak and websub-fanout.
 Scenarios: ${SCENARIOS.join(', ')}.
 
 Environment: BENCH_SIZES (default 1000,100000), BENCH_DURATION (seconds per load, default 10),
 BENCH_ENGINES (default sqlite; sqlite,postgres), BENCH_SCALE_COUNT (default 100000),
 BENCH_INSIGHTS_COUNT (default 10000), BENCH_WEBSUB_SUBSCRIBERS (default 1000,10000),
 BENCH_WEBSUB_INSTANCES (default 1), BENCH_WEBSUB_FANOUT_REVIEWS (default 100000),
-BENCH_WEBSUB_FANOUT_SUBSCRIBERS (default 20 per topic). Figures and how to read them: docs/benchmarks.md.
+BENCH_WEBSUB_FANOUT_SUBSCRIBERS (default 20 per topic), BENCH_SLOW_COUNT (default 100000),
+BENCH_SLOW_READERS (default 128), BENCH_SLOW_CODING (default br), BENCH_SLOW_WINDOW_MS (the
+service's floor window, default 30000), BENCH_SLOW_SECONDS. Figures and how to read them:
+docs/benchmarks.md.
 
 Options:
   -h, --help   this text`;
@@ -120,6 +125,11 @@ async function main(which: ReadonlySet<string>): Promise<void> {
   if (all || which.has('stalls')) {
     console.log('## Stalls\n');
     console.log(await benchStalls());
+  }
+  // 128 slow readers of the whole dataset (about three minutes at 100,000 reviews): only when named.
+  if (which.has('slow-readers')) {
+    console.log('## Slow readers of a streamed since result\n');
+    console.log(await benchSlowReaders());
   }
   // The soak (a minute at 1,000 connections with a 100,000-review import) runs only when named.
   if (which.has('soak')) {
