@@ -7,6 +7,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { initSession } from '../../test/helpers/mcp.js';
 import { createApp } from '../app.js';
 import { serviceUrls } from '../catalogue.js';
 import { Business } from '../domain/business.js';
@@ -126,21 +127,7 @@ describe('the MCP result cache', () => {
       'Content-Type': 'application/json',
       Accept: 'application/json, text/event-stream',
     };
-    const init = await fetch(url, {
-      method: 'POST',
-      headers,
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'initialize',
-        params: {
-          protocolVersion: '2025-03-26',
-          capabilities: {},
-          clientInfo: { name: 't', version: '1' },
-        },
-      }),
-    });
-    const session = init.headers.get('mcp-session-id')!;
+    const session = await initSession(url.slice(0, -'/mcp'.length), '2025-03-26');
     const call = (id: number, group_by: string) => ({
       jsonrpc: '2.0',
       id,

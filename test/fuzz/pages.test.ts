@@ -13,22 +13,14 @@ import { anyText, encode, nearly, OBJECT_KEYS } from './helpers/arbitraries.js';
 import { expectHealthy } from './helpers/checks.js';
 import { fuzzReviews } from './helpers/data.js';
 import { wire } from './helpers/raw-http.js';
+import { SEARCH_KEYS } from './helpers/search-model.js';
 import { checkBoundary, noteOutcome, timeoutOf } from './helpers/settings.js';
 
 /** Runs in `npm test` (fixed seed); `npm run fuzz` runs FUZZ_RUNS. */
 const RUNS = 150;
 
-/** The filter form's parameters (src/pages/query.ts). */
-const FORM_KEYS = [
-  'rating',
-  'min_rating',
-  'since',
-  'until',
-  'query',
-  'mentions_technician',
-  'mentions_service',
-  'page',
-];
+/** The filter form's parameters (src/pages/query.ts): the search's, pages instead of a limit. */
+const FORM_KEYS = [...SEARCH_KEYS.filter((k) => k !== 'limit'), 'page'];
 
 let svc: TestService;
 let dataVersion: number;
