@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testBusiness } from '../helpers/fixtures.js';
 import { startTestService, type TestService } from '../helpers/service.js';
-import { anyText, encode, nearly, OBJECT_KEYS } from './helpers/arbitraries.js';
+import { anyText, encode, nearly, OBJECT_KEYS, percent } from './helpers/arbitraries.js';
 import { expectHealthy } from './helpers/checks.js';
 import { fuzzReviews } from './helpers/data.js';
 import { wire } from './helpers/raw-http.js';
@@ -66,7 +66,7 @@ describe('fuzz: page query strings (GET /, /insights, /embed, /reviews/{id})', (
       await checkBoundary(
         'page query strings',
         fc.asyncProperty(pageRequest, async (r) => {
-          const query = r.pairs.map(([k, v]) => `${encode(k!)}=${encode(v!)}`).join('&');
+          const query = r.pairs.map(([k, v]) => `${percent(k!)}=${percent(v!)}`).join('&');
           const path = r.path === 'review' ? reviewPath : r.path;
           const target = `${path}?${query}`;
           const res = await wire(svc.url, {

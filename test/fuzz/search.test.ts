@@ -12,6 +12,7 @@ import {
   mutated,
   nearly,
   OBJECT_KEYS,
+  percent,
   rawBytes,
 } from './helpers/arbitraries.js';
 import {
@@ -137,16 +138,6 @@ const hostilePair = fc.tuple(
 
 /** How the pairs are written into the target. */
 type Encoding = 'encoded' | 'form' | 'raw' | 'mangled';
-
-/** Percent-encodes each UTF-8 byte that is not unreserved (lone surrogates become U+FFFD). */
-function percent(s: string): string {
-  let out = '';
-  for (const b of Buffer.from(s, 'utf8')) {
-    const c = String.fromCharCode(b);
-    out += /[A-Za-z0-9\-._~]/.test(c) ? c : `%${b.toString(16).toUpperCase().padStart(2, '0')}`;
-  }
-  return out;
-}
 
 /** The string with lone surrogates replaced by U+FFFD, as a UTF-8 encoder writes it. */
 const wellFormed = (s: string): string => Buffer.from(s, 'utf8').toString('utf8');

@@ -182,6 +182,16 @@ export const dateText = (): fc.Arbitrary<string> =>
     },
   );
 
+/** Percent-encodes each UTF-8 byte that is not unreserved (lone surrogates become U+FFFD). */
+export function percent(s: string): string {
+  let out = '';
+  for (const b of Buffer.from(s, 'utf8')) {
+    const c = String.fromCharCode(b);
+    out += /[A-Za-z0-9\-._~]/.test(c) ? c : `%${b.toString(16).toUpperCase().padStart(2, '0')}`;
+  }
+  return out;
+}
+
 /** Percent-encodes every UTF-8 byte that is not unreserved (what a careful client sends). */
 export const encode = (s: string): string => encodeURIComponent(s);
 
