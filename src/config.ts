@@ -31,12 +31,16 @@ const databaseUrl = z.string().superRefine((s, ctx) => {
   if (problem !== null) ctx.addIssue({ code: 'custom', message: problem });
 });
 
-const positiveInt = (max: number) =>
-  z
+/** A whole number from `min` (0 or more) to `max`, written in digits. */
+const intFrom = (min: number, max: number) => {
+  const range = min === 0 ? `must be an integer from 0 to ${max}` : `must be from ${min} to ${max}`;
+  return z
     .string()
-    .regex(/^\d+$/, 'must be a positive integer')
+    .regex(/^\d+$/, min === 0 ? range : 'must be a positive integer')
     .transform(Number)
-    .refine((n) => n >= 1 && n <= max, `must be from 1 to ${max}`);
+    .refine((n) => n >= min && n <= max, range);
+};
+const positiveInt = (max: number) => intFrom(1, max);
 
 /** No lease may be longer than a year: WebSub forbids perpetual leases. */
 const MAX_LEASE_SECONDS = 31_536_000;
@@ -83,18 +87,8 @@ export const EnvSchema = z.object({
     .enum(LOG_LEVELS, { message: `must be one of ${LOG_LEVELS.join(', ')}` })
     .default('info'),
   DATA_POLL_MS: positiveInt(60_000).default(500),
-  HEALTHZ_STALE_SECONDS: z
-    .string()
-    .regex(/^\d+$/, 'must be an integer from 0 to 86400')
-    .transform(Number)
-    .refine((n) => n <= 86_400, 'must be an integer from 0 to 86400')
-    .default(120),
-  RESPONSE_CACHE_ENTRIES: z
-    .string()
-    .regex(/^\d+$/, 'must be an integer from 0 to 1000000')
-    .transform(Number)
-    .refine((n) => n <= 1_000_000, 'must be an integer from 0 to 1000000')
-    .default(2000),
+  HEALTHZ_STALE_SECONDS: intFrom(0, 86_400).default(120),
+  RESPONSE_CACHE_ENTRIES: intFrom(0, 1_000_000).default(2000),
   MCP_ALLOWED_ORIGINS: z
     .string()
     .transform((s) =>
@@ -125,20 +119,10 @@ export const EnvSchema = z.object({
       'must be * or a comma-separated list of origins like https://www.example.com (https://*.example.com for its subdomains)',
     )
     .optional(),
-  SOCKET_TIMEOUT_MS: z
-    .string()
-    .regex(/^\d+$/, 'must be a positive integer')
-    .transform(Number)
-    .refine((n) => n >= 1000 && n <= 3_600_000, 'must be from 1000 to 3600000')
-    .default(60_000),
+  SOCKET_TIMEOUT_MS: intFrom(1000, 3_600_000).default(60_000),
   SINCE_MAX_STREAMS: positiveInt(100_000).default(128),
   SINCE_MIN_RATE_BYTES: positiveInt(1024 * 1024 * 1024).default(32 * 1024),
-  SINCE_MIN_RATE_WINDOW_MS: z
-    .string()
-    .regex(/^\d+$/, 'must be a positive integer')
-    .transform(Number)
-    .refine((n) => n >= 1000 && n <= 3_600_000, 'must be from 1000 to 3600000')
-    .default(30_000),
+  SINCE_MIN_RATE_WINDOW_MS: intFrom(1000, 3_600_000).default(30_000),
   MCP_MAX_BODY_BYTES: positiveInt(16 * 1024 * 1024).default(65_536),
   MCP_INITIALIZE_PER_MIN: positiveInt(1_000_000).default(60),
   MCP_SESSION_TTL_SECONDS: positiveInt(30 * 86_400).default(86_400),
@@ -148,12 +132,7 @@ export const EnvSchema = z.object({
   WEBSUB_CALLBACK_ALLOW_CIDRS: cidrList.default([]),
   TRUST_PROXY_CIDRS: cidrList.default([]),
   WEBSUB_RATE_LIMIT_PER_MIN: positiveInt(1_000_000).default(60),
-  WEBSUB_TIMEOUT_MS: z
-    .string()
-    .regex(/^\d+$/, 'must be a positive integer')
-    .transform(Number)
-    .refine((n) => n >= 100 && n <= 600_000, 'must be from 100 to 600000')
-    .default(10_000),
+  WEBSUB_TIMEOUT_MS: intFrom(100, 600_000).default(10_000),
   WEBSUB_RETRY_DELAYS_MS: retryDelays.default([10_000, 60_000, 300_000, 1_800_000]),
   WEBSUB_CONCURRENCY: positiveInt(10_000).default(64),
   WEBSUB_HOST_CONCURRENCY: positiveInt(1_000).default(8),
