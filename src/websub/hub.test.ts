@@ -119,20 +119,25 @@ async function settle(): Promise<void> {
   for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
 }
 
+/** The test's subscriber, subscribed for an hour from now. */
+function subscribeForAnHour(): Promise<void> {
+  return store.websub.putSubscription(
+    {
+      topic: TOPIC,
+      callback: CALLBACK,
+      callbackHost: 'subscriber.example',
+      secret: null,
+      leaseSeconds: 3600,
+      expiresAt: now + HOUR,
+    },
+    now,
+  );
+}
+
 describe('the hub on an injected clock', () => {
   it('removes a subscription once its lease has ended, not before', async () => {
     await start(await snapshotAt(1, 'one'));
-    await store.websub.putSubscription(
-      {
-        topic: TOPIC,
-        callback: CALLBACK,
-        callbackHost: 'subscriber.example',
-        secret: null,
-        leaseSeconds: 3600,
-        expiresAt: now + HOUR,
-      },
-      now,
-    );
+    await subscribeForAnHour();
     now += HOUR - 1;
     await hub!.tick();
     expect(await store.websub.getSubscription(TOPIC, CALLBACK)).not.toBeNull();
@@ -188,17 +193,7 @@ describe('the hub on an injected clock', () => {
       },
     });
     const publisher = await start(await snapshotAt(1, 'one'), undefined, websub);
-    await store.websub.putSubscription(
-      {
-        topic: TOPIC,
-        callback: CALLBACK,
-        callbackHost: 'subscriber.example',
-        secret: null,
-        leaseSeconds: 3600,
-        expiresAt: now + HOUR,
-      },
-      now,
-    );
+    await subscribeForAnHour();
     away = true;
     publisher.publish(await snapshotAt(2, 'two'));
     for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
@@ -218,17 +213,7 @@ describe('the hub on an injected clock', () => {
       (await snapshotAt(1, 'one')).representations.get('/feed.xml')!.etag,
       now,
     );
-    await store.websub.putSubscription(
-      {
-        topic: TOPIC,
-        callback: CALLBACK,
-        callbackHost: 'subscriber.example',
-        secret: null,
-        leaseSeconds: 3600,
-        expiresAt: now + HOUR,
-      },
-      now,
-    );
+    await subscribeForAnHour();
     await start(await snapshotAt(2, 'two'));
     expect((await store.websub.listTopics()).find((t) => t.topic === TOPIC)?.version).toBe(2);
     await waitFor(async () => connects.length === 1);
