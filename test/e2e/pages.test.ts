@@ -123,6 +123,16 @@ describe('GET /', () => {
     expect(sheet.status).toBe(200);
     expect(sheet.headers['content-type']).toBe('text/css; charset=utf-8');
     expect(sheet.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    // The stars are drawn by the stylesheet through a star image beside it, one element each.
+    const star = /url\((star\.[0-9a-f]{12}\.svg)\)/.exec(sheet.text);
+    expect(star).not.toBeNull();
+    const image = await page(`/assets/${star![1]!}`);
+    expect(image.status).toBe(200);
+    expect(image.headers['content-type']).toBe('image/svg+xml');
+    expect(res.text).toMatch(
+      /<span class="stars stars-sm s[1-5]0" role="img" aria-label="Rated [1-5] out of 5"><\/span>/,
+    );
+    expect(res.text).not.toContain('<use');
   });
 
   it('claims verification only where the data model has it: a badge for transaction-matched reviews alone', async () => {

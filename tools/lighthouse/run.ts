@@ -20,6 +20,12 @@ const MIN = Number(process.env.LIGHTHOUSE_MIN ?? 95);
 /** Performance depends on the machine's load at the moment: a page gets up to this many runs. */
 const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 3);
 const CHROME = CHROMIUM_PATH;
+const PERF_METRICS = [
+  'first-contentful-paint',
+  'largest-contentful-paint',
+  'total-blocking-time',
+  'speed-index',
+];
 const FLAGS = CHROMIUM_FLAGS.join(' ');
 
 function lighthouse(url: string, out: string): Record<string, number> {
@@ -39,12 +45,22 @@ function lighthouse(url: string, out: string): Record<string, number> {
   if (run.status !== 0) throw new Error(`lighthouse failed on ${url} (exit ${run.status})`);
   const report = JSON.parse(readFileSync(out, 'utf8')) as {
     categories: Record<string, { score: number | null }>;
-    audits: Record<string, { score: number | null; title: string; scoreDisplayMode: string }>;
+    audits: Record<
+      string,
+      { score: number | null; title: string; scoreDisplayMode: string; numericValue?: number }
+    >;
   };
   const failing = Object.entries(report.audits)
     .filter(([, a]) => a.scoreDisplayMode === 'binary' && a.score === 0)
     .map(([id]) => id);
   if (failing.length) console.log(`  ${url}: failing audits: ${failing.join(', ')}`);
+  if ((report.categories.performance?.score ?? 0) * 100 < MIN) {
+    // Which metric cost the points: the next engineer starts from here.
+    const metrics = PERF_METRICS.map(
+      (id) => `${id} ${Math.round(report.audits[id]?.numericValue ?? NaN)}`,
+    );
+    console.log(`  ${url}: performance metrics (ms): ${metrics.join(', ')}`);
+  }
   return Object.fromEntries(
     CATEGORIES.map((c) => [c, Math.round((report.categories[c]?.score ?? 0) * 100)]),
   );

@@ -4,6 +4,7 @@ import {
   restoreRepresentation,
   type Representation,
 } from '../../representation/index.js';
+import { starRules, STAR_SVG } from './stars.js';
 import { ICON_SVG, SITE_CSS } from './styles.js';
 
 /** Static files never change under their hashed names: caches keep them a year. */
@@ -30,14 +31,17 @@ export interface Assets {
 
 /** Prepares the static files once (their codings too): names carry a hash of the content. */
 export function prepareAssets(lastModifiedMs: number): Assets {
-  const css = hashed('site', 'css', SITE_CSS);
+  const star = hashed('star', 'svg', STAR_SVG);
+  const siteCss = SITE_CSS + starRules(star);
+  const css = hashed('site', 'css', siteCss);
   const icon = hashed('icon', 'svg', ICON_SVG);
   const iconRep = asset(ICON_SVG, 'image/svg+xml', lastModifiedMs);
   return {
     css: `/assets/${css}`,
     icon: `/assets/${icon}`,
     files: new Map([
-      [css, asset(SITE_CSS, 'text/css; charset=utf-8', lastModifiedMs)],
+      [css, asset(siteCss, 'text/css; charset=utf-8', lastModifiedMs)],
+      [star, asset(STAR_SVG, 'image/svg+xml', lastModifiedMs)],
       [icon, iconRep],
     ]),
     iconRep,

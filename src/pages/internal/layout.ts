@@ -1,7 +1,6 @@
 import type { Business } from '../../domain/business.js';
 import type { ServiceUrls } from '../../catalogue.js';
 import { html, scriptJson, type Html } from './html.js';
-import { STAR_SPRITE } from './stars.js';
 
 /** What every page needs besides its data: the service's URLs and the asset paths. */
 export interface Site {
@@ -65,7 +64,7 @@ export function sitePage(site: Site, business: Business | null, head: Head, main
 ${headTags(site, business, head)}
 </head>
 <body>
-${STAR_SPRITE}<a class="skip" href="#main">Skip to content</a>
+<a class="skip" href="#main">Skip to content</a>
 <header class="site"><div class="wrap"><a class="brand" href="/">${businessName(business)}</a>
 <nav class="main" aria-label="Main"><ul>${navLink('/', 'Reviews', head.nav === 'reviews')}${navLink('/insights', 'Insights', head.nav === 'insights')}</ul></nav></div></header>
 <main id="main" class="wrap">
@@ -88,7 +87,7 @@ ${headTags(site, business, head)}
 <meta name="robots" content="noindex">
 </head>
 <body class="embed">
-${STAR_SPRITE}${main}
+${main}
 </body>
 </html>
 `.value;

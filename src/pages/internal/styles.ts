@@ -18,7 +18,6 @@ h1{font-size:clamp(1.5rem,4vw,2rem)}
 h2{font-size:1.35rem;margin-top:2rem}
 h3{font-size:1.05rem}
 p{margin:0 0 .75rem}
-.sprite{position:absolute;width:0;height:0;overflow:hidden}
 .skip{position:absolute;left:-999px;top:0;background:var(--card);padding:.5rem 1rem;z-index:2}
 .skip:focus{left:1rem;top:1rem}
 .wrap{max-width:980px;margin:0 auto;padding:0 1rem}
@@ -36,11 +35,6 @@ footer.site a{display:inline-block;padding:.25rem 0}
 .card{background:var(--card);border:1px solid var(--line);border-radius:var(--radius);padding:1.25rem;margin-bottom:1rem}
 .card>h2:first-child,.card>div>h2:first-child{margin-top:0}
 .muted{color:var(--muted)}
-.stars{display:inline-block;vertical-align:middle;height:1rem;width:5rem;flex:none}
-.stars-md{height:1.25rem;width:6.25rem}
-.stars-lg{height:1.75rem;width:8.75rem}
-.stars .on{fill:var(--star)}
-.stars .off{fill:var(--star-off)}
 .business{display:grid;gap:1.25rem}
 .business address{font-style:normal;color:var(--muted)}
 .score{display:flex;align-items:center;gap:.75rem;flex-wrap:wrap}
