@@ -1,5 +1,5 @@
 import { readdirSync } from 'node:fs';
-import { setPriority } from 'node:os';
+import { getPriority, setPriority } from 'node:os';
 
 /**
  * The niceness of batch work beside the service (an import): on a machine with few cores the
@@ -10,9 +10,16 @@ export const BACKGROUND_NICENESS = 10;
 /**
  * Lowers the priority of every thread of this process (a command that runs beside the service,
  * such as an import): on Linux a niceness belongs to a thread, and the runtime's threads are
- * started before any code runs. Threads started later inherit it from the main thread.
+ * started before any code runs. Threads started later inherit it from the main thread. Only ever
+ * lowers: a process already at `niceness` or below it (the launcher's `nice -n 10`, or an
+ * operator's `nice -n 19`) is left as it is.
  */
 export function lowerProcessPriority(niceness = BACKGROUND_NICENESS): void {
+  try {
+    if (getPriority() >= niceness) return;
+  } catch {
+    // Unknown: set it.
+  }
   if (process.platform !== 'linux') {
     try {
       setPriority(niceness);

@@ -1,10 +1,12 @@
 import Database from 'better-sqlite3';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { chmodSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { getPriority } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BACKGROUND_NICENESS } from '../../src/platform/priority.js';
 import { testBusiness } from '../helpers/fixtures.js';
-import { spawnCli, tempDir } from '../import/helpers.js';
+import { BIN, ROOT, spawnCli, tempDir } from '../import/helpers.js';
 import { waitUntil } from '../helpers/child-service.js';
 
 /**
@@ -42,6 +44,66 @@ describe.runIf(linux)('an import runs at a lower priority', () => {
           return n.length > 1 && n.every((x) => x === BACKGROUND_NICENESS) ? n : false;
         }, 'the import to lower its priority');
         expect(nices.every((x) => x === BACKGROUND_NICENESS)).toBe(true);
+      } finally {
+        holder.exec('ROLLBACK');
+        holder.close();
+      }
+      expect(await exited).toBe(0);
+    } finally {
+      cleanup();
+    }
+  });
+
+  it('the launcher starts an import niced from its first instruction, and nothing else', () => {
+    const { dir, cleanup } = tempDir();
+    try {
+      // A \`node\` first on the PATH that prints the niceness it was started with: what the
+      // launcher execs, before any of Node's own start-up.
+      const shim = join(dir, 'node');
+      writeFileSync(shim, '#!/bin/sh\nnice\n');
+      chmodSync(shim, 0o755);
+      // Linked, as npm links it into node_modules/.bin.
+      const link = join(dir, 'dealer-reviews');
+      symlinkSync(join(ROOT, 'bin/dealer-reviews'), link);
+      const niceness = (command: string) => {
+        const r = spawnSync(link, [command, 'x'], {
+          encoding: 'utf8',
+          env: { ...process.env, PATH: `${dir}:${process.env.PATH}` },
+        });
+        expect(r.status, r.stderr).toBe(0);
+        return Number(r.stdout.trim());
+      };
+      const own = getPriority();
+      expect(niceness('import')).toBe(Math.min(19, own + BACKGROUND_NICENESS));
+      expect(niceness('insights')).toBe(own);
+    } finally {
+      cleanup();
+    }
+  });
+
+  it('never raises a priority an operator lowered further', async () => {
+    const { dir, cleanup } = tempDir();
+    try {
+      const db = join(dir, 'reviews.db');
+      const file = join(dir, 'business.json');
+      writeFileSync(file, JSON.stringify(testBusiness()));
+      const holder = new Database(db);
+      holder.pragma('journal_mode = WAL');
+      holder.exec('CREATE TABLE IF NOT EXISTS hold (x)');
+      holder.exec('BEGIN IMMEDIATE');
+      // As an operator who wants it lower still: `nice -n 15 node dist/src/bin.js import …`.
+      const child = spawn('nice', ['-n', '15', process.execPath, BIN, 'import', file], {
+        env: { ...process.env, DATABASE_URL: `sqlite:${db}`, BASE_URL: '' },
+        stdio: 'ignore',
+      });
+      const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+      try {
+        // Long enough for the import to have loaded and lowered whatever it would lower.
+        await waitUntil(() => processNiceness(child.pid!).length > 4, 'the import to start');
+        await new Promise((r) => setTimeout(r, 500));
+        expect(new Set(processNiceness(child.pid!))).toEqual(
+          new Set([Math.max(15, getPriority())]),
+        );
       } finally {
         holder.exec('ROLLBACK');
         holder.close();

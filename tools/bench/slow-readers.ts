@@ -17,7 +17,7 @@ import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { memoryOf, resetPeak, ROOT, table } from './harness.js';
-import { describeStalls, poller, run, startWatchedService } from './stalls.js';
+import { describeStalls, poller, run, runImport, startWatchedService } from './stalls.js';
 
 const PATH = '/api/reviews/since/0001-01-01';
 
@@ -101,9 +101,7 @@ export async function benchSlowReaders(): Promise<string> {
   try {
     const sample = join(ROOT, 'dist/tools/sample/cli.js');
     await run(process.execPath, [sample, '--count', String(count), '--seed', '7', '--out', file]);
-    const imported = await run(process.execPath, [join(ROOT, 'dist/src/bin.js'), 'import', file], {
-      DATABASE_URL: databaseUrl,
-    });
+    const imported = await runImport(file, databaseUrl);
     if (imported !== 0) throw new Error(`the import exited with ${imported}`);
     // Every stream slot taken by a reader: a large since request is refused until one is cut.
     const env: Record<string, string> = { SAMPLE_DATA: 'off', SINCE_MAX_STREAMS: String(readers) };

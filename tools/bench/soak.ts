@@ -25,7 +25,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Pool } from 'undici';
 import { memoryOf, ROOT, table } from './harness.js';
-import { run, startWatchedService, type WatchedService } from './stalls.js';
+import { run, runImport, startWatchedService, type WatchedService } from './stalls.js';
 
 interface Kind {
   name: string;
@@ -322,9 +322,7 @@ export async function benchSoak(): Promise<string> {
     const importDone = new Promise<void>((resolve) => {
       setTimeout(() => {
         importStartedAt = performance.now();
-        void run(process.execPath, [join(ROOT, 'dist/src/bin.js'), 'import', file], {
-          DATABASE_URL: databaseUrl,
-        }).then((code) => {
+        void runImport(file, databaseUrl).then((code) => {
           importCode = code;
           importEndedAt = performance.now();
           resolve();

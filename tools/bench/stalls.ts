@@ -203,6 +203,14 @@ export function run(
   });
 }
 
+/**
+ * Runs `dealer-reviews import <file>` as an operator does, through the package's launcher (which
+ * starts it at a lower priority from its first instruction); resolves its exit code.
+ */
+export function runImport(file: string, databaseUrl: string): Promise<number> {
+  return run(join(ROOT, 'bin/dealer-reviews'), ['import', file], { DATABASE_URL: databaseUrl });
+}
+
 const ms = (n: number) => `${Math.round(n)} ms`;
 
 const MCP_HEADERS = {
@@ -413,9 +421,7 @@ export async function benchStalls(): Promise<string> {
       const search = poller(`${svc.url}/api/reviews/search?rating=5&limit=20`, 100);
       const probes = await storeProbes(svc.url);
       const importStarted = performance.now();
-      const code = await run(process.execPath, [join(ROOT, 'dist/src/bin.js'), 'import', file], {
-        DATABASE_URL: databaseUrl,
-      });
+      const code = await runImport(file, databaseUrl);
       const committed = performance.now();
       const committedAt = Date.now();
       if (code !== 0) throw new Error(`the import exited with ${code}`);
@@ -556,9 +562,7 @@ export async function benchStalls(): Promise<string> {
       );
       await measure('import one review, until its version is served', async () => {
         const v = (await health(svc.url)).dataVersion;
-        await run(process.execPath, [join(ROOT, 'dist/src/bin.js'), 'import', small], {
-          DATABASE_URL: databaseUrl,
-        });
+        await runImport(small, databaseUrl);
         while ((await health(svc.url)).dataVersion === v)
           await new Promise((r) => setTimeout(r, 20));
       });
@@ -580,9 +584,7 @@ export async function benchStalls(): Promise<string> {
           `source,review_id,rating,date,author,text\ngoogle,bench-v${i},4,2026-10-29T12:00:00Z,Bo,Fine.\n`,
         );
         const { dataVersion } = await health(svc.url);
-        await run(process.execPath, [join(ROOT, 'dist/src/bin.js'), 'import', small], {
-          DATABASE_URL: databaseUrl,
-        });
+        await runImport(small, databaseUrl);
         while ((await health(svc.url)).dataVersion === dataVersion)
           await new Promise((r) => setTimeout(r, 20));
         const buildPeak = notePeak();
