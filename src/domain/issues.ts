@@ -1,15 +1,7 @@
 import type { z } from 'zod';
+import type { Issue } from '../platform/errors.js';
 
-/**
- * One problem with an input, as the public error responses list it (`issues` of an HTTP 400,
- * `data.issues` of an MCP error): the path of the offending parameter, a code and a message that
- * never echoes the input.
- */
-export interface Issue {
-  path: (string | number)[];
-  code: string;
-  message: string;
-}
+export type { Issue };
 
 /** Converts zod issues into the public `issues` items, one per offending parameter. */
 export function toIssues(error: z.ZodError): Issue[] {
