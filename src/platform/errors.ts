@@ -92,3 +92,8 @@ export function toRpcError(error: ServiceError): { code: number; message: string
     ? { code, message: error.message }
     : { code, message: error.message, data };
 }
+
+/** Whether `error` is a `ServiceError` (of `code`, when given): what `catch` blocks test. */
+export function isServiceError(error: unknown, code?: string): error is ServiceError {
+  return error instanceof ServiceError && (code === undefined || error.code === code);
+}
