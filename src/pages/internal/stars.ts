@@ -18,7 +18,7 @@ export function starRules(starFile: string): string {
   return (
     `.stars{display:inline-block;vertical-align:middle;height:1rem;width:5rem;flex:none;` +
     `background:linear-gradient(90deg,var(--star) var(--p),var(--star-off) var(--p));` +
-    `-webkit-mask:${mask};mask:${mask};print-color-adjust:exact;-webkit-print-color-adjust:exact}\n` +
+    `-webkit-mask:${mask};mask:${mask};print-color-adjust:exact;-webkit-print-color-adjust:exact;forced-color-adjust:none}\n` +
     `.stars-md{height:1.25rem;width:6.25rem}\n.stars-lg{height:1.75rem;width:8.75rem}\n${widths}\n`
   );
 }
