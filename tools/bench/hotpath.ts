@@ -111,6 +111,77 @@ async function turn(
   return { service: await run('service'), bare };
 }
 
+/** The three targets: the 304 of `/reviews.json` (with its current tag), a search, the feed. */
+async function hotpathTargets(serviceUrl: string): Promise<Target[]> {
+  const { answer } = await record(`${serviceUrl}/reviews.json`, {});
+  const etag = answer.headers.find(([k]) => k.toLowerCase() === 'etag')![1];
+  return [
+    {
+      name: '/reviews.json 304',
+      path: '/reviews.json',
+      headers: { 'If-None-Match': etag },
+      notModified: true,
+    },
+    { name: 'cached search', path: '/api/reviews/search?rating=5&limit=20', headers: {} },
+    { name: '/api/feed.json', path: '/api/feed.json', headers: {} },
+  ];
+}
+
+/** The service's answer to each target (path → answer) and the size of its header block. */
+async function recordAnswers(
+  serviceUrl: string,
+  targets: Target[],
+): Promise<{ answers: Record<string, RecordedAnswer>; bytes: Map<string, number> }> {
+  const answers: Record<string, RecordedAnswer> = {};
+  const bytes = new Map<string, number>();
+  for (const t of targets) {
+    // The first search computes and caches; the second is the cached answer.
+    await record(`${serviceUrl}${t.path}`, t.headers);
+    const { answer, headerBytes } = await record(`${serviceUrl}${t.path}`, t.headers);
+    answers[t.path] = answer;
+    bytes.set(t.name, headerBytes);
+  }
+  return { answers, bytes };
+}
+
+/**
+ * A warm-up of each server, then `rounds` rounds of every target on both, the order alternating:
+ * a row per round and target, and the summed rates per target.
+ */
+async function runRounds(
+  targets: Target[],
+  urls: { service: string; bare: string },
+  rounds: number,
+): Promise<{
+  rows: Record<string, string | number>[];
+  sums: Map<string, { service: number; bare: number }>;
+}> {
+  // A fresh process runs its first requests unoptimised: a short load on each, not counted.
+  for (const t of targets) {
+    for (const url of [urls.service, urls.bare])
+      await load('warm-up', `${url}${t.path}`, { duration: 1, headers: t.headers });
+  }
+  const rows: Record<string, string | number>[] = [];
+  const sums = new Map(targets.map((t) => [t.name, { service: 0, bare: 0 }]));
+  for (let round = 1; round <= rounds; round++) {
+    for (const t of targets) {
+      const rates = await turn(t, urls, round % 2 === 1);
+      const sum = sums.get(t.name)!;
+      sum.service += rates.service;
+      sum.bare += rates.bare;
+      const ratio = (rates.service / rates.bare).toFixed(2);
+      rows.push({
+        target: t.name,
+        round,
+        'service req/s': rates.service,
+        'bare req/s': rates.bare,
+        ratio,
+      });
+    }
+  }
+  return { rows, sums };
+}
+
 /**
  * `npm run bench -- hotpath`: BENCH_HOTPATH_COUNT reviews (default 1,000), BENCH_HOTPATH_ROUNDS
  * rounds (default 3) of BENCH_DURATION seconds per load (default 10); the order of the two
@@ -121,53 +192,11 @@ export async function benchHotpath(count: number, rounds: number): Promise<strin
   const svc = await startService({ DATABASE_URL: databaseUrl });
   let bare: { url: string; child: ChildProcess } | null = null;
   try {
-    const etag = (await record(`${svc.url}/reviews.json`, {})).answer.headers.find(
-      ([k]) => k.toLowerCase() === 'etag',
-    )![1];
-    const targets: Target[] = [
-      {
-        name: '/reviews.json 304',
-        path: '/reviews.json',
-        headers: { 'If-None-Match': etag },
-        notModified: true,
-      },
-      { name: 'cached search', path: '/api/reviews/search?rating=5&limit=20', headers: {} },
-      { name: '/api/feed.json', path: '/api/feed.json', headers: {} },
-    ];
-    const answers: Record<string, RecordedAnswer> = {};
-    const bytes = new Map<string, number>();
-    for (const t of targets) {
-      // The first search computes and caches; the second is the cached answer.
-      await record(`${svc.url}${t.path}`, t.headers);
-      const { answer, headerBytes } = await record(`${svc.url}${t.path}`, t.headers);
-      answers[t.path] = answer;
-      bytes.set(t.name, headerBytes);
-    }
+    const targets = await hotpathTargets(svc.url);
+    const { answers, bytes } = await recordAnswers(svc.url, targets);
     bare = await startBare(dir, answers);
     for (const t of targets) await checkSame(t, answers[t.path]!, bare.url);
-    const urls = { service: svc.url, bare: bare.url };
-    // A fresh process runs its first requests unoptimised: a short load on each, not counted.
-    for (const t of targets) {
-      for (const url of [urls.service, urls.bare])
-        await load('warm-up', `${url}${t.path}`, { duration: 1, headers: t.headers });
-    }
-    const rows: Record<string, string | number>[] = [];
-    const sums = new Map(targets.map((t) => [t.name, { service: 0, bare: 0 }]));
-    for (let round = 1; round <= rounds; round++) {
-      for (const t of targets) {
-        const rates = await turn(t, urls, round % 2 === 1);
-        const sum = sums.get(t.name)!;
-        sum.service += rates.service;
-        sum.bare += rates.bare;
-        rows.push({
-          target: t.name,
-          round,
-          'service req/s': rates.service,
-          'bare req/s': rates.bare,
-          ratio: (rates.service / rates.bare).toFixed(2),
-        });
-      }
-    }
+    const { rows, sums } = await runRounds(targets, { service: svc.url, bare: bare.url }, rounds);
     const summary = targets.map((t) => {
       const sum = sums.get(t.name)!;
       const ratio = sum.service / sum.bare;
@@ -181,6 +210,7 @@ export async function benchHotpath(count: number, rounds: number): Promise<strin
         [`≥ ${GOAL}`]: ratio >= GOAL ? 'yes' : 'NO',
       };
     });
+    const sent304 = answers['/reviews.json']!.headers.map(([k]) => k).join(', ');
     return [
       `${count.toLocaleString('en-US')} reviews, ${rounds} rounds, 32 connections`,
       '',
@@ -188,7 +218,7 @@ export async function benchHotpath(count: number, rounds: number): Promise<strin
       '',
       table(summary),
       '',
-      `The 304 sends: ${answers['/reviews.json']!.headers.map(([k]) => k).join(', ')} (and Node's Date, Connection, Keep-Alive).`,
+      `The 304 sends: ${sent304} (and Node's Date, Connection, Keep-Alive).`,
       '',
     ].join('\n');
   } finally {
