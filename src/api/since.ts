@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Writable } from 'node:stream';
 import { DOCUMENTS } from '../catalogue.js';
-import { evaluatePreconditions } from '../http/conditional.js';
+import { evaluatePreconditions, notModifiedHeaders } from '../http/conditional.js';
 import { invalidRequest } from '../http/errors.js';
 import { chooseCoding } from '../http/negotiate.js';
 import {
@@ -160,7 +160,7 @@ function streamed(
       lastModifiedMs,
     });
     if (outcome === 'not-modified') {
-      res.writeHead(304, validators);
+      res.writeHead(304, notModifiedHeaders(validators));
       res.end();
       return;
     }

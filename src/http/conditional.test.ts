@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { evaluatePreconditions, type Validators } from './conditional.js';
+import { evaluatePreconditions, notModifiedHeaders, type Validators } from './conditional.js';
 
 const v: Validators = {
   etag: '"abc"',
@@ -38,5 +38,37 @@ describe('evaluatePreconditions (RFC 9110 section 13.2.2)', () => {
   });
   it('treats a malformed If-None-Match as no match', () => {
     expect(evaluatePreconditions({ 'if-none-match': 'abc' }, v)).toBe('proceed');
+  });
+});
+
+describe('notModifiedHeaders (RFC 9110 section 15.4.5)', () => {
+  it('keeps the fields a 304 repeats and those CORS needs, and nothing else', () => {
+    const ok = {
+      'Access-Control-Allow-Origin': '*',
+      'Access-Control-Expose-Headers': 'ETag, Last-Modified, Link, Retry-After',
+      'X-Content-Type-Options': 'nosniff',
+      'Cache-Control': 'public, max-age=60',
+      Expires: 'Tue, 01 Oct 2024 10:01:00 GMT',
+      'Content-Location': '/reviews.json',
+      Link: '<https://hub.example/>; rel="hub"',
+      'Content-Security-Policy': "default-src 'none'",
+      Vary: 'Accept-Encoding',
+      ETag: '"abc-br"',
+      'Last-Modified': 'Tue, 01 Oct 2024 10:00:00 GMT',
+      'Content-Type': 'application/json',
+      'Content-Length': 1234,
+      'Content-Encoding': 'br',
+    };
+    expect(notModifiedHeaders(ok)).toEqual({
+      'Access-Control-Allow-Origin': '*',
+      'Access-Control-Expose-Headers': 'ETag, Last-Modified, Link, Retry-After',
+      'Cache-Control': 'public, max-age=60',
+      Expires: 'Tue, 01 Oct 2024 10:01:00 GMT',
+      'Content-Location': '/reviews.json',
+      Link: '<https://hub.example/>; rel="hub"',
+      Vary: 'Accept-Encoding',
+      ETag: '"abc-br"',
+      'Last-Modified': 'Tue, 01 Oct 2024 10:00:00 GMT',
+    });
   });
 });

@@ -80,3 +80,33 @@ export function evaluatePreconditions(
   }
   return 'proceed';
 }
+
+/**
+ * The fields a 304 repeats from the 200 it stands for, in lower case. RFC 9110 §15.4.5: a 304
+ * carries those of Content-Location, Date (Node adds it), ETag, Vary, Cache-Control and Expires
+ * that the 200 would, and SHOULD NOT carry other representation metadata unless it guides cache
+ * updates. CORS needs Access-Control-Allow-Origin for a script to see the 304 at all, and
+ * Access-Control-Expose-Headers for it to read the ETag. Two more stay, each kept by a test of the
+ * interface: Last-Modified (clients that revalidate with If-Modified-Since keep the date current)
+ * and Link (WebSub discovery: the hub and self of a topic, on every answer a subscriber sees).
+ */
+const NOT_MODIFIED_FIELDS: ReadonlySet<string> = new Set([
+  'content-location',
+  'etag',
+  'vary',
+  'cache-control',
+  'expires',
+  'access-control-allow-origin',
+  'access-control-expose-headers',
+  'last-modified',
+  'link',
+]);
+
+/** The headers of a 304 from those of the 200 it stands for (see `NOT_MODIFIED_FIELDS`). */
+export function notModifiedHeaders<V>(ok: Readonly<Record<string, V>>): Record<string, V> {
+  const kept: Record<string, V> = {};
+  for (const [name, value] of Object.entries(ok)) {
+    if (NOT_MODIFIED_FIELDS.has(name.toLowerCase())) kept[name] = value;
+  }
+  return kept;
+}

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Representation } from '../representation/index.js';
-import { evaluatePreconditions } from './conditional.js';
+import { evaluatePreconditions, notModifiedHeaders } from './conditional.js';
 import type { HttpError } from './errors.js';
 import { chooseCoding, type Coding } from './negotiate.js';
 
@@ -23,6 +23,7 @@ interface HeaderSet {
   etag: string;
   /** The tags of the representation's other codings (the same content). */
   equivalent: readonly string[];
+  /** The 304's: those fields of `ok` that RFC 9110 and CORS ask a 304 to repeat. */
   notModified: Record<string, string | number>;
   ok: Record<string, string | number>;
 }
@@ -39,22 +40,19 @@ function headerSet(rep: Representation, coding: Coding, body: Buffer): HeaderSet
   let set = sets.get(coding);
   if (!set) {
     const etag = codedEtag(rep.etag, coding);
-    const notModified = {
+    const ok: Record<string, string | number> = {
       ...COMMON_HEADERS,
       'Cache-Control': DATA_CACHE_CONTROL,
       ...rep.headers,
       Vary: 'Accept-Encoding',
       ETag: etag,
       'Last-Modified': rep.lastModified,
-    };
-    const ok: Record<string, string | number> = {
-      ...notModified,
       'Content-Type': rep.contentType,
       'Content-Length': body.length,
     };
     if (coding !== 'identity') ok['Content-Encoding'] = coding;
     const equivalent = [rep.etag, codedEtag(rep.etag, 'gzip'), codedEtag(rep.etag, 'br')];
-    set = { etag, equivalent, notModified, ok };
+    set = { etag, equivalent, notModified: notModifiedHeaders(ok), ok };
     sets.set(coding, set);
   }
   return set;
@@ -62,9 +60,9 @@ function headerSet(rep: Representation, coding: Coding, body: Buffer): HeaderSet
 
 /**
  * Sends a prepared representation for a GET or HEAD: content coding from Accept-Encoding
- * (with `Vary`), conditional requests per RFC 9110 (304 with the validators and no body, 412 for
- * failed If-Match), and `Content-Length` on HEAD as on GET. Header sets are prepared once per
- * representation, so a request costs a lookup and a write.
+ * (with `Vary`), conditional requests per RFC 9110 (304 with no body and only the fields of
+ * `notModifiedHeaders`, 412 for failed If-Match), and `Content-Length` on HEAD as on GET. Header
+ * sets are prepared once per representation, so a request costs a lookup and a write.
  */
 export function sendRepresentation(
   req: IncomingMessage,

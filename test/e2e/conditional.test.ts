@@ -96,6 +96,41 @@ describe.each(paths)('conditional GET on %s', (path) => {
   });
 });
 
+/** The fields Node adds to every answer: the date and those of the connection. */
+const NODE_FIELDS = ['connection', 'date', 'keep-alive'];
+
+/**
+ * RFC 9110 §15.4.5 (those of Content-Location, Date, ETag, Vary, Cache-Control and Expires that
+ * the 200 has), CORS (Allow-Origin, Expose-Headers), and Last-Modified and Link (docs/api.md).
+ */
+const NOT_MODIFIED_FIELDS = [
+  'access-control-allow-origin',
+  'access-control-expose-headers',
+  'cache-control',
+  'content-location',
+  'etag',
+  'expires',
+  'last-modified',
+  'link',
+  'vary',
+];
+
+describe.each([...paths, '/'])('the 304 of %s', (path) => {
+  it('repeats exactly the fields RFC 9110 and CORS ask for, with the values of the 200', async () => {
+    const ok = await http(`${svc.url}${path}`, { headers: { 'Accept-Encoding': 'br' } });
+    const res = await http(`${svc.url}${path}`, {
+      headers: { 'Accept-Encoding': 'br', 'If-None-Match': String(ok.headers.etag) },
+    });
+    expect(res.status).toBe(304);
+    const names = Object.keys(res.headers).filter((name) => !NODE_FIELDS.includes(name));
+    const expected = Object.keys(ok.headers).filter((name) => NOT_MODIFIED_FIELDS.includes(name));
+    expect(names.sort()).toEqual(expected.sort());
+    for (const name of expected) expect(res.headers[name], name).toBe(ok.headers[name]);
+    expect(names).toEqual(expect.arrayContaining(['access-control-allow-origin', 'etag', 'vary']));
+    expect(res.headers.date).toBeDefined();
+  });
+});
+
 describe('validators across data versions', () => {
   it('keeps the same strong ETag for the same bytes, and Last-Modified from the newest change', async () => {
     const a = await http(`${svc.url}/reviews.json`);

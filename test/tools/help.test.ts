@@ -23,6 +23,7 @@ const TOOLS = [
   'fuzz/run',
   'lighthouse/run',
   'mentions/eval',
+  'metrics/run',
   'sample/cli',
 ];
 
@@ -89,7 +90,7 @@ describe('every command line answers --help', () => {
     expect(r.stderr).toBe('');
   });
 
-  it.each(['bench/run', 'bench/import', 'lighthouse/run', 'absa/cli'])(
+  it.each(['bench/run', 'bench/import', 'lighthouse/run', 'absa/cli', 'metrics/run'])(
     'tools/%s refuses an unknown argument in one line and the usage, exit 2',
     (tool) => {
       const r = run(`tools/${tool}.js`, ['--no-such-option']);

@@ -113,7 +113,7 @@ async function measureLiveUpdate(
 }
 
 /** Sends SIGTERM (once) and waits for the exit, or kills after 10 s. */
-function stopped(child: ChildProcess): Promise<void> {
+export function stopped(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
     const kill = setTimeout(() => child.kill('SIGKILL'), 10_000);

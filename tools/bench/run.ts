@@ -1,6 +1,7 @@
 import { benchAgentTasks } from './agent-tasks.js';
 import { benchEngines, stopEngines } from './engines.js';
 import { table } from './harness.js';
+import { benchHotpath } from './hotpath.js';
 import { benchHttp } from './http.js';
 import { benchInsights } from './insights.js';
 import { benchMcp, benchMcpBatches } from './mcp.js';
@@ -15,6 +16,7 @@ import { parseCommandLine, printUsage, runCommandLine, UsageError } from '../../
 
 const SCENARIOS = [
   'http',
+  'hotpath',
   'import',
   'startup',
   'etag',
@@ -45,8 +47,8 @@ BENCH_INSIGHTS_COUNT (default 10000), BENCH_WEBSUB_SUBSCRIBERS (default 1000,100
 BENCH_WEBSUB_INSTANCES (default 1), BENCH_WEBSUB_FANOUT_REVIEWS (default 100000),
 BENCH_WEBSUB_FANOUT_SUBSCRIBERS (default 20 per topic), BENCH_SLOW_COUNT (default 100000),
 BENCH_SLOW_READERS (default 128), BENCH_SLOW_CODING (default br), BENCH_SLOW_WINDOW_MS (the
-service's floor window, default 30000), BENCH_SLOW_SECONDS. Figures and how to read them:
-docs/benchmarks.md.
+service's floor window, default 30000), BENCH_SLOW_SECONDS, BENCH_HOTPATH_COUNT (default 1000),
+BENCH_HOTPATH_ROUNDS (default 3). Figures and how to read them: docs/benchmarks.md.
 
 Options:
   -h, --help   this text`;
@@ -54,7 +56,7 @@ Options:
 const CLI = { name: 'bench', usage: USAGE };
 
 /**
- * `npm run bench [-- http|import|startup|etag|notify|reads|migrate|insights|mcp|mcp-batches|agent-tasks|pages|stalls|websub|websub-fanout|soak]`:
+ * `npm run bench [-- http|hotpath|import|startup|etag|notify|reads|migrate|insights|mcp|mcp-batches|agent-tasks|pages|stalls|websub|websub-fanout|soak]`:
  * runs the benchmarks and prints Markdown tables. Sizes come from
  * BENCH_SIZES (default "1000,100000"); each load runs BENCH_DURATION seconds (default 10). The
  * WebSub subscriber counts come from BENCH_WEBSUB_SUBSCRIBERS (default "1000,10000"), the
@@ -73,6 +75,11 @@ async function main(which: ReadonlySet<string>): Promise<void> {
     console.log('## HTTP read API\n');
     for (const engine of engines)
       for (const size of sizes) console.log(await benchHttp(size, engine));
+  }
+  if (all || which.has('hotpath')) {
+    console.log('## Hot path: the service against a bare node:http server\n');
+    const count = Number(process.env.BENCH_HOTPATH_COUNT ?? 1_000);
+    console.log(await benchHotpath(count, Number(process.env.BENCH_HOTPATH_ROUNDS ?? 3)));
   }
   if (all || which.has('import') || which.has('startup') || which.has('etag')) {
     console.log('## Import, start-up and commit → ETag per engine\n');
