@@ -41,7 +41,8 @@ const LAYERS = {
   import: ['domain', 'store', 'mentions', 'cli', 'config', 'platform'],
   admin: ['domain', 'store', 'cli', 'config', 'platform'],
   api: ['domain', 'representation', 'reviews', 'catalogue', 'snapshot', 'http'],
-  openapi: ['domain', 'reviews', 'catalogue'],
+  // The OpenAPI document is derived from the API's endpoint declarations.
+  openapi: ['domain', 'reviews', 'catalogue', 'api'],
   pages: ['domain', 'representation', 'reviews', 'insights', 'catalogue', 'snapshot', 'http'],
   mcp: [
     'domain',

@@ -5,12 +5,12 @@ import { Business } from '../domain/business.js';
 import { SearchResponse } from '../domain/public-schemas.js';
 import { serializeReview } from '../domain/serialize.js';
 import { serviceUrls } from '../catalogue.js';
-import { HttpError } from '../http/errors.js';
+import { isServiceError, type ServiceError } from '../platform/errors.js';
 import { sincePage } from '../reviews/since.js';
 import { buildSnapshot } from '../snapshot/index.js';
 import type { Snapshot } from '../snapshot/types.js';
 import { healthOf } from './health.js';
-import { searchDocument } from './routes.js';
+import { searchDocument } from './search.js';
 import { SearchFilters } from '../reviews/search-schema.js';
 
 let snapshot: Snapshot;
@@ -89,8 +89,8 @@ describe('searchDocument', () => {
     } catch (err) {
       thrown = err;
     }
-    expect(thrown).toBeInstanceOf(HttpError);
-    const err = thrown as HttpError;
+    expect(isServiceError(thrown, 'invalid_request')).toBe(true);
+    const err = thrown as ServiceError;
     expect(err.status).toBe(400);
     expect(err.issues).toEqual([
       expect.objectContaining({ path: ['mentions_technician'], code: 'ambiguous' }),

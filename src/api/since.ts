@@ -4,14 +4,10 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Writable } from 'node:stream';
 import { DOCUMENTS } from '../catalogue.js';
 import { evaluatePreconditions, notModifiedHeaders } from '../http/conditional.js';
-import { invalidRequest } from '../http/errors.js';
-import { chooseCoding } from '../http/negotiate.js';
-import {
-  COMMON_HEADERS,
-  DATA_CACHE_CONTROL,
-  sendJson,
-  sendRepresentation,
-} from '../http/respond.js';
+import { invalidRequest, preconditionFailed } from '../http/errors.js';
+import { chooseCoding, type Coding } from '../http/negotiate.js';
+import { COMMON_HEADERS, DATA_CACHE_CONTROL, sendRepresentation } from '../http/respond.js';
+import { ServiceError } from '../platform/errors.js';
 import { prepareRepresentation } from '../representation/index.js';
 import { decodeCursor, encodeCursor, fingerprint } from '../reviews/cursor.js';
 import { writeFragments } from '../reviews/dataset.js';
@@ -125,6 +121,35 @@ async function write(sink: Writable, chunk: Buffer): Promise<void> {
 }
 
 /**
+ * The headers of a streamed result in `coding` (no `Content-Length` when compressed: its size is
+ * known only once sent), and its validators for conditional requests.
+ */
+function streamedHeaders(snapshot: Snapshot, since: string, end: number, coding: Coding) {
+  const base = streamedEtag(snapshot, since);
+  const etag = coding === 'identity' ? base : `${base.slice(0, -1)}-${coding}"`;
+  const lastModifiedMs = Date.parse(snapshot.state.changedAt);
+  const validators = {
+    ...COMMON_HEADERS,
+    'Cache-Control': DATA_CACHE_CONTROL,
+    Vary: 'Accept-Encoding',
+    ETag: etag,
+    'Last-Modified': new Date(Math.floor(lastModifiedMs / 1000) * 1000).toUTCString(),
+  };
+  const headers: Record<string, string | number> = {
+    ...validators,
+    'Content-Type': 'application/json',
+  };
+  if (coding === 'identity') {
+    const fragment = snapshot.fragments();
+    let size = Buffer.byteLength(head(since, end)) + 2 + Math.max(0, end - 1);
+    for (let pos = 0; pos < end; pos++) size += fragment(pos).length;
+    headers['Content-Length'] = size;
+  } else headers['Content-Encoding'] = coding;
+  const equivalent = [base, `${base.slice(0, -1)}-gzip"`, `${base.slice(0, -1)}-br"`];
+  return { validators, headers, check: { etag, equivalent, lastModifiedMs } };
+}
+
+/**
  * Streams a large since result from the review bytes in memory: batches of about 256 KB (64 KB
  * compressed), one per turn of the event loop, compressed on the fly (in the thread pool, with
  * bounded memory: `streamCompressor`) when the client accepts it, never faster than the
@@ -142,64 +167,28 @@ function streamed(
 ): Promise<void> | void {
   const accept = req.headers['accept-encoding'];
   const coding = accept ? chooseCoding(accept, ['br', 'gzip']) : 'identity';
-  const base = streamedEtag(snapshot, since);
-  const etag = coding === 'identity' ? base : `${base.slice(0, -1)}-${coding}"`;
-  const lastModifiedMs = Date.parse(snapshot.state.changedAt);
-  const validators = {
-    ...COMMON_HEADERS,
-    'Cache-Control': DATA_CACHE_CONTROL,
-    Vary: 'Accept-Encoding',
-    ETag: etag,
-    'Last-Modified': new Date(Math.floor(lastModifiedMs / 1000) * 1000).toUTCString(),
-  };
+  const { validators, headers, check } = streamedHeaders(snapshot, since, end, coding);
   const h = req.headers;
   if (h['if-none-match'] || h['if-modified-since'] || h['if-match'] || h['if-unmodified-since']) {
-    const outcome = evaluatePreconditions(h, {
-      etag,
-      equivalent: [base, `${base.slice(0, -1)}-gzip"`, `${base.slice(0, -1)}-br"`],
-      lastModifiedMs,
-    });
+    const outcome = evaluatePreconditions(h, check);
     if (outcome === 'not-modified') {
       res.writeHead(304, notModifiedHeaders(validators));
       res.end();
       return;
     }
-    if (outcome === 'failed') {
-      sendJson(req, res, 412, {
-        error: 'precondition_failed',
-        message: 'The representation does not match the request preconditions.',
-      });
-      return;
-    }
+    if (outcome === 'failed') throw preconditionFailed();
   }
-  const fragment = snapshot.fragments();
-  const open = head(since, end);
-  const headers: Record<string, string | number> = {
-    ...validators,
-    'Content-Type': 'application/json',
-  };
-  if (coding === 'identity') {
-    let size = Buffer.byteLength(open) + 2 + Math.max(0, end - 1);
-    for (let pos = 0; pos < end; pos++) size += fragment(pos).length;
-    headers['Content-Length'] = size;
-  } else headers['Content-Encoding'] = coding;
   if (req.method === 'HEAD') {
     res.writeHead(200, headers);
     res.end();
     return;
   }
   if (!streams.open(res, snapshot.state.version)) {
-    sendJson(
-      req,
-      res,
-      503,
-      {
-        error: 'busy',
-        message: `${streams.maxStreams} large since results are being sent; retry later, or page with ?limit=.`,
-      },
-      { 'Retry-After': String(RETRY_AFTER_SECONDS) },
+    throw new ServiceError(
+      'busy',
+      `${streams.maxStreams} large since results are being sent; retry later, or page with ?limit=.`,
+      { status: 503, headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) } },
     );
-    return;
   }
   res.writeHead(200, headers);
   let sink: Writable = res;
@@ -211,7 +200,7 @@ function streamed(
   }
   // Not an async function: its frame (and the snapshot) is gone once the bytes are on their way.
   const batchBytes = coding === 'identity' ? BATCH_BYTES : COMPRESSED_BATCH_BYTES;
-  return pump(res, sink, fragment, Buffer.from(open), end, batchBytes);
+  return pump(res, sink, snapshot.fragments(), Buffer.from(head(since, end)), end, batchBytes);
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { errorBody, type ServiceError } from '../platform/errors.js';
 import type { Representation } from '../representation/index.js';
 import { evaluatePreconditions, notModifiedHeaders } from './conditional.js';
-import type { HttpError } from './errors.js';
 import { chooseCoding, type Coding } from './negotiate.js';
 
 /** Headers on every response: CORS for any origin, and no MIME sniffing. */
@@ -124,7 +124,7 @@ export function sendJson(
   res: ServerResponse,
   status: number,
   value: unknown,
-  extra: Record<string, string> = {},
+  extra: Readonly<Record<string, string>> = {},
 ): void {
   const body = Buffer.from(JSON.stringify(value));
   res.writeHead(status, {
@@ -137,9 +137,7 @@ export function sendJson(
   res.end(req.method === 'HEAD' ? undefined : body);
 }
 
-/** Renders an `HttpError` as `{ error, message, issues? }`. */
-export function sendError(req: IncomingMessage, res: ServerResponse, err: HttpError): void {
-  const payload: Record<string, unknown> = { error: err.code, message: err.message };
-  if (err.issues) payload.issues = err.issues;
-  sendJson(req, res, err.status, payload, err.headers);
+/** Renders a `ServiceError` on the API's surface: JSON `{ error, message, issues? }`, not cached. */
+export function sendError(req: IncomingMessage, res: ServerResponse, err: ServiceError): void {
+  sendJson(req, res, err.status, errorBody(err), err.headers);
 }

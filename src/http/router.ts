@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { HttpError } from './errors.js';
+import type { ServiceError } from '../platform/errors.js';
 
 /** What a handler receives besides the raw request and response. */
 export interface RequestContext {
@@ -17,18 +17,27 @@ export type Handler = (
   ctx: RequestContext,
 ) => void | Promise<void>;
 
-/** A route: an exact path, or a prefix followed by one path parameter. */
+/**
+ * Renders a `ServiceError` on a route's surface: the API's JSON `{ error, message, issues? }` by
+ * default (`sendError`), JSON-RPC on `/mcp`, an HTML page for the pages.
+ */
+export type ErrorRenderer = (req: IncomingMessage, res: ServerResponse, err: ServiceError) => void;
+
+/**
+ * A route, the router's entry: an exact path, or a prefix followed by one path parameter. HEAD is
+ * answered by the GET handler unless the route declares its own.
+ */
 export interface Route {
   path: string;
   /** When set, `path` is a prefix and the rest of the path is this parameter. */
   param?: string;
   methods: Partial<Record<'GET' | 'HEAD' | 'POST' | 'DELETE' | 'OPTIONS', Handler>>;
   /**
-   * Renders the errors the service answers on this path before a handler runs (405, 400 without
-   * Host), when the path has its own error format and CORS rules (`/mcp`). By default they are the JSON
-   * `{ error, message }` every path answers.
+   * Renders every `ServiceError` answered on this path: those of the service before a handler
+   * runs (405, 400 without Host) and those a handler throws, when the path has its own error
+   * format (`/mcp`, the HTML pages). By default: the JSON `{ error, message, issues? }`.
    */
-  renderError?: (req: IncomingMessage, res: ServerResponse, err: HttpError) => void;
+  renderError?: ErrorRenderer;
 }
 
 export interface Match {

@@ -4,7 +4,7 @@ import {
   SUPPORTED_PROTOCOL_VERSIONS,
 } from '@modelcontextprotocol/sdk/types.js';
 import { MCP_PATH } from '../catalogue.js';
-import type { HttpError } from '../http/errors.js';
+import type { ServiceError } from '../platform/errors.js';
 import { isClientGone } from '../http/respond.js';
 import { clientAddressResolver, type ClientAddress } from '../http/client-address.js';
 import { clientKey, type RateLimiter } from '../http/rate-limit.js';
@@ -449,7 +449,7 @@ export function mcpRoutes(options: McpRouteOptions): Route[] {
    * Errors the service answers before the endpoint runs (405 for GET and the other methods, 400
    * without Host), as JSON-RPC errors under the same Origin rules.
    */
-  const renderError = (req: IncomingMessage, res: ServerResponse, err: HttpError): void => {
+  const renderError = (req: IncomingMessage, res: ServerResponse, err: ServiceError): void => {
     let origin: string | undefined;
     try {
       origin = checkOrigin(req);

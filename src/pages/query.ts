@@ -5,7 +5,7 @@ import {
   searchFields,
   type ParseResult,
 } from '../reviews/search-schema.js';
-import { dict, type Dict } from '../platform/dict.js';
+import { numericParams } from '../http/query.js';
 
 /** Reviews per page of `GET /`. */
 export const PAGE_SIZE = 20;
@@ -39,22 +39,8 @@ export type PageQuery = z.output<typeof PageQuery>;
 export const FILTER_NAMES = Object.keys(filterFields) as FilterName[];
 export type FilterName = keyof typeof filterFields;
 
-/**
- * Which parameters of a query schema's fields are numbers (`integer` or `number`), read from the
- * fields themselves (through `optional` and `default`): the query string writes them as text.
- */
-export function numericParams(
-  fields: Readonly<Record<string, z.ZodType>>,
-): Dict<'integer' | 'number'> {
-  const out: Dict<'integer' | 'number'> = dict();
-  for (const [name, field] of Object.entries(fields)) {
-    let type: z.ZodType = field;
-    while (type instanceof z.ZodOptional || type instanceof z.ZodDefault)
-      type = type.def.innerType as z.ZodType;
-    if (type instanceof z.ZodNumber) out[name] = type.isInt ? 'integer' : 'number';
-  }
-  return out;
-}
+// Which parameters are numbers is read from the schema (src/http/query.ts), for the API too.
+export { numericParams };
 
 const NUMERIC = numericParams(PageQuery.shape);
 
