@@ -25,6 +25,7 @@ import {
   renderSitemapIndex,
   sitemapCount,
 } from './internal/sitemap.js';
+import { PAGE_PATHS } from './paths.js';
 import { hasFilters, parsePageQuery, type PageQuery } from './query.js';
 
 /** The JSON errors of the pages, for a client that asks for JSON. */
@@ -317,31 +318,31 @@ export function createPages(options: PagesOptions): Pages {
 
   const get = (handler: Route['methods']['GET']): Route['methods'] => ({ GET: handler });
   const routes: Route[] = [
-    { path: '/', methods: get((req, res, ctx) => home(req, res, ctx.query)) },
+    { path: PAGE_PATHS.home, methods: get((req, res, ctx) => home(req, res, ctx.query)) },
     {
-      path: '/reviews/',
+      path: PAGE_PATHS.review,
       param: 'id',
       methods: get((req, res, ctx) => review(req, res, ctx.params.id ?? '')),
     },
-    { path: '/insights', methods: get((req, res) => insights(req, res)) },
-    { path: '/embed', methods: get((req, res) => embed(req, res)) },
-    { path: '/sitemap.xml', methods: get((req, res) => sitemapIndex(req, res)) },
+    { path: PAGE_PATHS.insights, methods: get((req, res) => insights(req, res)) },
+    { path: PAGE_PATHS.embed, methods: get((req, res) => embed(req, res)) },
+    { path: PAGE_PATHS.sitemap, methods: get((req, res) => sitemapIndex(req, res)) },
     {
-      path: '/sitemaps/',
+      path: PAGE_PATHS.sitemaps,
       param: 'file',
       methods: get((req, res, ctx) => sitemap(req, res, ctx.params.file ?? '')),
     },
     {
-      path: '/robots.txt',
+      path: PAGE_PATHS.robots,
       methods: get((req, res) => robots.then((rep) => sendRepresentation(req, res, rep))),
     },
     {
-      path: '/assets/',
+      path: PAGE_PATHS.assets,
       param: 'file',
       methods: get((req, res, ctx) => asset(req, res, ctx.params.file ?? '')),
     },
     {
-      path: '/favicon.ico',
+      path: PAGE_PATHS.favicon,
       methods: get((req, res) => sendRepresentation(req, res, assets.iconRep)),
     },
   ];

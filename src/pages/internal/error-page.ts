@@ -1,6 +1,7 @@
 import type { Business } from '../../domain/business.js';
 import type { Issue } from '../../domain/issues.js';
 import { QUERY_MAX_LENGTH } from '../../reviews/search-schema.js';
+import { PAGE_PATHS } from '../paths.js';
 import { PAGE_MAX } from '../query.js';
 import { formatCount } from './format.js';
 import { html, type Html } from './html.js';
@@ -141,7 +142,7 @@ export function renderErrorPage(
   const main = html`<div class="card error-page">
     <h1>${title}</h1>
     ${body}
-    <p class="next"><a href="/">Go to all reviews</a> · <a href="/insights">Insights at a glance</a></p>
+    <p class="next"><a href="${PAGE_PATHS.home}">Go to all reviews</a> · <a href="${PAGE_PATHS.insights}">Insights at a glance</a></p>
   </div>`;
   return sitePage(site, business, { title, description: title, path: null, noindex: true }, main);
 }

@@ -3,6 +3,7 @@ import type { Review } from '../../domain/review.js';
 import { normalizeName } from '../../reviews/search-index.js';
 import { runSearch } from '../../reviews/search.js';
 import type { Snapshot } from '../../snapshot/types.js';
+import { PAGE_PATHS } from '../paths.js';
 import { FILTER_NAMES, hasFilters, PAGE_SIZE, type FilterName, type PageQuery } from '../query.js';
 import { businessCard } from './business-card.js';
 import type { ErrorDetail } from './error-page.js';
@@ -71,7 +72,7 @@ function filterForm(snapshot: Snapshot, q: PageQuery): Html {
     <form
       class="filters"
       method="get"
-      action="/#${REVIEWS_ANCHOR}"
+      action="${viewHref({})}"
       role="search"
       aria-labelledby="filters-title"
     >
@@ -91,7 +92,7 @@ function filterForm(snapshot: Snapshot, q: PageQuery): Html {
       ${select('f-staff', 'mentions_technician', 'Staff member', staff)}${select('f-service', 'mentions_service', 'Service', services)}
       <div class="actions wide">
         <button type="submit">Show reviews</button
-        >${hasFilters(q) ? html`<a href="/">Clear all filters</a>` : ''}
+        >${hasFilters(q) ? html`<a href="${PAGE_PATHS.home}">Clear all filters</a>` : ''}
       </div>
     </form>
   </details>`;
@@ -217,7 +218,7 @@ export function renderHome(site: Site, snapshot: Snapshot, q: PageQuery): PageOu
     reviews.length === 0
       ? html`<div class="card empty">
           <p>No reviews match these filters.</p>
-          <p><a href="/">Show all reviews</a></p>
+          <p><a href="${PAGE_PATHS.home}">Show all reviews</a></p>
         </div>`
       : html`<ol class="reviews">
           ${reviews.map((r) => html`<li>${reviewCard(r, ctx)}</li>`)}

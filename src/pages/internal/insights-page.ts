@@ -6,7 +6,8 @@ import { formatCount, formatRating, formatShortDate, percent, plural, words } fr
 import { html, raw, type Html } from './html.js';
 import { insightsLd } from './json-ld.js';
 import { businessName, sitePage, type Site } from './layout.js';
-import { reviewPath, servicePath, staffPath } from './links.js';
+import { PAGE_PATHS, reviewPath } from '../paths.js';
+import { servicePath, staffPath } from './links.js';
 import { langAttr } from './review-card.js';
 
 type Evidence = Insights['faq'][number]['evidence'][number];
@@ -398,7 +399,7 @@ export function renderInsightsPage(
               As soon as customers' reviews${of} are published, this page shows what they praise
               and what they criticise, topic by topic, in their own words.
             </p>
-            <p><a href="/">Go to the reviews</a></p>
+            <p><a href="${PAGE_PATHS.home}">Go to the reviews</a></p>
           </div>`
       : html`<h1>Insights at a glance</h1>
           <p class="lead">
@@ -444,7 +445,7 @@ export function renderInsightsPage(
     {
       title,
       description,
-      path: '/insights',
+      path: PAGE_PATHS.insights,
       nav: 'insights',
       jsonLd: insightsLd(site, business, aggregate, {
         title,
