@@ -4,6 +4,7 @@ import {
   restoreRepresentation,
   type Representation,
 } from '../../representation/index.js';
+import { assetPath } from '../paths.js';
 import { starRules, STAR_SVG } from './stars.js';
 import { ICON_SVG, SITE_CSS } from './styles.js';
 
@@ -37,8 +38,8 @@ export function prepareAssets(lastModifiedMs: number): Assets {
   const icon = hashed('icon', 'svg', ICON_SVG);
   const iconRep = asset(ICON_SVG, 'image/svg+xml', lastModifiedMs);
   return {
-    css: `/assets/${css}`,
-    icon: `/assets/${icon}`,
+    css: assetPath(css),
+    icon: assetPath(icon),
     files: new Map([
       [css, asset(siteCss, 'text/css; charset=utf-8', lastModifiedMs)],
       [star, asset(STAR_SVG, 'image/svg+xml', lastModifiedMs)],

@@ -1,5 +1,6 @@
 import type { AggregateRating, Star } from '../../domain/aggregate.js';
 import type { Business } from '../../domain/business.js';
+import { PAGE_PATHS } from '../paths.js';
 import { formatCount, formatRating, percent, plural } from './format.js';
 import { html, raw, type Html } from './html.js';
 import { businessName } from './layout.js';
@@ -69,7 +70,7 @@ function contact(business: Business | null): Html {
     items.push(
       html`<li><a href="tel:${business.telephone}">Call ${phone(business.telephone)}</a></li>`,
     );
-  items.push(html`<li><a href="/insights">Insights at a glance</a></li>`);
+  items.push(html`<li><a href="${PAGE_PATHS.insights}">Insights at a glance</a></li>`);
   return html`<ul class="links">
     ${items}
   </ul>`;

@@ -3,7 +3,7 @@ import type { Snapshot } from '../../snapshot/types.js';
 import { formatRating, formatShortDate, plural, truncate } from './format.js';
 import { html } from './html.js';
 import { businessName, embedPage, type Site } from './layout.js';
-import { reviewPath } from './links.js';
+import { PAGE_PATHS, reviewPath } from '../paths.js';
 import { langAttr } from './review-card.js';
 import { reviewStars, stars } from './stars.js';
 
@@ -64,7 +64,7 @@ export function renderEmbed(site: Site, snapshot: Snapshot): string {
     <ul>
       ${items}
     </ul>
-    <a class="more" href="${base}/" target="_blank" rel="noopener"
+    <a class="more" href="${base}${PAGE_PATHS.home}" target="_blank" rel="noopener"
       >Read all ${plural(aggregate.ratingCount, 'review')} <span aria-hidden="true">→</span></a
     >
   </main>`;
@@ -74,7 +74,7 @@ export function renderEmbed(site: Site, snapshot: Snapshot): string {
     {
       title: `${name}: customer reviews`,
       description: `Rating and newest reviews of ${name}.`,
-      path: '/embed',
+      path: PAGE_PATHS.embed,
     },
     main,
   );

@@ -1,24 +1,13 @@
 import type { Business } from '../../domain/business.js';
 import type { Issue } from '../../domain/issues.js';
 import { QUERY_MAX_LENGTH } from '../../reviews/search-schema.js';
+import { PAGE_PATHS } from '../paths.js';
 import { PAGE_MAX } from '../query.js';
 import { formatCount } from './format.js';
+import type { Choice, PageError } from './page-errors.js';
 import { html, type Html } from './html.js';
 import { sitePage, type Site } from './layout.js';
 import { dict, type ReadonlyDict } from '../../platform/dict.js';
-
-/** A link the error page offers (a staff member's full name, the last page). */
-export interface Choice {
-  label: string;
-  href: string;
-}
-
-/** What went wrong, as the error page tells it. */
-export type ErrorDetail =
-  | { status: 400; issues: readonly Issue[]; choices?: readonly Choice[] }
-  /** `page`: no page at this address; `review`: no such review; `results`: past the last page. */
-  | { status: 404; what: 'page' | 'review' | 'results'; last?: Choice }
-  | { status: 503 };
 
 const REVIEW_GONE =
   'This review is not here: the link may be mistyped, or the review is no longer published.';
@@ -85,63 +74,76 @@ function choiceList(choices: readonly Choice[]): Html {
   </ul>`;
 }
 
-function content(detail: ErrorDetail): { title: string; body: Html } {
-  switch (detail.status) {
-    case 400: {
-      // One line per filter (a filter wrong in two ways is one thing to fix).
-      const seen = new Set<string>();
-      const items: Html[] = [];
-      for (const issue of detail.issues) {
-        const { label, text } = explainIssue(issue);
-        if (seen.has(label)) continue;
-        seen.add(label);
-        const choices =
-          issue.code === 'ambiguous' && detail.choices?.length ? choiceList(detail.choices) : '';
-        items.push(html`<li><strong>${label}</strong> ${text}${choices}</li>`);
-      }
+/** The 400's lines: one per filter (a filter wrong in two ways is one thing to fix). */
+function problems(issues: readonly Issue[], choices: readonly Choice[] | undefined): Html[] {
+  const seen = new Set<string>();
+  const items: Html[] = [];
+  for (const issue of issues) {
+    const { label, text } = explainIssue(issue);
+    if (seen.has(label)) continue;
+    seen.add(label);
+    const links = issue.code === 'ambiguous' && choices?.length ? choiceList(choices) : '';
+    items.push(html`<li><strong>${label}</strong> ${text}${links}</li>`);
+  }
+  return items;
+}
+
+function missing(error: PageError): { title: string; body: Html } {
+  const what = error.page?.missing ?? 'page';
+  const last = error.page?.last;
+  if (what === 'results')
+    return {
+      title: 'No more reviews here',
+      body: html`<p>These filters have fewer pages of reviews than that.</p>
+            ${last ? html`<p><a href="${last.href}">${last.label}</a></p>` : ''}`,
+    };
+  if (what === 'review')
+    return {
+      title: 'Review not found',
+      body: html`<p>${REVIEW_GONE}</p>`,
+    };
+  return {
+    title: 'Page not found',
+    body: html`<p>There is no page at this address. Please check the link.</p>`,
+  };
+}
+
+function content(error: PageError): { title: string; body: Html } {
+  switch (error.status) {
+    case 400:
       return {
         title: 'Some filters could not be used',
         body: html`<p>Please change these and try again:</p>
           <ul class="problems">
-            ${items}
+            ${problems(error.issues ?? [], error.page?.choices)}
           </ul>`,
       };
-    }
     case 404:
-      if (detail.what === 'results')
-        return {
-          title: 'No more reviews here',
-          body: html`<p>These filters have fewer pages of reviews than that.</p>
-            ${detail.last ? html`<p><a href="${detail.last.href}">${detail.last.label}</a></p>` : ''}`,
-        };
-      if (detail.what === 'review')
-        return {
-          title: 'Review not found',
-          body: html`<p>${REVIEW_GONE}</p>`,
-        };
-      return {
-        title: 'Page not found',
-        body: html`<p>There is no page at this address. Please check the link.</p>`,
-      };
+      return missing(error);
     case 503:
       return {
         title: 'Not ready yet',
         body: html`<p>This page is being prepared. Please try again in a moment.</p>`,
       };
+    default:
+      // Not thrown by the pages today: an error of another status says its public message.
+      return {
+        title: 'This page could not be shown',
+        body: html`<p>${error.message}</p>`,
+      };
   }
 }
 
-/** The friendly HTML page of an error: what happened and where to go. Never echoes the input. */
-export function renderErrorPage(
-  site: Site,
-  business: Business | null,
-  detail: ErrorDetail,
-): string {
-  const { title, body } = content(detail);
+/**
+ * The friendly HTML page of an error: what happened and where to go, from the error's status,
+ * issues and page hint. Never echoes the input.
+ */
+export function renderErrorPage(site: Site, business: Business | null, error: PageError): string {
+  const { title, body } = content(error);
   const main = html`<div class="card error-page">
     <h1>${title}</h1>
     ${body}
-    <p class="next"><a href="/">Go to all reviews</a> · <a href="/insights">Insights at a glance</a></p>
+    <p class="next"><a href="${PAGE_PATHS.home}">Go to all reviews</a> · <a href="${PAGE_PATHS.insights}">Insights at a glance</a></p>
   </div>`;
   return sitePage(site, business, { title, description: title, path: null, noindex: true }, main);
 }

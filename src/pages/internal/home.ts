@@ -3,17 +3,16 @@ import type { Review } from '../../domain/review.js';
 import { normalizeName } from '../../reviews/search-index.js';
 import { runSearch } from '../../reviews/search.js';
 import type { Snapshot } from '../../snapshot/types.js';
+import { PAGE_PATHS } from '../paths.js';
 import { FILTER_NAMES, hasFilters, PAGE_SIZE, type FilterName, type PageQuery } from '../query.js';
 import { businessCard } from './business-card.js';
-import type { ErrorDetail } from './error-page.js';
 import { formatCount, formatDate, formatRating, plural, words } from './format.js';
 import { html, raw, type Html } from './html.js';
 import { listLd } from './json-ld.js';
 import { businessName, sitePage, type Site } from './layout.js';
 import { queryValues, REVIEWS_ANCHOR, viewHref, viewPath } from './links.js';
+import { invalidQuery, pageNotFound, type PageError } from './page-errors.js';
 import { reviewCard, type CardContext } from './review-card.js';
-
-export type PageOutcome = { ok: true; html: string } | { ok: false; error: ErrorDetail };
 
 /** Service ids to names, from the business's catalogue. */
 export function cardContext(snapshot: Snapshot): CardContext {
@@ -71,7 +70,7 @@ function filterForm(snapshot: Snapshot, q: PageQuery): Html {
     <form
       class="filters"
       method="get"
-      action="/#${REVIEWS_ANCHOR}"
+      action="${viewHref({})}"
       role="search"
       aria-labelledby="filters-title"
     >
@@ -91,7 +90,7 @@ function filterForm(snapshot: Snapshot, q: PageQuery): Html {
       ${select('f-staff', 'mentions_technician', 'Staff member', staff)}${select('f-service', 'mentions_service', 'Service', services)}
       <div class="actions wide">
         <button type="submit">Show reviews</button
-        >${hasFilters(q) ? html`<a href="/">Clear all filters</a>` : ''}
+        >${hasFilters(q) ? html`<a href="${PAGE_PATHS.home}">Clear all filters</a>` : ''}
       </div>
     </form>
   </details>`;
@@ -167,45 +166,37 @@ function pager(q: PageQuery, page: number, pages: number): Html {
  * The 400 of a search the index refused: a first name several staff members share, with a link
  * to the reviews of each full name.
  */
-function searchError(snapshot: Snapshot, q: PageQuery, issues: Issue[]): ErrorDetail {
+function searchError(snapshot: Snapshot, q: PageQuery, issues: Issue[]): PageError {
   const names =
     q.mentions_technician === undefined ? null : snapshot.index.ambiguous(q.mentions_technician);
   // The links carry the staff filter alone: an error page never repeats what was sent.
-  return {
-    status: 400,
+  return invalidQuery(
     issues,
-    choices: (names ?? []).map((name) => ({
+    (names ?? []).map((name) => ({
       label: name,
       href: viewHref({ mentions_technician: name }),
     })),
-  };
+  );
 }
 
 /**
  * Renders `GET /` for a parsed query: the business, the filter form, the page of matching
- * reviews (the search of `/api/reviews/search`, newest first) and the pager. A page past the
- * last is a 404; an ambiguous staff name is the search's 400.
+ * reviews (the search of `/api/reviews/search`, newest first) and the pager. Throws a page past
+ * the last as a 404 and an ambiguous staff name as the search's 400 (`PageError`).
  */
-export function renderHome(site: Site, snapshot: Snapshot, q: PageQuery): PageOutcome {
+export function renderHome(site: Site, snapshot: Snapshot, q: PageQuery): string {
   const page = q.page ?? 1;
   const offset = (page - 1) * PAGE_SIZE;
   const { page: _page, ...filters } = q;
   const outcome = runSearch(snapshot.index, { ...filters, limit: offset + PAGE_SIZE });
-  if (!outcome.ok) return { ok: false, error: searchError(snapshot, q, outcome.issues) };
+  if (!outcome.ok) throw searchError(snapshot, q, outcome.issues);
   const { total } = outcome.hits;
   if (page > 1 && offset >= total) {
     const last = Math.max(1, Math.ceil(total / PAGE_SIZE));
-    return {
-      ok: false,
-      error: {
-        status: 404,
-        what: 'results',
-        last: {
-          label: last === 1 ? 'Go to the first page' : `Go to the last page (page ${last})`,
-          href: viewHref({ ...queryValues(q), page: last }),
-        },
-      },
-    };
+    throw pageNotFound('results', {
+      label: last === 1 ? 'Go to the first page' : `Go to the last page (page ${last})`,
+      href: viewHref({ ...queryValues(q), page: last }),
+    });
   }
   const reviews: Review[] = outcome.hits.positions.slice(offset).map((pos) => snapshot.review(pos));
   const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
@@ -217,7 +208,7 @@ export function renderHome(site: Site, snapshot: Snapshot, q: PageQuery): PageOu
     reviews.length === 0
       ? html`<div class="card empty">
           <p>No reviews match these filters.</p>
-          <p><a href="/">Show all reviews</a></p>
+          <p><a href="${PAGE_PATHS.home}">Show all reviews</a></p>
         </div>`
       : html`<ol class="reviews">
           ${reviews.map((r) => html`<li>${reviewCard(r, ctx)}</li>`)}
@@ -241,20 +232,17 @@ export function renderHome(site: Site, snapshot: Snapshot, q: PageQuery): PageOu
   const title = filtered
     ? `Reviews matching your filters · ${name}`
     : `${name}: customer reviews${page > 1 ? ` (page ${page})` : ''}`;
-  return {
-    ok: true,
-    html: sitePage(
-      site,
-      business,
-      {
-        title,
-        description: `${rating}. Read what customers say about ${name}, with the owner's replies.`,
-        path: viewPath(filtered ? queryValues(q) : { page }),
-        noindex: filtered,
-        jsonLd: listLd(site, business, aggregate, reviews),
-        nav: 'reviews',
-      },
-      main,
-    ),
-  };
+  return sitePage(
+    site,
+    business,
+    {
+      title,
+      description: `${rating}. Read what customers say about ${name}, with the owner's replies.`,
+      path: viewPath(filtered ? queryValues(q) : { page }),
+      noindex: filtered,
+      jsonLd: listLd(site, business, aggregate, reviews),
+      nav: 'reviews',
+    },
+    main,
+  );
 }

@@ -3,7 +3,7 @@ import type { Business } from '../../domain/business.js';
 import type { Review } from '../../domain/review.js';
 import { businessName, type Site } from './layout.js';
 import { reviewHeading } from './review-card.js';
-import { reviewPath } from './links.js';
+import { PAGE_PATHS, reviewPath } from '../paths.js';
 
 type Ld = Record<string, unknown>;
 
@@ -11,9 +11,9 @@ type Ld = Record<string, unknown>;
 export function businessLd(site: Site, business: Business | null, aggregate: AggregateRating): Ld {
   const ld: Ld = {
     '@type': 'AutoDealer',
-    '@id': `${site.urls.base}/#business`,
+    '@id': `${site.urls.base}${PAGE_PATHS.home}#business`,
     name: businessName(business),
-    url: business?.url ?? `${site.urls.base}/`,
+    url: business?.url ?? `${site.urls.base}${PAGE_PATHS.home}`,
   };
   if (business) {
     if (business.telephone) ld.telephone = business.telephone;
@@ -98,7 +98,7 @@ export function insightsLd(
   aggregate: AggregateRating,
   page: { title: string; description: string; dateModified: string },
 ): Ld {
-  const url = `${site.urls.base}/insights`;
+  const url = `${site.urls.base}${PAGE_PATHS.insights}`;
   return {
     '@context': 'https://schema.org',
     '@type': 'WebPage',

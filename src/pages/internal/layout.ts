@@ -1,5 +1,6 @@
 import type { Business } from '../../domain/business.js';
 import type { ServiceUrls } from '../../catalogue.js';
+import { PAGE_PATHS } from '../paths.js';
 import { html, scriptJson, type Html } from './html.js';
 
 /** What every page needs besides its data: the service's URLs and the asset paths. */
@@ -65,8 +66,8 @@ ${headTags(site, business, head)}
 </head>
 <body>
 <a class="skip" href="#main">Skip to content</a>
-<header class="site"><div class="wrap"><a class="brand" href="/">${businessName(business)}</a>
-<nav class="main" aria-label="Main"><ul>${navLink('/', 'Reviews', head.nav === 'reviews')}${navLink('/insights', 'Insights', head.nav === 'insights')}</ul></nav></div></header>
+<header class="site"><div class="wrap"><a class="brand" href="${PAGE_PATHS.home}">${businessName(business)}</a>
+<nav class="main" aria-label="Main"><ul>${navLink(PAGE_PATHS.home, 'Reviews', head.nav === 'reviews')}${navLink(PAGE_PATHS.insights, 'Insights', head.nav === 'insights')}</ul></nav></div></header>
 <main id="main" class="wrap">
 ${main}
 </main>

@@ -1,9 +1,5 @@
+import { PAGE_PATHS } from '../paths.js';
 import { FILTER_NAMES, type PageQuery } from '../query.js';
-
-/** The path of a review's page (the `link` of the MCP tools' reviews: `${BASE_URL}/reviews/{id}`). */
-export function reviewPath(id: string): string {
-  return `/reviews/${encodeURIComponent(id)}`;
-}
 
 type Values = Partial<Record<(typeof FILTER_NAMES)[number] | 'page', string | number>>;
 
@@ -15,7 +11,7 @@ export function viewPath(values: Values): string {
     if (value !== undefined && !(name === 'page' && value === 1)) params.set(name, String(value));
   }
   const qs = params.toString();
-  return qs ? `/?${qs}` : '/';
+  return qs ? `${PAGE_PATHS.home}?${qs}` : PAGE_PATHS.home;
 }
 
 /** Where the list of reviews starts on `/` (its section's id): links to views go straight there. */

@@ -1,7 +1,8 @@
 import type { Review } from '../../domain/review.js';
 import { formatDate, sourceLabel, words } from './format.js';
 import { html, raw, type Html } from './html.js';
-import { reviewPath, servicePath, staffPath } from './links.js';
+import { reviewPath } from '../paths.js';
+import { servicePath, staffPath } from './links.js';
 import { reviewStars } from './stars.js';
 
 /** Lookups the review cards need: service ids to names. */

@@ -5,7 +5,8 @@ import { formatDate, truncate } from './format.js';
 import { html } from './html.js';
 import { reviewPageLd } from './json-ld.js';
 import { businessName, sitePage, type Site } from './layout.js';
-import { reviewPath, staffPath } from './links.js';
+import { PAGE_PATHS, reviewPath } from '../paths.js';
+import { staffPath } from './links.js';
 import { reviewCard, reviewHeading } from './review-card.js';
 import { cardContext } from './home.js';
 
@@ -16,7 +17,7 @@ export function renderReviewPage(site: Site, snapshot: Snapshot, r: Review): str
   const more = r.mentions.technicians.map(
     (t) => html`<li><a href="${staffPath(t.name)}">More reviews that mention ${t.name}</a></li>`,
   );
-  const main = html`<p class="crumbs"><a href="/">← All reviews of ${name}</a></p>
+  const main = html`<p class="crumbs"><a href="${PAGE_PATHS.home}">← All reviews of ${name}</a></p>
     ${reviewCard(r, cardContext(snapshot), 1)}
     ${
       more.length

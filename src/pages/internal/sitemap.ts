@@ -1,7 +1,7 @@
 import type { Snapshot } from '../../snapshot/types.js';
 import { escapeHtml } from './html.js';
 import type { Site } from './layout.js';
-import { reviewPath } from './links.js';
+import { PAGE_PATHS, reviewPath, sitemapPath } from '../paths.js';
 
 /** Review URLs per sitemap file (the protocol allows 50,000; a small file renders in a few ms). */
 export const SITEMAP_CHUNK = 5_000;
@@ -19,7 +19,7 @@ export function renderSitemapIndex(site: Site, snapshot: Snapshot): string {
   const lastmod = snapshot.aggregate.asOf ?? snapshot.state.changedAt;
   let out = `${XML}<sitemapindex xmlns="${NS}">\n`;
   for (let n = 1; n <= sitemapCount(snapshot); n++) {
-    out += `<sitemap><loc>${escapeHtml(`${site.urls.base}/sitemaps/${n}.xml`)}</loc><lastmod>${lastmod}</lastmod></sitemap>\n`;
+    out += `<sitemap><loc>${escapeHtml(`${site.urls.base}${sitemapPath(n)}`)}</loc><lastmod>${lastmod}</lastmod></sitemap>\n`;
   }
   return `${out}</sitemapindex>\n`;
 }
@@ -36,8 +36,10 @@ export function renderSitemap(site: Site, snapshot: Snapshot, n: number): string
   const parts: string[] = [`${XML}<urlset xmlns="${NS}">\n`];
   if (n === 1) {
     const lastmod = snapshot.aggregate.asOf ?? snapshot.state.changedAt;
-    parts.push(`<url><loc>${base}/</loc><lastmod>${lastmod}</lastmod></url>\n`);
-    parts.push(`<url><loc>${base}/insights</loc><lastmod>${lastmod}</lastmod></url>\n`);
+    parts.push(`<url><loc>${base}${PAGE_PATHS.home}</loc><lastmod>${lastmod}</lastmod></url>\n`);
+    parts.push(
+      `<url><loc>${base}${PAGE_PATHS.insights}</loc><lastmod>${lastmod}</lastmod></url>\n`,
+    );
   }
   const end = Math.min(index.size, n * SITEMAP_CHUNK);
   for (let pos = (n - 1) * SITEMAP_CHUNK; pos < end; pos++) {
@@ -51,5 +53,6 @@ export function renderSitemap(site: Site, snapshot: Snapshot, n: number): string
 
 /** `/robots.txt`: everything may be crawled but the widget; the sitemap's address. */
 export function renderRobots(site: Site): string {
-  return `User-agent: *\nDisallow: /embed\nAllow: /\n\nSitemap: ${site.urls.base}/sitemap.xml\n`;
+  // `Allow: /` is robots.txt's prefix of every path, not the home page.
+  return `User-agent: *\nDisallow: ${PAGE_PATHS.embed}\nAllow: /\n\nSitemap: ${site.urls.base}${PAGE_PATHS.sitemap}\n`;
 }
