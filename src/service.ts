@@ -5,14 +5,15 @@ import type { AddressInfo } from 'node:net';
 import { apiRoutes } from './api/routes.js';
 import { createApp } from './app.js';
 import type { Config } from './config.js';
-import { serviceUrls } from './catalogue.js';
-import { precompressRepresentation } from './representation/index.js';
+import { serviceUrls, type ServiceUrls } from './catalogue.js';
+import { precompressRepresentation, type Representation } from './representation/index.js';
 import { COMMON_HEADERS } from './http/respond.js';
 import { clientAddressResolver } from './http/client-address.js';
 import { createRateLimiter } from './http/rate-limit.js';
 import type { Route } from './http/router.js';
-import { startBuildThread, type BuildThread, type CodingsEvent } from './build/index.js';
-import { collectGarbage, threadMemory, type ThreadMemory } from './platform/rpc.js';
+import { startBuildThread, type BuildThread } from './build/index.js';
+import { threadMemory, type ThreadMemory } from './platform/rpc.js';
+import { RELEASE_WAIT, RESPONSE_CACHE_BYTES } from './platform/version-policy.js';
 import { packageRoot } from './import/sample.js';
 import type { Logger } from './logger.js';
 import {
@@ -24,7 +25,7 @@ import {
 } from './mcp/index.js';
 import { buildOpenApiDocument } from './openapi/document.js';
 import { createPages } from './pages/index.js';
-import { addDocumentCodings, startPublisher, type Publisher } from './snapshot/index.js';
+import { startPublisher, type Publisher } from './snapshot/index.js';
 import { openServiceStore, type ServiceStore } from './store/index.js';
 import { hubOpenApiPaths, startHub, topicPaths, type Hub } from './websub/index.js';
 
@@ -84,79 +85,74 @@ function clientErrorHandler(server: Server, logger: Logger): void {
   });
 }
 
+/** The data versions: the store, the build worker, and the publisher of what it builds. */
+interface Versions {
+  store: ServiceStore;
+  builder: BuildThread;
+  publisher: Publisher;
+}
+
 /**
- * Wires the service: opens the store on its own thread, starts the build worker (which loads the
- * sample dealership into an empty store when SAMPLE_DATA is on and builds every data version off
- * the event loop), publishes the first version, starts watching for new ones, and listens.
- * Resolves once the service answers requests. A store that cannot be opened (or does not answer
- * within the deadline) rejects with a `StoreOpenError`, an address it cannot listen on with a
- * `ListenError` (after closing what it started).
+ * Step 1: opens the store on its own thread, starts the build worker (which loads the sample
+ * dealership into an empty store when SAMPLE_DATA is on and builds every data version off the
+ * event loop) and publishes the first version; closes what it opened when a step fails.
  */
-export async function startService(config: Config, logger: Logger): Promise<RunningService> {
+async function startVersions(config: Config, logger: Logger): Promise<Versions> {
   const store = await openServiceStore(config.databaseUrl);
-  const urls = serviceUrls(config.baseUrl);
   let builder: BuildThread | null = null;
-  let publisher: Publisher;
-  let publisherRef: Publisher | null = null;
-  let applyCodings: (event: CodingsEvent) => void;
   try {
     builder = await startBuildThread(
       {
         databaseUrl: config.databaseUrl,
         baseUrl: config.baseUrl,
         hub: true,
-        sampleData: config.sampleData,
-        // A second after each new version this thread collects garbage, then says so (below).
-        releaseWait: { ms: 3_000, aboveBytes: 4 * 1024 * 1024 },
+        loadSample: config.sampleData,
+        // A second after each new version this thread collects garbage, then says so.
+        releaseWait: RELEASE_WAIT,
       },
       logger,
     );
-    // The codings of a large document follow its version from the worker (none are made here);
-    // those of the first version may come before the publisher is returned.
-    const early: CodingsEvent[] = [];
-    applyCodings = ({ version, id, codings }: CodingsEvent): void => {
-      const live = publisherRef?.current();
-      if (live?.state.version === version) addDocumentCodings(live, id, codings);
-    };
-    builder.onCodings((event) => (publisherRef ? applyCodings(event) : early.push(event)));
-    publisher = await startPublisher({
+    const publisher = await startPublisher({
       store,
       builder,
       logger,
       pollMs: config.dataPollMs,
-      responseCache: { maxEntries: config.responseCacheEntries, maxBytes: 64 * 1024 * 1024 },
+      responseCache: { maxEntries: config.responseCacheEntries, maxBytes: RESPONSE_CACHE_BYTES },
       follows: ['insights'],
     });
-    publisherRef = publisher;
-    for (const event of early.splice(0)) applyCodings(event);
+    return { store, builder, publisher };
   } catch (err) {
     await builder?.close();
     await store.close();
     throw err;
   }
-  const hub = await startHub({
-    store: store.websub,
-    rates: store.rates,
-    clientAddress: clientAddressResolver(config.trustProxyCidrs),
-    published: publisher,
-    urls,
-    config: config.websub,
-    pollMs: config.dataPollMs,
-    logger,
-  });
+}
+
+/** The OpenAPI document, prepared once with its codings. */
+function prepareOpenApi(config: Config, urls: ServiceUrls): Promise<Representation> {
   const topics = [...topicPaths(urls).keys()] as [string, ...string[]];
-  const openapi = await precompressRepresentation(
-    JSON.stringify(
-      buildOpenApiDocument(config.baseUrl, {
-        ...hubOpenApiPaths(topics),
-      }),
-    ),
+  return precompressRepresentation(
+    JSON.stringify(buildOpenApiDocument(config.baseUrl, { ...hubOpenApiPaths(topics) })),
     {
       contentType: 'application/json',
       lastModifiedMs: Date.now(),
       headers: { 'Cache-Control': 'public, max-age=3600' },
     },
   );
+}
+
+/** What the routes are made of, beside the configuration. */
+interface RouteDeps extends Versions {
+  urls: ServiceUrls;
+  hub: Hub;
+  streams: ReturnType<typeof createStreams>;
+  pages: ReturnType<typeof createPages>;
+  logger: Logger;
+}
+
+/** Step 2: every route of the service: the read API, MCP, the hub and the pages. */
+async function createRoutes(config: Config, deps: RouteDeps): Promise<Route[]> {
+  const { store, publisher, urls, hub, streams, pages, logger } = deps;
   const version = (
     JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string }
   ).version;
@@ -164,35 +160,14 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     ttlSeconds: config.mcpSessionTtlSeconds,
     secret: config.mcpSessionSecret,
   });
-  const streams = createStreams({
-    sessions: store.sessions,
-    urls,
-    logger,
-    idleMs: config.mcpStreamIdleSeconds * 1000,
-    perAddress: config.mcpStreamsPerAddress,
-  });
-  // Sessions that subscribed to a changed document hear of it over their event stream.
-  let documents = new Set(publisher.current().representations.keys());
-  publisher.onChange((event) => {
-    const previous = documents;
-    documents = new Set(event.snapshot.representations.keys());
-    streams
-      .notify(event, previous)
-      .catch((err: unknown) => logger.warn({ err }, 'could not notify MCP event streams'));
-  });
-  const pages = createPages({
-    published: publisher,
-    urls,
-    embedAllowedOrigins: config.embedAllowedOrigins,
-  });
-  const routes: Route[] = [
+  return [
     ...apiRoutes({
       published: publisher,
-      openapi,
+      openapi: await prepareOpenApi(config, urls),
       baseUrl: config.baseUrl,
       maxStreams: config.sinceMaxStreams,
       minRate: config.sinceMinRate,
-      released: () => collectSoon(),
+      released: () => publisher.releaseSoon(),
       stale: () => publisher.stale(),
       staleAfterMs: config.healthzStaleMs,
     }),
@@ -215,32 +190,24 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     ...hub.routes,
     ...pages.routes,
   ];
-  // The previous version's buffers (the whole dataset, its codings) are freed only when this
-  // thread collects garbage, which a quiet heap seldom does: collect once, a second after each
-  // new data version (and after a long response of an old version ends), when most requests that
-  // held the old version are done. The collection is concurrent, but its last pause grows when
-  // the cores are busy (50 ms at 100,000 reviews while the build worker collected its own heap),
-  // so a follow-up document of the same version (the insights, which free little) starts none.
-  // The build worker parses the facts of the new version's insights once told that this is done.
-  let collect: NodeJS.Timeout | null = null;
-  const collectSoon = (): void => {
-    if (collect) clearTimeout(collect);
-    collect = setTimeout(() => {
-      collect = null;
-      const started = performance.now();
-      const { version } = publisher.current().state;
-      void collectGarbage().then(() => {
-        logger.debug({ ms: Math.round(performance.now() - started) }, 'collected garbage');
-        builder?.released(version);
-      });
-    }, 1_000);
-    collect.unref();
-  };
-  let collectedFor = publisher.current().state.version;
-  publisher.onChange(({ version }) => {
-    if (version === collectedFor) return;
-    collectedFor = version;
-    collectSoon();
+}
+
+/**
+ * Step 3: the background work beside the requests: sessions that subscribed to a changed document
+ * hear of it over their event stream, and ended MCP sessions are purged hourly. Returns its stop.
+ */
+function startBackgroundWork(
+  { store, publisher }: Versions,
+  streams: ReturnType<typeof createStreams>,
+  logger: Logger,
+): () => void {
+  let documents = new Set(publisher.current().representations.keys());
+  publisher.onChange((event) => {
+    const previous = documents;
+    documents = new Set(event.snapshot.representations.keys());
+    streams
+      .notify(event, previous)
+      .catch((err: unknown) => logger.warn({ err }, 'could not notify MCP event streams'));
   });
   const purge = setInterval(() => {
     store.sessions
@@ -248,6 +215,16 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
       .catch((err: unknown) => logger.warn({ err }, 'could not purge ended MCP sessions'));
   }, 3_600_000);
   purge.unref();
+  return () => clearInterval(purge);
+}
+
+/** Step 4: the HTTP server over the app; resolves once it listens. */
+async function listen(
+  config: Config,
+  routes: Route[],
+  pages: ReturnType<typeof createPages>,
+  logger: Logger,
+): Promise<Server> {
   const server = createServer(
     {
       keepAliveTimeout: 5_000,
@@ -270,22 +247,73 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
       server.listen(config.port, config.host, () => resolve());
     });
   } catch (err) {
-    clearInterval(purge);
-    if (collect) clearTimeout(collect);
-    publisher.stop();
-    await hub.stop();
-    await builder.close();
-    await store.close();
     const why = ((err as Error).message ?? String(err)).split('\n')[0];
     throw new ListenError(
       `cannot listen on HOST=${JSON.stringify(config.host)} PORT=${config.port}: ${why}`,
     );
   }
+  return server;
+}
+
+/** The URL a server listens on (from the bound address). */
+function listeningUrl(server: Server): string {
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return `http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${address.port}`;
+}
+
+/**
+ * Wires the service in named steps: the data versions (store, build worker, publisher), the hub,
+ * the routes, the background work, the server. Resolves once the service answers requests. A
+ * store that cannot be opened (or does not answer within the deadline) rejects with a
+ * `StoreOpenError`, an address it cannot listen on with a `ListenError` (after closing what it
+ * started).
+ */
+export async function startService(config: Config, logger: Logger): Promise<RunningService> {
+  const versions = await startVersions(config, logger);
+  const { store, builder, publisher } = versions;
+  const urls = serviceUrls(config.baseUrl);
+  const hub = await startHub({
+    store: store.websub,
+    rates: store.rates,
+    clientAddress: clientAddressResolver(config.trustProxyCidrs),
+    published: publisher,
+    urls,
+    config: config.websub,
+    pollMs: config.dataPollMs,
+    logger,
+  });
+  const streams = createStreams({
+    sessions: store.sessions,
+    urls,
+    logger,
+    idleMs: config.mcpStreamIdleSeconds * 1000,
+    perAddress: config.mcpStreamsPerAddress,
+  });
+  const stopBackground = startBackgroundWork(versions, streams, logger);
+  const pages = createPages({
+    published: publisher,
+    urls,
+    embedAllowedOrigins: config.embedAllowedOrigins,
+  });
+  const routes = await createRoutes(config, { ...versions, urls, hub, streams, pages, logger });
+  const stopVersions = async (): Promise<void> => {
+    stopBackground();
+    publisher.stop();
+    await hub.stop();
+  };
+  let server: Server;
+  try {
+    server = await listen(config, routes, pages, logger);
+  } catch (err) {
+    await stopVersions();
+    await builder.close();
+    await store.close();
+    throw err;
+  }
   return {
     server,
-    url: `http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${address.port}`,
+    url: listeningUrl(server),
     store,
     publisher,
     hub,
@@ -294,20 +322,17 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
       return {
         rss: process.memoryUsage().rss,
         main: threadMemory(),
-        build: await builder!.memory(),
+        build: await builder.memory(),
       };
     },
     async close() {
-      clearInterval(purge);
-      if (collect) clearTimeout(collect);
       streams.closeAll();
-      publisher.stop();
-      await hub.stop();
+      await stopVersions();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
       });
-      await builder!.close();
+      await builder.close();
       await store.close();
     },
   };

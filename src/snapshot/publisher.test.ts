@@ -7,7 +7,7 @@ import { storedRow } from '../../test/helpers/records.js';
 import type { ReviewSource } from '../domain/review.js';
 import { serviceUrls } from '../catalogue.js';
 import { openStore, type Store, type WatchEvent } from '../store/index.js';
-import { createLocalBuilder, type Builder } from './builder.js';
+import { createLocalBuilder, type Builder } from './lifecycle.js';
 import { readInOrder } from './build.js';
 import { startPublisher, type Publisher, type PublisherOptions } from './publisher.js';
 import type { ChangeEvent, Snapshot } from './types.js';
