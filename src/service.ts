@@ -25,7 +25,7 @@ import {
 } from './mcp/index.js';
 import { buildOpenApiDocument } from './openapi/document.js';
 import { createPages } from './pages/index.js';
-import { startPublisher, type Publisher } from './snapshot/index.js';
+import { startPublisher, startReleases, type Publisher, type Releases } from './snapshot/index.js';
 import { openServiceStore, type ServiceStore } from './store/index.js';
 import { hubOpenApiPaths, startHub, topicPaths, type Hub } from './websub/index.js';
 
@@ -85,11 +85,12 @@ function clientErrorHandler(server: Server, logger: Logger): void {
   });
 }
 
-/** The data versions: the store, the build worker, and the publisher of what it builds. */
+/** The data versions: the store, the build worker, the publisher of what it builds, and releases. */
 interface Versions {
   store: ServiceStore;
   builder: BuildThread;
   publisher: Publisher;
+  releases: Releases;
 }
 
 /**
@@ -120,7 +121,7 @@ async function startVersions(config: Config, logger: Logger): Promise<Versions> 
       responseCache: { maxEntries: config.responseCacheEntries, maxBytes: RESPONSE_CACHE_BYTES },
       follows: ['insights'],
     });
-    return { store, builder, publisher };
+    return { store, builder, publisher, releases: startReleases(publisher, builder, logger) };
   } catch (err) {
     await builder?.close();
     await store.close();
@@ -152,7 +153,7 @@ interface RouteDeps extends Versions {
 
 /** Step 2: every route of the service: the read API, MCP, the hub and the pages. */
 async function createRoutes(config: Config, deps: RouteDeps): Promise<Route[]> {
-  const { store, publisher, urls, hub, streams, pages, logger } = deps;
+  const { store, publisher, releases, urls, hub, streams, pages, logger } = deps;
   const version = (
     JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string }
   ).version;
@@ -167,7 +168,7 @@ async function createRoutes(config: Config, deps: RouteDeps): Promise<Route[]> {
       baseUrl: config.baseUrl,
       maxStreams: config.sinceMaxStreams,
       minRate: config.sinceMinRate,
-      released: () => publisher.releaseSoon(),
+      released: () => releases.soon(),
       stale: () => publisher.stale(),
       staleAfterMs: config.healthzStaleMs,
     }),
@@ -271,7 +272,7 @@ function listeningUrl(server: Server): string {
  */
 export async function startService(config: Config, logger: Logger): Promise<RunningService> {
   const versions = await startVersions(config, logger);
-  const { store, builder, publisher } = versions;
+  const { store, builder, publisher, releases } = versions;
   const urls = serviceUrls(config.baseUrl);
   const hub = await startHub({
     store: store.websub,
@@ -299,6 +300,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
   const routes = await createRoutes(config, { ...versions, urls, hub, streams, pages, logger });
   const stopVersions = async (): Promise<void> => {
     stopBackground();
+    releases.stop();
     publisher.stop();
     await hub.stop();
   };

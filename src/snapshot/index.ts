@@ -11,6 +11,8 @@ export type {
   VersionPhase,
 } from './lifecycle.js';
 export { startPublisher } from './publisher.js';
+export { startReleases } from './release.js';
+export type { Releases } from './release.js';
 export type { Publisher, PublisherOptions } from './publisher.js';
 export { buildSnapshot, openSnapshot } from './snapshot.js';
 export type { SnapshotOptions } from './snapshot.js';

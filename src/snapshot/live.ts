@@ -1,14 +1,12 @@
 /**
  * A data version's life on the service's thread: `live` (swapped in, its follow-up documents
  * still to come: the previous version's stay meanwhile) → `complete` (every follow-up document
- * in place) → `superseded` (a newer version went live) → `released` (this thread collected
- * garbage since, and told the builder: the previous version's memory is free). Holds the current
- * snapshot, swaps each version and document in with one assignment, and announces each change.
+ * in place) → `superseded` (a newer version went live) → `released` (`release.ts`). Holds the
+ * current snapshot, swaps each version and document in with one assignment, and announces each
+ * change.
  */
 import { DOCUMENTS, type DocumentId } from '../catalogue.js';
 import type { Logger } from '../logger.js';
-import { collectGarbage } from '../platform/rpc.js';
-import { COLLECT_AFTER_VERSION_MS } from '../platform/version-policy.js';
 import type { BuiltDocument, BuiltVersion } from './build.js';
 import type { Builder, CodingsEvent } from './lifecycle.js';
 import {
@@ -35,11 +33,9 @@ export class LiveVersions {
   /** The documents still to follow the current version (`live` while any), and who waits. */
   private awaiting: Set<DocumentId>;
   private readonly waiters: (() => void)[] = [];
-  private collect: NodeJS.Timeout | null = null;
-  private collectedFor = 0;
 
   constructor(
-    private readonly builder: Builder,
+    builder: Builder,
     private readonly options: SnapshotOptions & { logger: Logger; follows: readonly DocumentId[] },
   ) {
     this.awaiting = new Set(options.follows);
@@ -81,17 +77,13 @@ export class LiveVersions {
     const next = openSnapshot(built, this.options, carried);
     this.snapshot = next;
     this.awaiting = new Set(this.options.follows);
-    if (!previous) {
-      this.collectedFor = next.state.version;
-      return;
-    }
+    if (!previous) return;
     const changed = changedPaths(previous, next);
     this.options.logger.info(
       { version: next.state.version, changed, ms: Math.round(performance.now() - started) },
       'published a new data version',
     );
     this.announce({ version: next.state.version, changed, snapshot: next });
-    this.superseded(next.state.version);
   }
 
   /** `live` → `complete` once the last follow-up document of the current version is in. */
@@ -126,42 +118,5 @@ export class LiveVersions {
         this.options.logger.error({ err }, 'change listener failed');
       }
     }
-  }
-
-  /** A new version went live: the one before it is released soon (`releaseSoon`). */
-  private superseded(version: number): void {
-    if (version === this.collectedFor) return;
-    this.collectedFor = version;
-    this.releaseSoon();
-  }
-
-  /**
-   * `superseded` → `released`. The previous version's buffers (the whole dataset, its codings) are
-   * freed only when this thread collects garbage, which a quiet heap seldom does: collect once, a
-   * second after each new data version (and after a long response of an old version ends), when
-   * most requests that held the old version are done. The collection is concurrent, but its last
-   * pause grows when the cores are busy (50 ms at 100,000 reviews while the build worker
-   * collected its own heap), so a follow-up document of the same version (the insights, which
-   * free little) starts none. The builder then makes the new version's follow-up work.
-   */
-  releaseSoon(): void {
-    if (this.collect) clearTimeout(this.collect);
-    this.collect = setTimeout(() => {
-      this.collect = null;
-      const started = performance.now();
-      const { version } = this.current().state;
-      void collectGarbage().then(() => {
-        this.options.logger.debug(
-          { ms: Math.round(performance.now() - started) },
-          'collected garbage',
-        );
-        this.builder.released?.(version);
-      });
-    }, COLLECT_AFTER_VERSION_MS);
-    this.collect.unref();
-  }
-
-  stop(): void {
-    if (this.collect) clearTimeout(this.collect);
   }
 }

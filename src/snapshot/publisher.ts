@@ -39,11 +39,7 @@ export interface Publisher extends Published {
   settled(): Promise<void>;
   /** Since when and why the served version could not be refreshed; `null` while it is fresh. */
   stale(): Staleness | null;
-  /**
-   * A holder of an older version (a long response) let it go: this thread collects garbage a
-   * second later (`LiveVersions.releaseSoon`).
-   */
-  releaseSoon(): void;
+
   stop(): void;
 }
 
@@ -104,10 +100,6 @@ export async function startPublisher(options: PublisherOptions): Promise<Publish
     refresh: () => refresh('call'),
     settled: () => live.settled(),
     stale: () => health.stale(),
-    releaseSoon: () => live.releaseSoon(),
-    stop() {
-      schedule.stop();
-      live.stop();
-    },
+    stop: () => schedule.stop(),
   };
 }
