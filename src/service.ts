@@ -1,13 +1,11 @@
 import { readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import { join } from 'node:path';
-import type { AddressInfo } from 'node:net';
 import { apiRoutes } from './api/routes.js';
 import { createApp } from './app.js';
 import type { Config } from './config.js';
 import { serviceUrls, type ServiceUrls } from './catalogue.js';
 import { precompressRepresentation, type Representation } from './representation/index.js';
-import { COMMON_HEADERS } from './http/respond.js';
 import { clientAddressResolver } from './http/client-address.js';
 import { createRateLimiter } from './http/rate-limit.js';
 import type { Route } from './http/router.js';
@@ -28,6 +26,9 @@ import { createPages } from './pages/index.js';
 import { startPublisher, startReleases, type Publisher, type Releases } from './snapshot/index.js';
 import { openServiceStore, type ServiceStore } from './store/index.js';
 import { hubOpenApiPaths, startHub, topicPaths, type Hub } from './websub/index.js';
+import { listen, listeningUrl } from './server.js';
+
+export { ListenError, parserRejection } from './server.js';
 
 export interface RunningService {
   server: Server;
@@ -41,48 +42,6 @@ export interface RunningService {
   /** Where the memory is: the process's resident set, and the heaps of this thread and the build worker. */
   memory(): Promise<{ rss: number; main: ThreadMemory; build: ThreadMemory }>;
   close(): Promise<void>;
-}
-
-/**
- * The service cannot listen on `HOST` and `PORT` (a name that does not resolve, an address that
- * is not this machine's, a port in use or reserved): one line for the operator, like a store
- * that cannot be opened.
- */
-export class ListenError extends Error {
-  override name = 'ListenError';
-}
-
-/** The JSON answer to a request node's HTTP parser rejects (it never reaches the app). */
-export function parserRejection(code: string | undefined): string {
-  const [status, reason, error, message] =
-    code === 'HPE_HEADER_OVERFLOW'
-      ? [
-          431,
-          'Request Header Fields Too Large',
-          'headers_too_large',
-          'The request headers are too large (16 KiB at most).',
-        ]
-      : code === 'ERR_HTTP_REQUEST_TIMEOUT'
-        ? [408, 'Request Timeout', 'request_timeout', 'The request did not arrive in time.']
-        : [400, 'Bad Request', 'bad_request', 'The request could not be parsed.'];
-  const body = JSON.stringify({ error, message });
-  const headers = {
-    ...COMMON_HEADERS,
-    'Cache-Control': 'no-store',
-    'Content-Type': 'application/json',
-    'Content-Length': String(Buffer.byteLength(body)),
-    Connection: 'close',
-  };
-  const lines = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`);
-  return `HTTP/1.1 ${status} ${reason}\r\n${lines.join('')}\r\n${body}`;
-}
-
-function clientErrorHandler(server: Server, logger: Logger): void {
-  server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
-    if (!socket.writable) return socket.destroy();
-    logger.debug({ code: err.code }, 'client error');
-    socket.end(parserRejection(err.code));
-  });
 }
 
 /** The data versions: the store, the build worker, the publisher of what it builds, and releases. */
@@ -219,50 +178,6 @@ function startBackgroundWork(
   return () => clearInterval(purge);
 }
 
-/** Step 4: the HTTP server over the app; resolves once it listens. */
-async function listen(
-  config: Config,
-  routes: Route[],
-  pages: ReturnType<typeof createPages>,
-  logger: Logger,
-): Promise<Server> {
-  const server = createServer(
-    {
-      keepAliveTimeout: 5_000,
-      headersTimeout: 20_000,
-      requestTimeout: 30_000,
-      maxHeaderSize: 16_384,
-      // The app answers a request without Host itself, as JSON (node's answer is an empty 400).
-      requireHostHeader: false,
-    },
-    createApp({ routes, logger, notFound: pages.notFound }),
-  );
-  // A client that stops reading holds its answer's bytes (perhaps a superseded version's
-  // dataset) for as long as its connection lives: no byte moving either way for this long
-  // closes it (the MCP event streams send a comment every 25 s).
-  server.setTimeout(config.socketTimeoutMs);
-  clientErrorHandler(server, logger);
-  try {
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(config.port, config.host, () => resolve());
-    });
-  } catch (err) {
-    const why = ((err as Error).message ?? String(err)).split('\n')[0];
-    throw new ListenError(
-      `cannot listen on HOST=${JSON.stringify(config.host)} PORT=${config.port}: ${why}`,
-    );
-  }
-  return server;
-}
-
-/** The URL a server listens on (from the bound address). */
-function listeningUrl(server: Server): string {
-  const address = server.address() as AddressInfo;
-  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  return `http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${address.port}`;
-}
-
 /**
  * Wires the service in named steps: the data versions (store, build worker, publisher), the hub,
  * the routes, the background work, the server. Resolves once the service answers requests. A
@@ -306,7 +221,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
   };
   let server: Server;
   try {
-    server = await listen(config, routes, pages, logger);
+    server = await listen(config, createApp({ routes, logger, notFound: pages.notFound }), logger);
   } catch (err) {
     await stopVersions();
     await builder.close();
