@@ -9,7 +9,7 @@ import { precompressRepresentation, type Representation } from './representation
 import { clientAddressResolver } from './http/client-address.js';
 import { createRateLimiter } from './http/rate-limit.js';
 import type { Route } from './http/router.js';
-import { startBuildThread, type BuildThread } from './build/index.js';
+import { startBuildWorker, type BuildWorker } from './build/index.js';
 import { threadMemory, type ThreadMemory } from './platform/rpc.js';
 import { RELEASE_WAIT, RESPONSE_CACHE_BYTES } from './platform/version-policy.js';
 import { packageRoot } from './import/sample.js';
@@ -47,7 +47,7 @@ export interface RunningService {
 /** The data versions: the store, the build worker, the publisher of what it builds, and releases. */
 interface Versions {
   store: ServiceStore;
-  builder: BuildThread;
+  builder: BuildWorker;
   publisher: Publisher;
   releases: Releases;
 }
@@ -59,9 +59,9 @@ interface Versions {
  */
 async function startVersions(config: Config, logger: Logger): Promise<Versions> {
   const store = await openServiceStore(config.databaseUrl);
-  let builder: BuildThread | null = null;
+  let builder: BuildWorker | null = null;
   try {
-    builder = await startBuildThread(
+    builder = await startBuildWorker(
       {
         databaseUrl: config.databaseUrl,
         baseUrl: config.baseUrl,

@@ -12,7 +12,7 @@ import { openServiceStore, openStore, type ServiceStore } from '../store/index.j
 import { ReviewSource } from '../domain/review.js';
 import { ingest } from '../import/index.js';
 import { makeCodingsNow } from '../representation/index.js';
-import { RECYCLE_ABOVE_BYTES, startBuildThread } from './index.js';
+import { RECYCLE_ABOVE_BYTES, startBuildWorker } from './index.js';
 
 const silent = pino({ level: 'silent' });
 
@@ -41,7 +41,7 @@ describe('the build worker', () => {
     logger = silent,
     more: { releaseWait?: { ms: number; aboveBytes: number } } = {},
   ) => {
-    const builder = await startBuildThread(
+    const builder = await startBuildWorker(
       {
         databaseUrl: url,
         baseUrl: 'https://reviews.example.com',

@@ -8,13 +8,13 @@ import type { ThreadMemory } from '../platform/rpc.js';
 import { RECYCLE_ABOVE_BYTES } from '../platform/version-policy.js';
 import type { Builder, BuiltDocument, CodingsEvent } from '../snapshot/index.js';
 import type { BuildWorkerData, IdleEvent } from './protocol.js';
-import { BuildWorker, type WorkerHooks } from './worker.js';
+import { WorkerThread, type WorkerHooks } from './worker.js';
 
 export { RECYCLE_ABOVE_BYTES };
 export type { BuildWorkerData, CodingsEvent };
 
 /** The build worker as the service uses it. */
-export interface BuildThread extends Builder {
+export interface BuildWorker extends Builder {
   memory(): Promise<ThreadMemory>;
   /**
    * The codings of a document, made by the worker after its version went live: the publisher
@@ -30,11 +30,11 @@ export interface BuildThread extends Builder {
 }
 
 /** The service's side of the build workers: the current one, and when to replace it. */
-class BuildWorkers implements BuildThread, WorkerHooks {
+class BuildWorkers implements BuildWorker, WorkerHooks {
   private readonly documents = new Set<(version: number, doc: BuiltDocument) => void>();
   private readonly codings = new Set<(event: CodingsEvent) => void>();
-  private running: BuildWorker | null = null;
-  private starting: Promise<BuildWorker> | null = null;
+  private running: WorkerThread | null = null;
+  private starting: Promise<WorkerThread> | null = null;
   private closed = false;
 
   constructor(
@@ -48,14 +48,14 @@ class BuildWorkers implements BuildThread, WorkerHooks {
     this.running = await this.spawn(this.data.loadSample);
   }
 
-  private async spawn(loadSample: boolean): Promise<BuildWorker> {
-    const worker = new BuildWorker({ ...this.data, loadSample }, this.logger, this);
+  private async spawn(loadSample: boolean): Promise<WorkerThread> {
+    const worker = new WorkerThread({ ...this.data, loadSample }, this.logger, this);
     await worker.ready();
     return worker;
   }
 
   /** The running worker, or a fresh one (recycled or failed before). */
-  private async current(): Promise<BuildWorker> {
+  private async current(): Promise<WorkerThread> {
     if (this.closed) throw new Error('the build worker is closed');
     if (this.running) return this.running;
     this.starting ??= this.spawn(false);
@@ -67,7 +67,7 @@ class BuildWorkers implements BuildThread, WorkerHooks {
     return this.running;
   }
 
-  private stop(worker: BuildWorker, now = false): Promise<void> {
+  private stop(worker: WorkerThread, now = false): Promise<void> {
     if (this.running === worker) this.running = null;
     return worker.stop(now);
   }
@@ -112,7 +112,7 @@ class BuildWorkers implements BuildThread, WorkerHooks {
   }
 
   /** Only a worker that owes nothing and builds nothing is stopped, when it holds too much. */
-  onIdle(worker: BuildWorker, { heapUsed, external }: IdleEvent): void {
+  onIdle(worker: WorkerThread, { heapUsed, external }: IdleEvent): void {
     this.logger.debug({ heapUsed, external }, 'the build worker is idle');
     if (heapUsed + external > this.recycleAbove && !this.closed && worker.phase() === 'idle') {
       this.logger.debug({ heapUsed, external }, 'recycling the build worker');
@@ -124,7 +124,7 @@ class BuildWorkers implements BuildThread, WorkerHooks {
    * A worker that died owing a version's follow-up documents: a fresh one builds that version
    * again, so its documents still arrive.
    */
-  onExit(worker: BuildWorker, owed: number | null): void {
+  onExit(worker: WorkerThread, owed: number | null): void {
     if (this.running === worker) this.running = null;
     if (this.closed || owed === null) return;
     this.logger.warn({ version: owed }, 'the build worker stopped; building again');
@@ -165,11 +165,11 @@ class BuildWorkers implements BuildThread, WorkerHooks {
  * A build that fails stops its worker (nothing it held, such as its store's connections after a
  * database outage, is reused): the next build starts a fresh one.
  */
-export async function startBuildThread(
+export async function startBuildWorker(
   data: BuildWorkerData,
   logger: Logger,
   options: { recycleAboveBytes?: number } = {},
-): Promise<BuildThread> {
+): Promise<BuildWorker> {
   const workers = new BuildWorkers(data, logger, options.recycleAboveBytes ?? RECYCLE_ABOVE_BYTES);
   await workers.start();
   return workers;

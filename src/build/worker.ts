@@ -29,12 +29,12 @@ export interface WorkerHooks {
   /** An event other than `idle` and `log` (a document, codings). */
   onEvent(event: Exclude<BuildEvent, { event: 'idle' | 'log' }>): void;
   /** The worker is done with `event.version`'s follow-up work and holds this much. */
-  onIdle(worker: BuildWorker, event: IdleEvent): void;
+  onIdle(worker: WorkerThread, event: IdleEvent): void;
   /** The worker's thread ended (`owed`: the version whose follow-up work it still owed). */
-  onExit(worker: BuildWorker, owed: number | null): void;
+  onExit(worker: WorkerThread, owed: number | null): void;
 }
 
-export class BuildWorker {
+export class WorkerThread {
   private readonly worker: Worker;
   private readonly client: TypedRpcClient<BuildOperations>;
   private stopping = false;

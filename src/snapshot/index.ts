@@ -1,13 +1,13 @@
 /** Published data versions, from build to release: the public surface of `src/snapshot`. */
 export { buildVersion, prepareDocument } from './build.js';
 export type { BuildOptions, BuiltDocument, BuiltVersion } from './build.js';
-export { createLocalBuilder, VersionLifecycle } from './lifecycle.js';
+export { VersionLifecycle } from './lifecycle.js';
 export type {
   Builder,
   BuildRequest,
   CodingsEvent,
   InsightsSource,
-  LocalBuilderOptions,
+  VersionLifecycleOptions,
   VersionPhase,
 } from './lifecycle.js';
 export { startPublisher } from './publisher.js';

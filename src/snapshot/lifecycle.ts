@@ -63,7 +63,7 @@ export interface InsightsSource {
   changedAt: string;
 }
 
-export interface LocalBuilderOptions extends Omit<BuildOptions, 'followCodingsAbove'> {
+export interface VersionLifecycleOptions extends Omit<BuildOptions, 'followCodingsAbove'> {
   /**
    * Reads the published data in one consistent read, handing it to `reader` in published order
    * (`Store.readPublished`).
@@ -149,7 +149,7 @@ export class VersionLifecycle implements Builder {
   /** The newest version the service's thread has let the previous one go for. */
   private releasedUpTo = 0;
 
-  constructor(private readonly o: LocalBuilderOptions) {}
+  constructor(private readonly o: VersionLifecycleOptions) {}
 
   /** The phase of the newest version (`null` before the first build). */
   phase(): VersionPhase | null {
@@ -279,9 +279,4 @@ export class VersionLifecycle implements Builder {
     const doc = prepareDocument('insights', body, state, { ...this.o, codingsFollow: false });
     for (const listener of this.documents) listener(state.version, doc);
   }
-}
-
-/** The builder that runs in this thread (see `VersionLifecycle`). */
-export function createLocalBuilder(options: LocalBuilderOptions): VersionLifecycle {
-  return new VersionLifecycle(options);
 }
