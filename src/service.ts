@@ -1,18 +1,17 @@
 import { readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import { join } from 'node:path';
-import type { AddressInfo } from 'node:net';
 import { apiRoutes } from './api/routes.js';
 import { createApp } from './app.js';
 import type { Config } from './config.js';
-import { serviceUrls } from './catalogue.js';
-import { precompressRepresentation } from './representation/index.js';
-import { COMMON_HEADERS } from './http/respond.js';
+import { serviceUrls, type ServiceUrls } from './catalogue.js';
+import { precompressRepresentation, type Representation } from './representation/index.js';
 import { clientAddressResolver } from './http/client-address.js';
 import { createRateLimiter } from './http/rate-limit.js';
 import type { Route } from './http/router.js';
-import { startBuildThread, type BuildThread, type CodingsEvent } from './build/index.js';
-import { collectGarbage, threadMemory, type ThreadMemory } from './platform/rpc.js';
+import { startBuildWorker, type BuildWorker } from './build/index.js';
+import { threadMemory, type ThreadMemory } from './platform/rpc.js';
+import { RELEASE_WAIT, RESPONSE_CACHE_BYTES } from './platform/version-policy.js';
 import { packageRoot } from './import/sample.js';
 import type { Logger } from './logger.js';
 import {
@@ -24,9 +23,12 @@ import {
 } from './mcp/index.js';
 import { buildOpenApiDocument } from './openapi/document.js';
 import { createPages } from './pages/index.js';
-import { addDocumentCodings, startPublisher, type Publisher } from './snapshot/index.js';
+import { startPublisher, startReleases, type Publisher, type Releases } from './snapshot/index.js';
 import { openServiceStore, type ServiceStore } from './store/index.js';
 import { hubOpenApiPaths, startHub, topicPaths, type Hub } from './websub/index.js';
+import { listen, listeningUrl } from './server.js';
+
+export { ListenError, parserRejection } from './server.js';
 
 export interface RunningService {
   server: Server;
@@ -42,121 +44,75 @@ export interface RunningService {
   close(): Promise<void>;
 }
 
-/**
- * The service cannot listen on `HOST` and `PORT` (a name that does not resolve, an address that
- * is not this machine's, a port in use or reserved): one line for the operator, like a store
- * that cannot be opened.
- */
-export class ListenError extends Error {
-  override name = 'ListenError';
-}
-
-/** The JSON answer to a request node's HTTP parser rejects (it never reaches the app). */
-export function parserRejection(code: string | undefined): string {
-  const [status, reason, error, message] =
-    code === 'HPE_HEADER_OVERFLOW'
-      ? [
-          431,
-          'Request Header Fields Too Large',
-          'headers_too_large',
-          'The request headers are too large (16 KiB at most).',
-        ]
-      : code === 'ERR_HTTP_REQUEST_TIMEOUT'
-        ? [408, 'Request Timeout', 'request_timeout', 'The request did not arrive in time.']
-        : [400, 'Bad Request', 'bad_request', 'The request could not be parsed.'];
-  const body = JSON.stringify({ error, message });
-  const headers = {
-    ...COMMON_HEADERS,
-    'Cache-Control': 'no-store',
-    'Content-Type': 'application/json',
-    'Content-Length': String(Buffer.byteLength(body)),
-    Connection: 'close',
-  };
-  const lines = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`);
-  return `HTTP/1.1 ${status} ${reason}\r\n${lines.join('')}\r\n${body}`;
-}
-
-function clientErrorHandler(server: Server, logger: Logger): void {
-  server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
-    if (!socket.writable) return socket.destroy();
-    logger.debug({ code: err.code }, 'client error');
-    socket.end(parserRejection(err.code));
-  });
+/** The data versions: the store, the build worker, the publisher of what it builds, and releases. */
+interface Versions {
+  store: ServiceStore;
+  builder: BuildWorker;
+  publisher: Publisher;
+  releases: Releases;
 }
 
 /**
- * Wires the service: opens the store on its own thread, starts the build worker (which loads the
- * sample dealership into an empty store when SAMPLE_DATA is on and builds every data version off
- * the event loop), publishes the first version, starts watching for new ones, and listens.
- * Resolves once the service answers requests. A store that cannot be opened (or does not answer
- * within the deadline) rejects with a `StoreOpenError`, an address it cannot listen on with a
- * `ListenError` (after closing what it started).
+ * Step 1: opens the store on its own thread, starts the build worker (which loads the sample
+ * dealership into an empty store when SAMPLE_DATA is on and builds every data version off the
+ * event loop) and publishes the first version; closes what it opened when a step fails.
  */
-export async function startService(config: Config, logger: Logger): Promise<RunningService> {
+async function startVersions(config: Config, logger: Logger): Promise<Versions> {
   const store = await openServiceStore(config.databaseUrl);
-  const urls = serviceUrls(config.baseUrl);
-  let builder: BuildThread | null = null;
-  let publisher: Publisher;
-  let publisherRef: Publisher | null = null;
-  let applyCodings: (event: CodingsEvent) => void;
+  let builder: BuildWorker | null = null;
   try {
-    builder = await startBuildThread(
+    builder = await startBuildWorker(
       {
         databaseUrl: config.databaseUrl,
         baseUrl: config.baseUrl,
         hub: true,
-        sampleData: config.sampleData,
-        // A second after each new version this thread collects garbage, then says so (below).
-        releaseWait: { ms: 3_000, aboveBytes: 4 * 1024 * 1024 },
+        loadSample: config.sampleData,
+        // A second after each new version this thread collects garbage, then says so.
+        releaseWait: RELEASE_WAIT,
       },
       logger,
     );
-    // The codings of a large document follow its version from the worker (none are made here);
-    // those of the first version may come before the publisher is returned.
-    const early: CodingsEvent[] = [];
-    applyCodings = ({ version, id, codings }: CodingsEvent): void => {
-      const live = publisherRef?.current();
-      if (live?.state.version === version) addDocumentCodings(live, id, codings);
-    };
-    builder.onCodings((event) => (publisherRef ? applyCodings(event) : early.push(event)));
-    publisher = await startPublisher({
+    const publisher = await startPublisher({
       store,
       builder,
       logger,
       pollMs: config.dataPollMs,
-      responseCache: { maxEntries: config.responseCacheEntries, maxBytes: 64 * 1024 * 1024 },
+      responseCache: { maxEntries: config.responseCacheEntries, maxBytes: RESPONSE_CACHE_BYTES },
       follows: ['insights'],
     });
-    publisherRef = publisher;
-    for (const event of early.splice(0)) applyCodings(event);
+    return { store, builder, publisher, releases: startReleases(publisher, builder, logger) };
   } catch (err) {
     await builder?.close();
     await store.close();
     throw err;
   }
-  const hub = await startHub({
-    store: store.websub,
-    rates: store.rates,
-    clientAddress: clientAddressResolver(config.trustProxyCidrs),
-    published: publisher,
-    urls,
-    config: config.websub,
-    pollMs: config.dataPollMs,
-    logger,
-  });
+}
+
+/** The OpenAPI document, prepared once with its codings. */
+function prepareOpenApi(config: Config, urls: ServiceUrls): Promise<Representation> {
   const topics = [...topicPaths(urls).keys()] as [string, ...string[]];
-  const openapi = await precompressRepresentation(
-    JSON.stringify(
-      buildOpenApiDocument(config.baseUrl, {
-        ...hubOpenApiPaths(topics),
-      }),
-    ),
+  return precompressRepresentation(
+    JSON.stringify(buildOpenApiDocument(config.baseUrl, { ...hubOpenApiPaths(topics) })),
     {
       contentType: 'application/json',
       lastModifiedMs: Date.now(),
       headers: { 'Cache-Control': 'public, max-age=3600' },
     },
   );
+}
+
+/** What the routes are made of, beside the configuration. */
+interface RouteDeps extends Versions {
+  urls: ServiceUrls;
+  hub: Hub;
+  streams: ReturnType<typeof createStreams>;
+  pages: ReturnType<typeof createPages>;
+  logger: Logger;
+}
+
+/** Step 2: every route of the service: the read API, MCP, the hub and the pages. */
+async function createRoutes(config: Config, deps: RouteDeps): Promise<Route[]> {
+  const { store, publisher, releases, urls, hub, streams, pages, logger } = deps;
   const version = (
     JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string }
   ).version;
@@ -164,35 +120,14 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     ttlSeconds: config.mcpSessionTtlSeconds,
     secret: config.mcpSessionSecret,
   });
-  const streams = createStreams({
-    sessions: store.sessions,
-    urls,
-    logger,
-    idleMs: config.mcpStreamIdleSeconds * 1000,
-    perAddress: config.mcpStreamsPerAddress,
-  });
-  // Sessions that subscribed to a changed document hear of it over their event stream.
-  let documents = new Set(publisher.current().representations.keys());
-  publisher.onChange((event) => {
-    const previous = documents;
-    documents = new Set(event.snapshot.representations.keys());
-    streams
-      .notify(event, previous)
-      .catch((err: unknown) => logger.warn({ err }, 'could not notify MCP event streams'));
-  });
-  const pages = createPages({
-    published: publisher,
-    urls,
-    embedAllowedOrigins: config.embedAllowedOrigins,
-  });
-  const routes: Route[] = [
+  return [
     ...apiRoutes({
       published: publisher,
-      openapi,
+      openapi: await prepareOpenApi(config, urls),
       baseUrl: config.baseUrl,
       maxStreams: config.sinceMaxStreams,
       minRate: config.sinceMinRate,
-      released: () => collectSoon(),
+      released: () => releases.soon(),
       stale: () => publisher.stale(),
       staleAfterMs: config.healthzStaleMs,
     }),
@@ -215,32 +150,24 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     ...hub.routes,
     ...pages.routes,
   ];
-  // The previous version's buffers (the whole dataset, its codings) are freed only when this
-  // thread collects garbage, which a quiet heap seldom does: collect once, a second after each
-  // new data version (and after a long response of an old version ends), when most requests that
-  // held the old version are done. The collection is concurrent, but its last pause grows when
-  // the cores are busy (50 ms at 100,000 reviews while the build worker collected its own heap),
-  // so a follow-up document of the same version (the insights, which free little) starts none.
-  // The build worker parses the facts of the new version's insights once told that this is done.
-  let collect: NodeJS.Timeout | null = null;
-  const collectSoon = (): void => {
-    if (collect) clearTimeout(collect);
-    collect = setTimeout(() => {
-      collect = null;
-      const started = performance.now();
-      const { version } = publisher.current().state;
-      void collectGarbage().then(() => {
-        logger.debug({ ms: Math.round(performance.now() - started) }, 'collected garbage');
-        builder?.released(version);
-      });
-    }, 1_000);
-    collect.unref();
-  };
-  let collectedFor = publisher.current().state.version;
-  publisher.onChange(({ version }) => {
-    if (version === collectedFor) return;
-    collectedFor = version;
-    collectSoon();
+}
+
+/**
+ * Step 3: the background work beside the requests: sessions that subscribed to a changed document
+ * hear of it over their event stream, and ended MCP sessions are purged hourly. Returns its stop.
+ */
+function startBackgroundWork(
+  { store, publisher }: Versions,
+  streams: ReturnType<typeof createStreams>,
+  logger: Logger,
+): () => void {
+  let documents = new Set(publisher.current().representations.keys());
+  publisher.onChange((event) => {
+    const previous = documents;
+    documents = new Set(event.snapshot.representations.keys());
+    streams
+      .notify(event, previous)
+      .catch((err: unknown) => logger.warn({ err }, 'could not notify MCP event streams'));
   });
   const purge = setInterval(() => {
     store.sessions
@@ -248,44 +175,62 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
       .catch((err: unknown) => logger.warn({ err }, 'could not purge ended MCP sessions'));
   }, 3_600_000);
   purge.unref();
-  const server = createServer(
-    {
-      keepAliveTimeout: 5_000,
-      headersTimeout: 20_000,
-      requestTimeout: 30_000,
-      maxHeaderSize: 16_384,
-      // The app answers a request without Host itself, as JSON (node's answer is an empty 400).
-      requireHostHeader: false,
-    },
-    createApp({ routes, logger, notFound: pages.notFound }),
-  );
-  // A client that stops reading holds its answer's bytes (perhaps a superseded version's
-  // dataset) for as long as its connection lives: no byte moving either way for this long
-  // closes it (the MCP event streams send a comment every 25 s).
-  server.setTimeout(config.socketTimeoutMs);
-  clientErrorHandler(server, logger);
-  try {
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(config.port, config.host, () => resolve());
-    });
-  } catch (err) {
-    clearInterval(purge);
-    if (collect) clearTimeout(collect);
+  return () => clearInterval(purge);
+}
+
+/**
+ * Wires the service in named steps: the data versions (store, build worker, publisher), the hub,
+ * the routes, the background work, the server. Resolves once the service answers requests. A
+ * store that cannot be opened (or does not answer within the deadline) rejects with a
+ * `StoreOpenError`, an address it cannot listen on with a `ListenError` (after closing what it
+ * started).
+ */
+export async function startService(config: Config, logger: Logger): Promise<RunningService> {
+  const versions = await startVersions(config, logger);
+  const { store, builder, publisher, releases } = versions;
+  const urls = serviceUrls(config.baseUrl);
+  const hub = await startHub({
+    store: store.websub,
+    rates: store.rates,
+    clientAddress: clientAddressResolver(config.trustProxyCidrs),
+    published: publisher,
+    urls,
+    config: config.websub,
+    pollMs: config.dataPollMs,
+    logger,
+  });
+  const streams = createStreams({
+    sessions: store.sessions,
+    urls,
+    logger,
+    idleMs: config.mcpStreamIdleSeconds * 1000,
+    perAddress: config.mcpStreamsPerAddress,
+  });
+  const stopBackground = startBackgroundWork(versions, streams, logger);
+  const pages = createPages({
+    published: publisher,
+    urls,
+    embedAllowedOrigins: config.embedAllowedOrigins,
+  });
+  const routes = await createRoutes(config, { ...versions, urls, hub, streams, pages, logger });
+  const stopVersions = async (): Promise<void> => {
+    stopBackground();
+    releases.stop();
     publisher.stop();
     await hub.stop();
+  };
+  let server: Server;
+  try {
+    server = await listen(config, createApp({ routes, logger, notFound: pages.notFound }), logger);
+  } catch (err) {
+    await stopVersions();
     await builder.close();
     await store.close();
-    const why = ((err as Error).message ?? String(err)).split('\n')[0];
-    throw new ListenError(
-      `cannot listen on HOST=${JSON.stringify(config.host)} PORT=${config.port}: ${why}`,
-    );
+    throw err;
   }
-  const address = server.address() as AddressInfo;
-  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   return {
     server,
-    url: `http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${address.port}`,
+    url: listeningUrl(server),
     store,
     publisher,
     hub,
@@ -294,20 +239,17 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
       return {
         rss: process.memoryUsage().rss,
         main: threadMemory(),
-        build: await builder!.memory(),
+        build: await builder.memory(),
       };
     },
     async close() {
-      clearInterval(purge);
-      if (collect) clearTimeout(collect);
       streams.closeAll();
-      publisher.stop();
-      await hub.stop();
+      await stopVersions();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
       });
-      await builder!.close();
+      await builder.close();
       await store.close();
     },
   };

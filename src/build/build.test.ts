@@ -7,12 +7,12 @@ import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { testBusiness, testReviews } from '../../test/helpers/fixtures.js';
 import { seedStore } from '../../test/helpers/service.js';
-import { addDocumentCodings, startPublisher, type Publisher } from '../snapshot/index.js';
+import { startPublisher, type Publisher } from '../snapshot/index.js';
 import { openServiceStore, openStore, type ServiceStore } from '../store/index.js';
 import { ReviewSource } from '../domain/review.js';
 import { ingest } from '../import/index.js';
-import { makeCodings } from '../representation/index.js';
-import { RECYCLE_ABOVE_BYTES, startBuildThread } from './index.js';
+import { makeCodingsNow } from '../representation/index.js';
+import { RECYCLE_ABOVE_BYTES, startBuildWorker } from './index.js';
 
 const silent = pino({ level: 'silent' });
 
@@ -41,23 +41,19 @@ describe('the build worker', () => {
     logger = silent,
     more: { releaseWait?: { ms: number; aboveBytes: number } } = {},
   ) => {
-    const builder = await startBuildThread(
+    const builder = await startBuildWorker(
       {
         databaseUrl: url,
         baseUrl: 'https://reviews.example.com',
         hub: true,
-        sampleData: false,
+        loadSample: false,
         ...more,
       },
       logger,
       { recycleAboveBytes },
     );
     close = () => builder.close();
-    // As the service does: codings that follow go to the live version they belong to.
-    builder.onCodings(({ version, id, codings }) => {
-      const live = publisher?.current();
-      if (live?.state.version === version) addDocumentCodings(live, id, codings);
-    });
+    // The publisher adds the codings that follow to the live version they belong to.
     publisher = await startPublisher({
       store,
       builder,
@@ -172,7 +168,7 @@ describe('the build worker', () => {
     for (const path of paths) {
       const rep = snap.representations.get(path)!;
       for (let i = 0; i < 200 && !rep.encoded('br'); i++) await delay(50);
-      const best = makeCodings(rep.body);
+      const best = makeCodingsNow(rep.body);
       expect(rep.encoded('gzip')!.equals(best.gzip!)).toBe(true);
       expect(rep.encoded('br')!.equals(best.br!)).toBe(true);
       expect(gunzipSync(rep.encoded('gzip')!).equals(rep.body)).toBe(true);

@@ -1,5 +1,5 @@
 import type { MessagePort, Worker } from 'node:worker_threads';
-import { type Dict } from './dict.js';
+import { dict, type Dict } from './dict.js';
 
 /**
  * A small request/response protocol over a worker's message port: the caller names an operation
@@ -169,4 +169,47 @@ export async function collectGarbage(): Promise<void> {
     }
   }
   await collector?.({ type: 'major', execution: 'async' });
+}
+
+/**
+ * A protocol's operations: each operation's name, its arguments and its result (or a promise of
+ * it). Both sides name the same interface, so the compiler checks each call against its handler.
+ */
+export type Operations<Ops> = { [K in keyof Ops]: (...args: never[]) => unknown };
+
+/** The calling side of a typed protocol (`Ops`: its operations). */
+export interface TypedRpcClient<Ops extends Operations<Ops>> {
+  call<K extends keyof Ops & string>(
+    op: K,
+    ...args: Parameters<Ops[K]>
+  ): Promise<Awaited<ReturnType<Ops[K]>>>;
+  /** Rejects every call in flight and every later one (the other side stopped). */
+  failAll(err: Error): void;
+}
+
+/**
+ * `rpcClient` for a typed protocol: operations `Ops`, events `Event` (a discriminated union of
+ * `{ event, payload }`).
+ */
+export function typedRpcClient<Ops extends Operations<Ops>, Event extends RpcEvent>(
+  port: Worker | MessagePort,
+  onEvent: (event: Event) => void,
+): TypedRpcClient<Ops> {
+  // The one place the protocol's types meet the untyped port: the other side serves `Ops`.
+  const client = rpcClient(port, onEvent as (event: RpcEvent) => void);
+  return {
+    call: (op, ...args) => client.call(op, args),
+    failAll: (err) => client.failAll(err),
+  };
+}
+
+/** `serveRpc` for a typed protocol: a handler for every operation of `Ops`. */
+export function serveTypedRpc<Ops extends Operations<Ops>>(port: MessagePort, handlers: Ops): void {
+  // Looked up by the name in each request: a record without a prototype.
+  serveRpc(port, dict(handlers as unknown as Handlers));
+}
+
+/** Sends an event of a typed protocol to the calling side. */
+export function emitEvent<Event extends RpcEvent>(port: MessagePort, event: Event): void {
+  port.postMessage(event);
 }

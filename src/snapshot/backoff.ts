@@ -1,3 +1,5 @@
+import { RETRY_MS } from '../platform/version-policy.js';
+
 /** How the publisher retries a refresh that failed (see `createBackoff`). */
 export interface BackoffOptions {
   /** The delay before the first retry. */
@@ -8,12 +10,8 @@ export interface BackoffOptions {
   random: () => number;
 }
 
-/**
- * A failed refresh (the database away, restarting, a build worker that failed) is tried again
- * after 0.5 s, then twice as long after each failure, up to 10 s: the next version is published
- * within seconds of the database's return, while a long outage costs a query every 10 s.
- */
-export const RETRY: BackoffOptions = { firstMs: 500, maxMs: 10_000, random: Math.random };
+/** How a failed refresh is retried: `RETRY_MS` (the policy's reason), with random jitter. */
+export const RETRY: BackoffOptions = { ...RETRY_MS, random: Math.random };
 
 /** The delays between the retries of an operation that keeps failing. */
 export interface Backoff {

@@ -12,6 +12,7 @@ import { orderReviews } from '../reviews/order.js';
 import { IndexBuilder, type IndexData } from '../reviews/search-index.js';
 import { ViewsBuilder, type Views } from '../reviews/views.js';
 import type { Dataset, DataState, PublishedHead, PublishedReader } from '../store/index.js';
+import { FACTS_SLICE } from '../platform/version-policy.js';
 
 /**
  * One data version as the build worker makes it: everything the service serves from, in a form
@@ -106,9 +107,6 @@ export interface BuildResult {
   built: BuiltVersion;
   text: ReviewsText;
 }
-
-/** Reviews parsed between two pauses of `readFacts`. */
-const FACTS_SLICE = 2_000;
 
 /**
  * The facts of every review of a version (published order), parsed again from its `/reviews.json`

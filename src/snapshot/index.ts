@@ -1,10 +1,19 @@
-/** Published data versions: the public surface of `src/snapshot`. */
+/** Published data versions, from build to release: the public surface of `src/snapshot`. */
 export { buildVersion, prepareDocument } from './build.js';
 export type { BuildOptions, BuiltDocument, BuiltVersion } from './build.js';
-export { createLocalBuilder } from './builder.js';
-export type { Builder, InsightsSource, LocalBuilderOptions } from './builder.js';
+export { VersionLifecycle } from './lifecycle.js';
+export type {
+  Builder,
+  BuildRequest,
+  CodingsEvent,
+  InsightsSource,
+  VersionLifecycleOptions,
+  VersionPhase,
+} from './lifecycle.js';
 export { startPublisher } from './publisher.js';
+export { startReleases } from './release.js';
+export type { Releases } from './release.js';
 export type { Publisher, PublisherOptions } from './publisher.js';
-export { addDocumentCodings, buildSnapshot, openSnapshot } from './snapshot.js';
+export { buildSnapshot, openSnapshot } from './snapshot.js';
 export type { SnapshotOptions } from './snapshot.js';
 export type { ChangeEvent, Published, Representation, ResponseCache, Snapshot } from './types.js';

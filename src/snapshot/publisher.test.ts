@@ -7,7 +7,7 @@ import { storedRow } from '../../test/helpers/records.js';
 import type { ReviewSource } from '../domain/review.js';
 import { serviceUrls } from '../catalogue.js';
 import { openStore, type Store, type WatchEvent } from '../store/index.js';
-import { createLocalBuilder, type Builder } from './builder.js';
+import { VersionLifecycle, type Builder } from './lifecycle.js';
 import { readInOrder } from './build.js';
 import { startPublisher, type Publisher, type PublisherOptions } from './publisher.js';
 import type { ChangeEvent, Snapshot } from './types.js';
@@ -72,7 +72,7 @@ function builds(): Builds {
     hold: null,
     failNext: null,
     started: () => new Promise((resolve) => waiting.push(resolve)),
-    builder: createLocalBuilder({
+    builder: new VersionLifecycle({
       ...OPTIONS,
       read: async (reader) => {
         const dataset = await store.readDataset();

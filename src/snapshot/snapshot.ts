@@ -1,10 +1,9 @@
 import { DOCUMENTS, type DocumentId } from '../catalogue.js';
 import type { Review } from '../domain/review.js';
 import {
-  addCodings,
   restoreRepresentation,
+  type Codings,
   type PreparedRepresentation,
-  type Representation,
 } from '../representation/index.js';
 import { SearchIndex } from '../reviews/search-index.js';
 import type { Dataset } from '../store/index.js';
@@ -34,7 +33,7 @@ class LiveSnapshot implements Snapshot {
     private readonly built: BuiltVersion,
     readonly index: SearchIndex,
     private readonly reviewsBody: Buffer,
-    readonly representations: ReadonlyMap<string, Representation>,
+    readonly representations: ReadonlyMap<string, PreparedRepresentation>,
     options: SnapshotOptions,
   ) {
     this.state = built.state;
@@ -67,7 +66,7 @@ class LiveSnapshot implements Snapshot {
     return this.memos.get(key) as T;
   }
 
-  private readonly parsedDocs = new Map<string, { rep: Representation; value: unknown }>();
+  private readonly parsedDocs = new Map<string, { rep: PreparedRepresentation; value: unknown }>();
 
   parsed<T>(path: string): T | null {
     const rep = this.representations.get(path);
@@ -84,8 +83,16 @@ class LiveSnapshot implements Snapshot {
     return JSON.parse(this.fragment(pos).toString('utf8')) as Review;
   }
 
+  /**
+   * The codings that followed a document of this version arrive: its representation serves them
+   * from now on (its bytes and tag do not change).
+   */
+  addCodings(id: DocumentId, codings: Codings): void {
+    this.representations.get(DOCUMENTS[id].path)?.addCodings(codings);
+  }
+
   /** The same version with another document (the insights, computed after the rest). */
-  withDocument(path: string, rep: Representation, options: SnapshotOptions): LiveSnapshot {
+  withDocument(path: string, rep: PreparedRepresentation, options: SnapshotOptions): LiveSnapshot {
     const representations = new Map(this.representations);
     representations.set(path, rep);
     return new LiveSnapshot(this.built, this.index, this.reviewsBody, representations, options);
@@ -105,9 +112,9 @@ export function restoreDocument(doc: BuiltDocument): PreparedRepresentation {
 export function openSnapshot(
   built: BuiltVersion,
   options: SnapshotOptions,
-  carried: ReadonlyMap<string, Representation> = new Map(),
+  carried: ReadonlyMap<string, PreparedRepresentation> = new Map(),
 ): LiveSnapshot {
-  const representations = new Map<string, Representation>(carried);
+  const representations = new Map<string, PreparedRepresentation>(carried);
   for (const doc of built.documents) {
     representations.set(DOCUMENTS[doc.id].path, restoreDocument(doc));
   }
@@ -120,16 +127,6 @@ export function openSnapshot(
     representations,
     options,
   );
-}
-
-/** Adds codings that followed a document to the snapshot that holds it, if it is still live. */
-export function addDocumentCodings(
-  snapshot: Snapshot,
-  id: DocumentId,
-  codings: { gzip: Uint8Array | null; br: Uint8Array | null },
-): void {
-  const rep = snapshot.representations.get(DOCUMENTS[id].path);
-  if (rep && 'setEncoded' in rep) addCodings(rep as PreparedRepresentation, codings);
 }
 
 export type { LiveSnapshot };

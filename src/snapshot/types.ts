@@ -8,7 +8,12 @@ import type { DataState } from '../store/index.js';
 
 export type { Representation };
 
-/** Everything published for one data version. Immutable once built. */
+/**
+ * Everything published for one data version. Its data, bytes and tags are fixed once built; what
+ * arrives later is the codings that follow a document (added to its representation in place, see
+ * `LiveSnapshot.addCodings`) and the documents that follow the version (the insights: a new
+ * snapshot of the same version).
+ */
 export interface Snapshot {
   readonly state: DataState;
   readonly business: Business | null;

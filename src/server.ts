@@ -1,0 +1,94 @@
+/** The service's HTTP server: its limits, its answers to unparsable requests, and listening. */
+import { createServer, type RequestListener, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Config } from './config.js';
+import { COMMON_HEADERS } from './http/respond.js';
+import type { Logger } from './logger.js';
+
+/**
+ * The service cannot listen on `HOST` and `PORT` (a name that does not resolve, an address that
+ * is not this machine's, a port in use or reserved): one line for the operator, like a store
+ * that cannot be opened.
+ */
+export class ListenError extends Error {
+  override name = 'ListenError';
+}
+
+/** The JSON answer to a request node's HTTP parser rejects (it never reaches the app). */
+export function parserRejection(code: string | undefined): string {
+  const [status, reason, error, message] =
+    code === 'HPE_HEADER_OVERFLOW'
+      ? [
+          431,
+          'Request Header Fields Too Large',
+          'headers_too_large',
+          'The request headers are too large (16 KiB at most).',
+        ]
+      : code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'Request Timeout', 'request_timeout', 'The request did not arrive in time.']
+        : [400, 'Bad Request', 'bad_request', 'The request could not be parsed.'];
+  const body = JSON.stringify({ error, message });
+  const headers = {
+    ...COMMON_HEADERS,
+    'Cache-Control': 'no-store',
+    'Content-Type': 'application/json',
+    'Content-Length': String(Buffer.byteLength(body)),
+    Connection: 'close',
+  };
+  const lines = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`);
+  return `HTTP/1.1 ${status} ${reason}\r\n${lines.join('')}\r\n${body}`;
+}
+
+function clientErrorHandler(server: Server, logger: Logger): void {
+  server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable) return socket.destroy();
+    logger.debug({ code: err.code }, 'client error');
+    socket.end(parserRejection(err.code));
+  });
+}
+
+/**
+ * The HTTP server over the app, with its timeouts and its answer to requests node's parser
+ * rejects; resolves once it listens, rejects with a `ListenError` when it cannot.
+ */
+export async function listen(
+  config: Pick<Config, 'host' | 'port' | 'socketTimeoutMs'>,
+  listener: RequestListener,
+  logger: Logger,
+): Promise<Server> {
+  const server = createServer(
+    {
+      keepAliveTimeout: 5_000,
+      headersTimeout: 20_000,
+      requestTimeout: 30_000,
+      maxHeaderSize: 16_384,
+      // The app answers a request without Host itself, as JSON (node's answer is an empty 400).
+      requireHostHeader: false,
+    },
+    listener,
+  );
+  // A client that stops reading holds its answer's bytes (perhaps a superseded version's
+  // dataset) for as long as its connection lives: no byte moving either way for this long
+  // closes it (the MCP event streams send a comment every 25 s).
+  server.setTimeout(config.socketTimeoutMs);
+  clientErrorHandler(server, logger);
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(config.port, config.host, () => resolve());
+    });
+  } catch (err) {
+    const why = ((err as Error).message ?? String(err)).split('\n')[0];
+    throw new ListenError(
+      `cannot listen on HOST=${JSON.stringify(config.host)} PORT=${config.port}: ${why}`,
+    );
+  }
+  return server;
+}
+
+/** The URL a server listens on (from the bound address). */
+export function listeningUrl(server: Server): string {
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return `http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${address.port}`;
+}
