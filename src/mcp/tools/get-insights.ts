@@ -1,21 +1,21 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { DOCUMENTS } from '../catalogue.js';
-import type { Insights } from '../insights/index.js';
-import type { Snapshot } from '../snapshot/types.js';
+import { DOCUMENTS } from '../../catalogue.js';
+import type { Insights } from '../../insights/index.js';
+import type { Snapshot } from '../../snapshot/types.js';
 import {
   DEFAULT_RESULT_TOKENS,
   fitPage,
   jsonBytes,
   structuredBudget,
   type TextBuilder,
-} from './agent.js';
-import { closestNames } from './internal/closest.js';
-import { invalidParams, type RpcError } from './internal/errors.js';
-import { fitStrings } from './internal/fit.js';
-import { renderText } from './internal/render.js';
-import type { ToolDefinition } from './tools.js';
-import { dict, type Dict } from '../platform/dict.js';
+} from '../agent.js';
+import { closestNames } from '../internal/closest.js';
+import { invalidArgument } from '../internal/errors.js';
+import { fitStrings } from '../internal/fit.js';
+import { renderText } from '../internal/render.js';
+import type { ToolDefinition } from './types.js';
+import { dict, type Dict } from '../../platform/dict.js';
 
 /** The sections of the insights an agent can ask for; the list ones are paged. */
 const SECTIONS = [
@@ -216,9 +216,7 @@ function readCursor(cursor: string, section: string, id: string | undefined, ver
   } catch {
     // falls through
   }
-  throw invalidParams('Invalid arguments: cursor: is not a cursor of this section', [
-    { path: ['cursor'], code: 'invalid', message: 'is not a cursor of this section' },
-  ]);
+  throw invalidArgument('cursor', 'is not a cursor of this section');
 }
 
 const Input = z.strictObject({
@@ -243,12 +241,6 @@ const Input = z.strictObject({
     .optional()
     .describe('`nextCursor` of the previous page of a section.'),
 });
-
-function invalidArgument(path: string, message: string): RpcError {
-  return invalidParams(`Invalid arguments: ${path}: ${message}`, [
-    { path: [path], code: 'invalid', message },
-  ]);
-}
 
 const LIST_SECTIONS = 'aspects, staff, services, serviceAreas, topics, faq';
 
