@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { StaffRole } from '../../domain/business.js';
 import type { Snapshot } from '../../snapshot/types.js';
-import { insightsOf } from './get-insights.js';
+import { insightsOf } from './insights-sections.js';
 import { listPage } from './paging.js';
 import { listCursorField } from './schemas.js';
 import type { ToolDefinition } from './types.js';
