@@ -4,7 +4,8 @@ import {
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import { isServiceError } from '../../platform/errors.js';
-import { fitText, jsonBytes } from '../agent.js';
+import { jsonBytes } from '../agent.js';
+import { fitText } from '../text-copy.js';
 import { invalidParams } from '../internal/errors.js';
 import { renderText, type Limits } from '../internal/render.js';
 import { describeTools } from '../tools/describe.js';

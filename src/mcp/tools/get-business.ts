@@ -1,13 +1,8 @@
 import { z } from 'zod';
 import { AggregateRatingSchema, type PublicBusiness } from '../../domain/public-schemas.js';
 import { toPublicBusiness } from '../../reviews/dataset.js';
-import {
-  clip,
-  DEFAULT_RESULT_TOKENS,
-  structuredBudget,
-  TEXT_CUT,
-  type TextBuilder,
-} from '../agent.js';
+import { clip, DEFAULT_RESULT_TOKENS, structuredBudget, TEXT_CUT } from '../agent.js';
+import type { TextBuilder } from '../text-copy.js';
 import { fitStrings } from '../internal/fit.js';
 import type { ToolDefinition } from './types.js';
 

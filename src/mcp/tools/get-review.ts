@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { DEFAULT_RESULT_TOKENS, reviewsText, shapeReview, structuredBudget } from '../agent.js';
+import { DEFAULT_RESULT_TOKENS, shapeReview, structuredBudget } from '../agent.js';
+import { reviewsText } from '../text-copy.js';
 import { detailField, ReviewItem } from './schemas.js';
 import type { ToolDefinition } from './types.js';
 

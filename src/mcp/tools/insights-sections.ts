@@ -1,7 +1,7 @@
 import { DOCUMENTS } from '../../catalogue.js';
 import type { Insights } from '../../insights/index.js';
 import type { Snapshot } from '../../snapshot/types.js';
-import type { TextBuilder } from '../agent.js';
+import type { TextBuilder } from '../text-copy.js';
 import { renderText } from '../internal/render.js';
 
 /**

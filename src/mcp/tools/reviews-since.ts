@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { fingerprint } from '../../reviews/cursor.js';
 import { DateParam } from '../../reviews/search-schema.js';
 import { sincePage } from '../../reviews/since.js';
-import { reviewsText } from '../agent.js';
+import { reviewsText } from '../text-copy.js';
 import { keyCursor } from '../internal/cursor.js';
 import { afterCursor, filtersOf, reviewPage } from './paging.js';
 import { cursorField, detailField, ReviewItem } from './schemas.js';

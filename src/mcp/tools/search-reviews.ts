@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { fingerprint } from '../../reviews/cursor.js';
 import { checkDateRange, searchFields } from '../../reviews/search-schema.js';
 import { runSearch } from '../../reviews/search.js';
-import { reviewsText } from '../agent.js';
+import { reviewsText } from '../text-copy.js';
 import { keyCursor } from '../internal/cursor.js';
 import { invalidParams } from '../internal/errors.js';
 import { unknownName } from './did-you-mean.js';

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { ServiceUrls } from '../../catalogue.js';
 import type { Snapshot } from '../../snapshot/types.js';
-import type { TextBuilder } from '../agent.js';
+import type { TextBuilder } from '../text-copy.js';
 
 /** The shape of a tool: its schemas, and what it runs over and returns. */
 
