@@ -98,12 +98,12 @@ const INTERNAL = (): ServiceError =>
   new ServiceError('internal', 'Internal error', { status: 500, rpcCode: ErrorCode.InternalError });
 
 /**
- * What the endpoint answers for an error it caught: the `ServiceError` itself; a store that
- * cannot be reached or written to for now is a 503 with `Retry-After`; anything else is a 500
- * (`internal: true`, for the endpoint to log).
+ * What the endpoint answers for an error it caught: a store that cannot be reached or written to
+ * for now is a 503 with `Retry-After` (tested first, whatever error type the store uses); a
+ * `ServiceError` is answered as it is; anything else is a 500 (`internal: true`, for the endpoint
+ * to log).
  */
 export function failureOf(err: unknown): { error: ServiceError; internal: boolean } {
-  if (isServiceError(err)) return { error: err, internal: false };
   if (isStoreUnavailable(err)) {
     const error = isStoreBusy(err)
       ? refused(
@@ -120,6 +120,7 @@ export function failureOf(err: unknown): { error: ServiceError; internal: boolea
         );
     return { error, internal: false };
   }
+  if (isServiceError(err)) return { error: err, internal: false };
   return { error: INTERNAL(), internal: true };
 }
 
