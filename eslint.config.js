@@ -66,7 +66,7 @@ const LAYERS = {
     'config',
   ],
 };
-const FOLDERS = [...Object.keys(LAYERS), 'app', 'service', 'server', 'serve', 'main', 'bin'];
+const FOLDERS = [...Object.keys(LAYERS), 'app', 'service', 'listen', 'serve', 'main', 'bin'];
 
 /** `src` never imports the offline tools (`../tools/` from a top-level file of `src`). */
 const NO_TOOLS = {

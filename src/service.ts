@@ -26,9 +26,9 @@ import { createPages } from './pages/index.js';
 import { startPublisher, startReleases, type Publisher, type Releases } from './snapshot/index.js';
 import { openServiceStore, type ServiceStore } from './store/index.js';
 import { hubOpenApiPaths, startHub, topicPaths, type Hub } from './websub/index.js';
-import { listen, listeningUrl } from './server.js';
+import { listen, listeningUrl } from './listen.js';
 
-export { ListenError, parserRejection } from './server.js';
+export { ListenError, parserRejection } from './listen.js';
 
 export interface RunningService {
   server: Server;

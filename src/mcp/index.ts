@@ -1,6 +1,6 @@
 /** The MCP endpoint: the public surface of `src/mcp`. */
-export { mcpRoutes } from './route.js';
-export type { McpRouteOptions } from './route.js';
+export { mcpRoutes } from './endpoint/route.js';
+export type { McpRouteOptions } from './endpoint/route.js';
 export { createMcpServerFactory } from './server.js';
 export type { McpDeps } from './server.js';
 export { createSessionManager } from './sessions.js';
@@ -8,4 +8,4 @@ export { createStreams } from './streams.js';
 export type { Streams } from './streams.js';
 export type { SessionClaims, SessionManager } from './sessions.js';
 export { McpResultCache } from './result-cache.js';
-export type { ToolDefinition, ToolOutcome } from './tools.js';
+export type { ToolDefinition, ToolOutcome } from './tools/index.js';

@@ -15,7 +15,7 @@ import { buildSnapshot } from '../snapshot/index.js';
 import type { Published, Snapshot } from '../snapshot/index.js';
 import { openStore, type Store } from '../store/index.js';
 import { McpResultCache } from './result-cache.js';
-import { mcpRoutes } from './route.js';
+import { mcpRoutes } from './endpoint/route.js';
 import { createMcpServerFactory } from './server.js';
 import { createSessionManager } from './sessions.js';
 import { createStreams } from './streams.js';

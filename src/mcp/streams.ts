@@ -2,12 +2,12 @@ import type { ServerResponse } from 'node:http';
 import { DOCUMENT_IDS, DOCUMENTS, type ServiceUrls } from '../catalogue.js';
 import type { Logger } from '../logger.js';
 import type { ChangeEvent } from '../snapshot/types.js';
+import { toRpcError } from '../platform/errors.js';
 import type { SessionStore } from '../store/index.js';
+import { refused } from './internal/errors.js';
 import type { SessionClaims } from './sessions.js';
-import { StreamRegistry, type OpenStream } from './stream-registry.js';
-
-/** The RFC 5424 levels of MCP logging, least severe first. */
-const LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
+import { deliverNotice, noticeOf, type NoticeDelivery } from './stream-notices.js';
+import { StreamRegistry, type Admission, type OpenStream } from './stream-registry.js';
 
 /** A comment line every 25 s keeps proxies and clients from closing an idle stream. */
 const KEEP_ALIVE_MS = 25_000;
@@ -50,7 +50,7 @@ export interface Streams {
   readonly size: number;
 }
 
-export function createStreams(o: {
+export interface StreamsOptions {
   sessions: SessionStore;
   urls: ServiceUrls;
   logger: Logger;
@@ -61,7 +61,77 @@ export function createStreams(o: {
   /** Streams this instance holds at most (default 10,000). */
   maxStreams?: number;
   now?: () => number;
-}): Streams {
+}
+
+/**
+ * The 429 of a stream beyond the bounds: a JSON-RPC error (-32000) answering no request, with
+ * `Retry-After`.
+ */
+function refuseStream(
+  res: ServerResponse,
+  refusal: Extract<Admission, { ok: false }>,
+  headers: Record<string, string>,
+): void {
+  const error = refused('too_many_streams', 429, refusal.message);
+  const body = JSON.stringify({ jsonrpc: '2.0', id: null, error: toRpcError(error) });
+  res.writeHead(429, {
+    ...headers,
+    'Content-Type': 'application/json',
+    'Content-Length': Buffer.byteLength(body),
+    'Retry-After': String(refusal.retryAfterSeconds),
+  });
+  res.end(body);
+}
+
+/**
+ * The timers of the streams: a keep-alive comment on each (closing those whose session expired),
+ * and the sweep of idle streams, which end within a quarter of the idle time after it passed
+ * (keep-alives do not count). Returns what stops them.
+ */
+function startTimers(d: NoticeDelivery, idleMs: number): () => void {
+  const keepAlive = setInterval(() => {
+    const at = d.now();
+    for (const s of [...d.open.all()]) {
+      if (s.claims.expiresAtMs <= at) d.close(s);
+      else if (!s.res.writableEnded) s.res.write(': keep-alive\n\n');
+    }
+  }, KEEP_ALIVE_MS);
+  keepAlive.unref();
+  const idleSweep = setInterval(
+    () => {
+      for (const s of d.open.idleSince(d.now() - idleMs)) d.close(s);
+    },
+    Math.min(15_000, Math.max(50, idleMs / 4)),
+  );
+  idleSweep.unref();
+  return () => {
+    clearInterval(keepAlive);
+    clearInterval(idleSweep);
+  };
+}
+
+/** Opens a stream once admitted (perhaps closing the longest idle one to make room). */
+function openStream(
+  d: NoticeDelivery,
+  res: ServerResponse,
+  stream: OpenStream,
+  headers: Record<string, string>,
+): void {
+  const admission = d.open.admit(stream.claims.key, stream.address, d.now());
+  if (!admission.ok) return refuseStream(res, admission, headers);
+  if (admission.evict) d.close(admission.evict);
+  d.open.add(stream, d.now());
+  res.writeHead(200, {
+    ...headers,
+    'Content-Type': 'text/event-stream',
+    'Cache-Control': 'no-store',
+    'X-Accel-Buffering': 'no',
+  });
+  res.flushHeaders();
+  res.on('close', () => d.open.remove(stream));
+}
+
+export function createStreams(o: StreamsOptions): Streams {
   const now = o.now ?? Date.now;
   const open = new StreamRegistry({
     perSession: STREAMS_PER_SESSION,
@@ -69,131 +139,40 @@ export function createStreams(o: {
     max: o.maxStreams ?? MAX_STREAMS,
     evictableAfterMs: Math.min(EVICTABLE_AFTER_MS, o.idleMs),
   });
-
-  const close = (s: OpenStream): void => {
-    s.res.end();
-    open.remove(s);
-  };
-  const send = (s: OpenStream, message: unknown): void => {
-    if (s.res.writableEnded) return;
-    s.res.write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
-    open.touch(s, now());
-  };
-
-  const keepAlive = setInterval(() => {
-    const at = now();
-    for (const s of [...open.all()]) {
-      if (s.claims.expiresAtMs <= at) close(s);
-      else if (!s.res.writableEnded) s.res.write(': keep-alive\n\n');
-    }
-  }, KEEP_ALIVE_MS);
-  keepAlive.unref();
-  // Idle streams end within a quarter of the idle time after it passed (keep-alives do not count).
-  const idleSweep = setInterval(
-    () => {
-      for (const s of open.idleSince(now() - o.idleMs)) close(s);
+  const d: NoticeDelivery = {
+    open,
+    sessions: o.sessions,
+    logger: o.logger,
+    now,
+    close(s) {
+      s.res.end();
+      open.remove(s);
     },
-    Math.min(15_000, Math.max(50, o.idleMs / 4)),
-  );
-  idleSweep.unref();
-
+    send(s, message) {
+      if (s.res.writableEnded) return;
+      s.res.write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
+      open.touch(s, now());
+    },
+  };
+  const stopTimers = startTimers(d, o.idleMs);
   /** The URI of each document path. */
   const uriOf = new Map<string, string>(DOCUMENT_IDS.map((id) => [DOCUMENTS[id].path, o.urls[id]]));
-
   return {
     open(res, claims, address, headers) {
-      const admission = open.admit(claims.key, address, now());
-      if (!admission.ok) {
-        const body = JSON.stringify({
-          jsonrpc: '2.0',
-          id: null,
-          error: { code: -32000, message: admission.message },
-        });
-        res.writeHead(429, {
-          ...headers,
-          'Content-Type': 'application/json',
-          'Content-Length': Buffer.byteLength(body),
-          'Retry-After': String(admission.retryAfterSeconds),
-        });
-        res.end(body);
-        return;
-      }
-      if (admission.evict) close(admission.evict);
-      const stream: OpenStream = { res, claims, address };
-      open.add(stream, now());
-      res.writeHead(200, {
-        ...headers,
-        'Content-Type': 'text/event-stream',
-        'Cache-Control': 'no-store',
-        'X-Accel-Buffering': 'no',
-      });
-      res.flushHeaders();
-      res.on('close', () => open.remove(stream));
+      openStream(d, res, { res, claims, address }, headers);
     },
     touch(sessionKey) {
       open.touchSession(sessionKey, now());
     },
     async notify(event, previous) {
-      const current = new Set(event.snapshot.representations.keys());
-      const listChanged =
-        previous.size !== current.size || [...current].some((p) => !previous.has(p));
-      const changed = event.changed.map((p) => uriOf.get(p)).filter((u): u is string => !!u);
-      if (!listChanged && changed.length === 0) return;
-      // The news, as a log message at `info` for the sessions whose level lets it through.
-      const log = {
-        jsonrpc: '2.0',
-        method: 'notifications/message',
-        params: {
-          level: 'info',
-          logger: 'dealer-reviews',
-          data: {
-            message: `Data version ${event.version}: ${changed.join(', ')} changed (${event.snapshot.index.size} reviews).`,
-            version: event.version,
-            reviews: event.snapshot.index.size,
-            changed,
-          },
-        },
-      };
-      for (const [key, set] of open.bySession) {
-        // A session deleted on another instance: its streams here end instead of hearing more.
-        if (await o.sessions.isEnded(key).catch(() => false)) {
-          for (const s of [...set]) close(s);
-          continue;
-        }
-        if (listChanged) {
-          for (const s of set)
-            send(s, { jsonrpc: '2.0', method: 'notifications/resources/list_changed' });
-        }
-        if (changed.length === 0) continue;
-        let subscribed: string[];
-        let level: string | null;
-        try {
-          [subscribed, level] = await Promise.all([
-            o.sessions.subscriptions(key, now()),
-            o.sessions.logLevel(key, now()),
-          ]);
-        } catch (err) {
-          o.logger.warn({ err }, 'could not read the MCP subscriptions of a session');
-          continue;
-        }
-        const streams = open.bySession.get(key) ?? new Set<OpenStream>();
-        for (const uri of changed) {
-          if (!subscribed.includes(uri)) continue;
-          for (const s of streams) {
-            send(s, { jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri } });
-          }
-        }
-        if (LEVELS.indexOf(level ?? 'info') <= LEVELS.indexOf('info')) {
-          for (const s of streams) send(s, log);
-        }
-      }
+      const notice = noticeOf(event, previous, uriOf);
+      if (notice) await deliverNotice(d, notice);
     },
     end(sessionKey) {
-      for (const s of [...(open.bySession.get(sessionKey) ?? [])]) close(s);
+      for (const s of [...(open.bySession.get(sessionKey) ?? [])]) d.close(s);
     },
     closeAll() {
-      clearInterval(keepAlive);
-      clearInterval(idleSweep);
+      stopTimers();
       for (const s of open.all()) s.res.end();
       open.clear();
     },

@@ -1,11 +1,10 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import type { McpResultCache } from './result-cache.js';
-import type { RequestInfo } from './route.js';
-import type { Snapshot } from '../snapshot/types.js';
-import { dict, type Dict } from '../platform/dict.js';
+import type { Snapshot } from '../../snapshot/types.js';
+import type { McpResultCache } from '../result-cache.js';
+import type { RequestInfo } from '../revisions.js';
 
 /** The request headers the SDK transport reads (the body is handed over already parsed). */
 const FORWARDED = [
@@ -39,22 +38,6 @@ function toWebRequest(req: IncomingMessage): Request {
     if (typeof v === 'string') headers.push([name, v]);
   }
   return new Request('http://mcp.local/mcp', { method: req.method, headers });
-}
-
-/** Writes a Response of the SDK as the HTTP answer, with the route's headers. */
-export async function writeWebResponse(
-  res: ServerResponse,
-  response: Response,
-  extra: Record<string, string>,
-): Promise<void> {
-  const headers: Dict<string> = dict({ 'Cache-Control': 'no-store', ...extra });
-  response.headers.forEach((value, key) => {
-    headers[key] = value;
-  });
-  const body = response.body ? Buffer.from(await response.arrayBuffer()) : null;
-  if (body) headers['content-length'] = String(body.length);
-  res.writeHead(response.status, headers);
-  res.end(body ?? undefined);
 }
 
 /** The answer to one message: cached bytes (to write in a row), or the SDK's Response. */

@@ -1,7 +1,9 @@
 import type { ServerResponse } from 'node:http';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { ParamsProblem, RequestId } from './internal/messages.js';
-import { runMessage, writeWebResponse, type MessageRun } from './run-message.js';
+import { invalidParams, refused, rpcErrorMessage } from '../internal/errors.js';
+import type { ParamsProblem, RequestId } from '../internal/messages.js';
+import { writeJsonParts, writeWebResponse } from './answer.js';
+import { runMessage, type MessageRun } from './run-message.js';
 
 /**
  * Messages in one JSON-RPC batch, at most (the SDK's own bound): a larger batch is refused whole
@@ -22,25 +24,15 @@ export interface BatchMessage {
   method?: string;
 }
 
-/** A -32602 answer to a request whose params the method's schema refuses. */
-export function paramsError(
-  id: RequestId,
-  message: string,
-  issues: unknown[],
-): Record<string, unknown> {
-  return { jsonrpc: '2.0', id, error: { code: -32602, message, data: { issues } } };
-}
-
+/** The -32000 in place of a request past the bytes a batch gathers. */
 function tooLarge(id: RequestId): Record<string, unknown> {
   const mib = MAX_BATCH_ANSWER_BYTES / 1024 / 1024;
-  return {
-    jsonrpc: '2.0',
-    id,
-    error: {
-      code: -32000,
-      message: `The answers of this batch passed ${mib} MiB before this request: send it again on its own`,
-    },
-  };
+  const error = refused(
+    'batch_too_large',
+    200,
+    `The answers of this batch passed ${mib} MiB before this request: send it again on its own`,
+  );
+  return rpcErrorMessage(id, error);
 }
 
 const OPEN = Buffer.from('[');
@@ -80,9 +72,8 @@ export async function answerBatch(
       continue;
     }
     if (problem) {
-      answers.push(
-        Buffer.from(JSON.stringify(paramsError(message.id!, problem.message, problem.issues))),
-      );
+      const error = invalidParams(problem.message, problem.issues);
+      answers.push(Buffer.from(JSON.stringify(rpcErrorMessage(message.id!, error))));
       continue;
     }
     const answer = await runMessage(run, message);
@@ -100,13 +91,5 @@ export async function answerBatch(
   if (answers.length === 0)
     return writeWebResponse(res, new Response(null, { status: 202 }), extra);
   const parts = [OPEN, ...answers.flatMap((a, i) => (i === 0 ? [a] : [COMMA, a])), CLOSE];
-  res.writeHead(200, {
-    ...extra,
-    'Cache-Control': 'no-store',
-    'Content-Type': 'application/json',
-    'Content-Length': parts.reduce((n, p) => n + p.length, 0),
-  });
-  res.cork();
-  for (const p of parts.slice(0, -1)) res.write(p);
-  res.end(CLOSE);
+  writeJsonParts(res, parts, extra);
 }

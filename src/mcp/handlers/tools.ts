@@ -1,0 +1,77 @@
+import {
+  CallToolRequestSchema,
+  ListToolsRequestSchema,
+  type CallToolResult,
+} from '@modelcontextprotocol/sdk/types.js';
+import { isServiceError } from '../../platform/errors.js';
+import { jsonBytes } from '../agent.js';
+import { fitText } from '../text-copy.js';
+import { invalidParams } from '../internal/errors.js';
+import { renderText, type Limits } from '../internal/render.js';
+import { describeTools } from '../tools/describe.js';
+import { parseToolArguments, TOOLS } from '../tools/index.js';
+import type { ToolDefinition, ToolOutcome } from '../tools/types.js';
+import { answering, type HandlerFamily, type McpDeps } from './family.js';
+
+/**
+ * The tools family: `tools/list` (the tools' JSON Schemas, converted once) and `tools/call`
+ * (arguments validated, the tool run over the request's snapshot, its result with a compact text
+ * copy; a tool's failure is an `isError` result, and so is invalid input from 2025-11-25 on).
+ */
+
+/** A tool error's text is cut here (an error naming a thousand staff who share a first name). */
+const MAX_ERROR_CHARS = 2_000;
+
+function toolError(text: string): CallToolResult {
+  const short = text.length <= MAX_ERROR_CHARS ? text : `${text.slice(0, MAX_ERROR_CHARS)}…[cut]`;
+  return { content: [{ type: 'text', text: short }], isError: true };
+}
+
+function unknownTool(): never {
+  throw invalidParams('Unknown tool', [
+    { path: ['name'], code: 'unknown_tool', message: 'is not a tool of this server' },
+  ]);
+}
+
+/** A tool's outcome as a `tools/call` result. */
+function toResult(outcome: ToolOutcome): CallToolResult {
+  if ('error' in outcome) return toolError(outcome.error);
+  // The text copy is a compact plain-text rendering of the same data, not the JSON again, at
+  // most half its bytes (docs/mcp.md, "Result sizes").
+  const { structured } = outcome;
+  const build = outcome.text ?? ((limits: Limits) => renderText(structured, limits));
+  return {
+    content: [{ type: 'text', text: fitText(build, jsonBytes(structured)) }],
+    structuredContent: structured,
+  };
+}
+
+export function createToolHandlers(deps: McpDeps): HandlerFamily {
+  const tools: readonly ToolDefinition[] = TOOLS;
+  const byName = new Map(tools.map((t) => [t.name, t]));
+  const listed = { tools: describeTools(tools) };
+  return (server, { snapshot, revision }) => {
+    server.setRequestHandler(
+      ListToolsRequestSchema,
+      answering(() => listed),
+    );
+    server.setRequestHandler(
+      CallToolRequestSchema,
+      answering((request) => {
+        const tool = byName.get(request.params.name) ?? unknownTool();
+        let outcome: ToolOutcome;
+        try {
+          outcome = tool.run(parseToolArguments(tool, request.params.arguments), {
+            snapshot,
+            urls: deps.urls,
+          });
+        } catch (err) {
+          const invalid = isServiceError(err, 'invalid_params');
+          if (invalid && revision.toolInputErrorsAsResults) return toolError(err.message);
+          throw err;
+        }
+        return toResult(outcome);
+      }),
+    );
+  };
+}

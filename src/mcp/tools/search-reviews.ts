@@ -1,0 +1,63 @@
+import { z } from 'zod';
+import { fingerprint } from '../../reviews/cursor.js';
+import { checkDateRange, searchFields } from '../../reviews/search-schema.js';
+import { runSearch } from '../../reviews/search.js';
+import { reviewsText } from '../text-copy.js';
+import { keyCursor } from '../internal/cursor.js';
+import { invalidParams } from '../internal/errors.js';
+import { unknownName } from './did-you-mean.js';
+import { afterCursor, filtersOf, reviewPage } from './paging.js';
+import { cursorField, detailField, ReviewItem } from './schemas.js';
+import type { ToolDefinition } from './types.js';
+
+/** `search_reviews`: the reviews matching filters (those of GET /api/reviews/search), paged. */
+
+const SearchToolInput = z
+  .strictObject({ ...searchFields, detail: detailField, cursor: cursorField })
+  .superRefine(checkDateRange);
+
+export const searchReviews: ToolDefinition = {
+  name: 'search_reviews',
+  title: 'Search reviews',
+  description:
+    'Search the reviews. Every filter is optional and they combine with AND: rating (exact stars), min_rating, since/until (local dates, inclusive), query (case-insensitive substring of title or text), mentions_technician (full name or unique first name of a staff member), mentions_service (service id from list_services), limit (1-100, default 20). Results are newest first; `total` counts all matches; a page ends at `limit` or at its size budget (about 375 tokens per review asked for), whichever comes first: pass `nextCursor` back as `cursor` (with the same filters) for more. detail: compact (default) or full. Same rules as GET /api/reviews/search.',
+  input: SearchToolInput,
+  output: z.object({
+    count: z.number().int(),
+    total: z.number().int(),
+    limit: z.number().int(),
+    reviews: z.array(ReviewItem),
+    nextCursor: z.string().nullable(),
+  }),
+  run(args, ctx) {
+    const filters = args as z.output<typeof SearchToolInput>;
+    const unknown = unknownName(ctx, filters);
+    if (unknown) return { error: unknown };
+    const outcome = runSearch(ctx.snapshot.index, filters, afterCursor(args));
+    if (!outcome.ok) {
+      const first = outcome.issues[0]!;
+      throw invalidParams(
+        `Invalid arguments: ${first.path.join('.')}: ${first.message}`,
+        outcome.issues,
+      );
+    }
+    const { hits } = outcome;
+    const page = reviewPage(ctx, hits.positions, filters.limit, filters.detail);
+    const more = page.more || hits.more;
+    const nextCursor =
+      more && page.last !== undefined
+        ? keyCursor(ctx.snapshot.index.key(page.last), fingerprint(filtersOf(args)))
+        : null;
+    const head = `${page.reviews.length} of ${hits.total} matching reviews, newest first${nextCursor ? `; more with cursor ${nextCursor}` : ''}.`;
+    return {
+      structured: {
+        count: page.reviews.length,
+        total: hits.total,
+        limit: filters.limit,
+        reviews: page.reviews,
+        nextCursor,
+      },
+      text: reviewsText(head, page.reviews),
+    };
+  },
+};
