@@ -1,8 +1,9 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { HttpError } from './http/errors.js';
-import { COMMON_HEADERS, isClientGone, sendError } from './http/respond.js';
+import { COMMON_HEADERS, isClientGone, sendError, sendJson } from './http/respond.js';
 import { allowedMethods, createRouter, type Route } from './http/router.js';
 import type { Logger } from './logger.js';
+import { errorBody, isServiceError } from './platform/errors.js';
 import { isStoreBusy, isStoreUnavailable } from './store/index.js';
 
 export interface AppDeps {
@@ -167,6 +168,10 @@ export function createApp(deps: AppDeps): RequestListener {
     }
     if (err instanceof HttpError) {
       sendError(req, res, err);
+      return;
+    }
+    if (isServiceError(err)) {
+      sendJson(req, res, err.status, errorBody(err), { ...err.headers });
       return;
     }
     if (isStoreUnavailable(err)) {

@@ -218,7 +218,6 @@ export async function startHub(o: HubOptions): Promise<Hub> {
         limiter: createRateLimiter(o.rates, 'hub', config.rateLimitPerMin),
         clientAddress: o.clientAddress ?? clientAddressResolver([]),
         clock,
-        logger,
         onQueued: () => worker.wake(),
       }),
     ],
