@@ -2,6 +2,7 @@ import { isIP } from 'node:net';
 import { z } from 'zod';
 import { databaseUrlProblem, maskDatabaseUrl } from './store/index.js';
 import { dict, own, type Dict } from './platform/dict.js';
+import { ServiceError } from './platform/errors.js';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -215,9 +216,12 @@ export interface WebSubConfig {
   };
 }
 
-/** A configuration problem, reported as one line at start-up. */
-export class ConfigError extends Error {
-  override name = 'ConfigError';
+/** The code of a configuration problem. */
+export const CONFIG_INVALID = 'config_invalid';
+
+/** A configuration problem, reported as one line at start-up (exit code 1; `serve` says 78). */
+function configError(message: string): ServiceError {
+  return new ServiceError(CONFIG_INVALID, message);
 }
 
 type EnvKey = keyof typeof EnvSchema.shape;
@@ -225,7 +229,7 @@ type EnvKey = keyof typeof EnvSchema.shape;
 /** Variables whose values no message shows, not even in part. */
 const SECRETS: ReadonlySet<string> = new Set(['MCP_SESSION_SECRET']);
 
-/** Parses the variables of `schema` (empty ones count as unset); a `ConfigError` names the first bad one. */
+/** Parses the variables of `schema` (empty ones count as unset); a `CONFIG_INVALID` error names the first bad one. */
 function parseEnv<S extends z.ZodObject>(schema: S, env: NodeJS.ProcessEnv): z.output<S> {
   const relevant: Dict<string> = dict();
   for (const key of Object.keys(schema.shape)) {
@@ -241,7 +245,7 @@ function parseEnv<S extends z.ZodObject>(schema: S, env: NodeJS.ProcessEnv): z.o
     const shown = SECRETS.has(key)
       ? `<${[...value].length} characters>`
       : JSON.stringify(key === 'DATABASE_URL' ? maskDatabaseUrl(value) : value);
-    throw new ConfigError(`invalid ${key}=${shown}: ${issue.message}`);
+    throw configError(`invalid ${key}=${shown}: ${issue.message}`);
   }
   return parsed.data;
 }
@@ -272,7 +276,7 @@ function leaseBounds(
   const minSeconds = e.WEBSUB_LEASE_MIN_SECONDS;
   const maxSeconds = e.WEBSUB_LEASE_MAX_SECONDS;
   if (minSeconds > maxSeconds) {
-    throw new ConfigError(
+    throw configError(
       isSet('WEBSUB_LEASE_MAX_SECONDS') && !isSet('WEBSUB_LEASE_MIN_SECONDS')
         ? `invalid WEBSUB_LEASE_MAX_SECONDS=${JSON.stringify(String(maxSeconds))}: must be at least WEBSUB_LEASE_MIN_SECONDS (${minSeconds})`
         : `invalid WEBSUB_LEASE_MIN_SECONDS=${JSON.stringify(String(minSeconds))}: must not exceed WEBSUB_LEASE_MAX_SECONDS (${maxSeconds})`,
@@ -282,7 +286,7 @@ function leaseBounds(
   if (!isSet('WEBSUB_LEASE_DEFAULT_SECONDS')) {
     defaultSeconds = Math.min(maxSeconds, Math.max(minSeconds, defaultSeconds));
   } else if (defaultSeconds < minSeconds || defaultSeconds > maxSeconds) {
-    throw new ConfigError(
+    throw configError(
       `invalid WEBSUB_LEASE_DEFAULT_SECONDS=${JSON.stringify(String(defaultSeconds))}: must be between WEBSUB_LEASE_MIN_SECONDS (${minSeconds}) and WEBSUB_LEASE_MAX_SECONDS (${maxSeconds})`,
     );
   }
@@ -291,7 +295,7 @@ function leaseBounds(
 
 /**
  * Parses and validates the environment once. Empty variables count as unset. Throws a
- * `ConfigError` naming the first bad variable.
+ * `ServiceError` (`CONFIG_INVALID`) naming the first bad variable.
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const e = parseEnv(EnvSchema, env);
@@ -299,7 +303,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const isSet = (key: EnvKey): boolean => env[key] !== undefined && env[key] !== '';
   const lease = leaseBounds(e, isSet);
   if (isSet('WEBSUB_HOST_CONCURRENCY') && e.WEBSUB_HOST_CONCURRENCY > e.WEBSUB_CONCURRENCY) {
-    throw new ConfigError(
+    throw configError(
       `invalid WEBSUB_HOST_CONCURRENCY=${JSON.stringify(String(e.WEBSUB_HOST_CONCURRENCY))}: must not exceed WEBSUB_CONCURRENCY (${e.WEBSUB_CONCURRENCY})`,
     );
   }

@@ -13,6 +13,7 @@ import { createRateLimiter } from './http/rate-limit.js';
 import type { Route } from './http/router.js';
 import { startBuildThread, type BuildThread, type CodingsEvent } from './build/index.js';
 import { collectGarbage, threadMemory, type ThreadMemory } from './platform/rpc.js';
+import { ServiceError } from './platform/errors.js';
 import { packageRoot } from './import/sample.js';
 import type { Logger } from './logger.js';
 import {
@@ -43,13 +44,11 @@ export interface RunningService {
 }
 
 /**
- * The service cannot listen on `HOST` and `PORT` (a name that does not resolve, an address that
- * is not this machine's, a port in use or reserved): one line for the operator, like a store
- * that cannot be opened.
+ * The code of a service that cannot listen on `HOST` and `PORT` (a name that does not resolve, an
+ * address that is not this machine's, a port in use or reserved): one line for the operator,
+ * like a store that cannot be opened (exit code 78, EX_CONFIG).
  */
-export class ListenError extends Error {
-  override name = 'ListenError';
-}
+export const LISTEN_FAILED = 'listen_failed';
 
 /** The JSON answer to a request node's HTTP parser rejects (it never reaches the app). */
 export function parserRejection(code: string | undefined): string {
@@ -90,7 +89,7 @@ function clientErrorHandler(server: Server, logger: Logger): void {
  * the event loop), publishes the first version, starts watching for new ones, and listens.
  * Resolves once the service answers requests. A store that cannot be opened (or does not answer
  * within the deadline) rejects with a `StoreOpenError`, an address it cannot listen on with a
- * `ListenError` (after closing what it started).
+ * `LISTEN_FAILED` `ServiceError` (after closing what it started).
  */
 export async function startService(config: Config, logger: Logger): Promise<RunningService> {
   const store = await openServiceStore(config.databaseUrl);
@@ -277,8 +276,10 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     await builder.close();
     await store.close();
     const why = ((err as Error).message ?? String(err)).split('\n')[0];
-    throw new ListenError(
+    throw new ServiceError(
+      LISTEN_FAILED,
       `cannot listen on HOST=${JSON.stringify(config.host)} PORT=${config.port}: ${why}`,
+      { exitCode: 78 },
     );
   }
   const address = server.address() as AddressInfo;
