@@ -57,18 +57,18 @@ function isCidr(entry: string): boolean {
   return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
 }
 
-const cidrList = z
-  .string()
-  .transform((s) =>
-    s
-      .split(',')
-      .map((e) => e.trim())
-      .filter((e) => e !== ''),
-  )
-  .refine(
-    (list) => list.every(isCidr),
-    'must be a comma-separated list of IP addresses or CIDR ranges (10.0.0.0/8, ::1/128)',
-  );
+/** A comma-separated list, its entries trimmed, the empty ones dropped. */
+const commaList = z.string().transform((s) =>
+  s
+    .split(',')
+    .map((e) => e.trim())
+    .filter((e) => e !== ''),
+);
+
+const cidrList = commaList.refine(
+  (list) => list.every(isCidr),
+  'must be a comma-separated list of IP addresses or CIDR ranges (10.0.0.0/8, ::1/128)',
+);
 
 const retryDelays = z
   .string()
@@ -93,28 +93,14 @@ export const EnvSchema = z.object({
   DATA_POLL_MS: positiveInt(60_000).default(500),
   HEALTHZ_STALE_SECONDS: intFrom(0, 86_400).default(120),
   RESPONSE_CACHE_ENTRIES: intFrom(0, 1_000_000).default(2000),
-  MCP_ALLOWED_ORIGINS: z
-    .string()
-    .transform((s) =>
-      s
-        .split(',')
-        .map((o) => o.trim())
-        .filter(Boolean),
-    )
+  MCP_ALLOWED_ORIGINS: commaList
     // A value that lists no origin (",", blanks) would shut out every browser without a word.
     .refine(
       (list) => list.length > 0 && list.every((o) => o === '*' || /^https?:\/\/[^/?#\s]+$/.test(o)),
       'must be a comma-separated list of origins like https://app.example.com (or *)',
     )
     .optional(),
-  EMBED_ALLOWED_ORIGINS: z
-    .string()
-    .transform((s) =>
-      s
-        .split(',')
-        .map((o) => o.trim())
-        .filter(Boolean),
-    )
+  EMBED_ALLOWED_ORIGINS: commaList
     .refine(
       (list) =>
         list.length > 0 &&
