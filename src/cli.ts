@@ -1,5 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { ConfigError } from './config.js';
+import { isServiceError, ServiceError } from './platform/errors.js';
 
 /**
  * The conventions every command line of the project shares (`dealer-reviews <command>`, the
@@ -14,21 +14,27 @@ export interface CommandLine {
   readonly usage: string;
 }
 
+/** The code of a bad command line. */
+export const USAGE_ERROR = 'usage';
+
 /** A bad command line: reported with the usage, exit code 2. */
-export class UsageError extends Error {
-  override name = 'UsageError';
+export function usageError(message: string): ServiceError {
+  return new ServiceError(USAGE_ERROR, message, { exitCode: 2 });
 }
 
-/** An expected failure with a message fit for the operator (no stack trace). */
-export class CliError extends Error {
-  override name = 'CliError';
+/** The code of an expected failure of a command. */
+export const COMMAND_FAILED = 'command_failed';
+
+/** An expected failure with a message fit for the operator (no stack trace), exit code 1. */
+export function commandFailed(message: string): ServiceError {
+  return new ServiceError(COMMAND_FAILED, message);
 }
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 
 /**
  * Parses `argv` with node's `parseArgs` (strict, positionals allowed) plus `-h`/`--help`; `null`
- * means help was asked for. Unknown options and missing values are `UsageError`s.
+ * means help was asked for. Unknown options and missing values are usage errors.
  */
 export function parseCommandLine<O extends Options>(argv: readonly string[], options: O) {
   let parsed;
@@ -40,15 +46,18 @@ export function parseCommandLine<O extends Options>(argv: readonly string[], opt
       options: { ...options, help: { type: 'boolean', short: 'h' } },
     });
   } catch (err) {
-    throw new UsageError((err as Error).message);
+    throw usageError((err as Error).message);
   }
   if ((parsed.values as { help?: boolean }).help) return null;
   return parsed;
 }
 
-/** The one-line message of an error that reaches the top of a command. */
+/**
+ * The one-line message of an error that reaches the top of a command: a `ServiceError`'s public
+ * message as it is.
+ */
 export function describeError(err: unknown): string {
-  if (err instanceof CliError || err instanceof ConfigError) return err.message;
+  if (isServiceError(err)) return err.message;
   const e = err as { code?: unknown; message?: unknown; path?: unknown; name?: unknown };
   // By name, so that the shared command-line code does not load the store (its native driver).
   if (e?.name === 'StoreOpenError' && typeof e.message === 'string') return e.message;
@@ -60,7 +69,8 @@ export function describeError(err: unknown): string {
 
 /**
  * Runs a command's body with the shared conventions and returns its exit code: usage errors
- * print the usage (2), other errors one line (1). The body returns its own exit code.
+ * print the usage (2), other errors one line (a `ServiceError`'s own exit code, else 1). The
+ * body returns its own exit code.
  */
 export async function runCommandLine(
   cli: CommandLine,
@@ -69,12 +79,12 @@ export async function runCommandLine(
   try {
     return await body();
   } catch (err) {
-    if (err instanceof UsageError) {
+    if (isServiceError(err, USAGE_ERROR)) {
       process.stderr.write(`${cli.name}: ${err.message}\n\n${cli.usage}\n`);
-      return 2;
+      return err.exitCode;
     }
     process.stderr.write(`${cli.name}: ${describeError(err)}\n`);
-    return 1;
+    return isServiceError(err) ? err.exitCode : 1;
   }
 }
 

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, loadEnv } from './config.js';
+import { CONFIG_INVALID, loadConfig, loadEnv } from './config.js';
+
+/** A configuration error (`CONFIG_INVALID`). */
+const configInvalid = expect.objectContaining({ name: 'ServiceError', code: CONFIG_INVALID });
 
 describe('DATABASE_URL', () => {
   it.each([
@@ -23,7 +26,7 @@ describe('DATABASE_URL', () => {
     ['postgres://db.example/reviews?pool_size=101', 'pool_size must be an integer from 1 to 100'],
   ])('rejects %s in one line', (url, reason) => {
     const load = () => loadConfig({ DATABASE_URL: url });
-    expect(load).toThrow(ConfigError);
+    expect(load).toThrow(configInvalid);
     expect(load).toThrow(`invalid DATABASE_URL="${url}": ${reason}`);
   });
 

@@ -4,15 +4,14 @@ import type { AddressInfo } from 'node:net';
 import type { Config } from './config.js';
 import { COMMON_HEADERS } from './http/respond.js';
 import type { Logger } from './logger.js';
+import { ServiceError } from './platform/errors.js';
 
 /**
- * The service cannot listen on `HOST` and `PORT` (a name that does not resolve, an address that
- * is not this machine's, a port in use or reserved): one line for the operator, like a store
- * that cannot be opened.
+ * The code of a service that cannot listen on `HOST` and `PORT` (a name that does not resolve, an
+ * address that is not this machine's, a port in use or reserved): one line for the operator,
+ * like a store that cannot be opened (exit code 78, EX_CONFIG).
  */
-export class ListenError extends Error {
-  override name = 'ListenError';
-}
+export const LISTEN_FAILED = 'listen_failed';
 
 /** The JSON answer to a request node's HTTP parser rejects (it never reaches the app). */
 export function parserRejection(code: string | undefined): string {
@@ -49,7 +48,7 @@ function clientErrorHandler(server: Server, logger: Logger): void {
 
 /**
  * The HTTP server over the app, with its timeouts and its answer to requests node's parser
- * rejects; resolves once it listens, rejects with a `ListenError` when it cannot.
+ * rejects; resolves once it listens, rejects with a `LISTEN_FAILED` `ServiceError` when it cannot.
  */
 export async function listen(
   config: Pick<Config, 'host' | 'port' | 'socketTimeoutMs'>,
@@ -79,8 +78,10 @@ export async function listen(
     });
   } catch (err) {
     const why = ((err as Error).message ?? String(err)).split('\n')[0];
-    throw new ListenError(
+    throw new ServiceError(
+      LISTEN_FAILED,
       `cannot listen on HOST=${JSON.stringify(config.host)} PORT=${config.port}: ${why}`,
+      { exitCode: 78 },
     );
   }
   return server;

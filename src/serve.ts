@@ -1,7 +1,8 @@
-import { parseCommandLine, printUsage, runCommandLine, UsageError } from './cli.js';
-import { ConfigError, loadConfig } from './config.js';
+import { parseCommandLine, printUsage, runCommandLine, usageError } from './cli.js';
+import { CONFIG_INVALID, loadConfig } from './config.js';
 import { createLogger } from './logger.js';
-import { ListenError, startService } from './service.js';
+import { isServiceError } from './platform/errors.js';
+import { LISTEN_FAILED, startService } from './service.js';
 import { StoreOpenError } from './store/index.js';
 
 export const USAGE = `Usage: dealer-reviews serve
@@ -29,12 +30,12 @@ export async function main(argv: readonly string[]): Promise<number | null> {
   const code = await runCommandLine(CLI, async () => {
     const args = parseCommandLine(argv, {});
     if (args === null) return printUsage(CLI);
-    if (args.positionals.length > 0) throw new UsageError('takes no arguments');
+    if (args.positionals.length > 0) throw usageError('takes no arguments');
     let config;
     try {
       config = loadConfig();
     } catch (err) {
-      if (!(err instanceof ConfigError)) throw err;
+      if (!isServiceError(err, CONFIG_INVALID)) throw err;
       process.stderr.write(`dealer-reviews: ${err.message}\n`);
       return EX_CONFIG;
     }
@@ -43,7 +44,7 @@ export async function main(argv: readonly string[]): Promise<number | null> {
     try {
       service = await startService(config, logger);
     } catch (err) {
-      if (!(err instanceof StoreOpenError) && !(err instanceof ListenError)) throw err;
+      if (!(err instanceof StoreOpenError) && !isServiceError(err, LISTEN_FAILED)) throw err;
       process.stderr.write(`dealer-reviews: ${err.message}\n`);
       return EX_CONFIG;
     }

@@ -28,7 +28,7 @@ import { openServiceStore, type ServiceStore } from './store/index.js';
 import { hubOpenApiPaths, startHub, topicPaths, type Hub } from './websub/index.js';
 import { listen, listeningUrl } from './listen.js';
 
-export { ListenError, parserRejection } from './listen.js';
+export { LISTEN_FAILED, parserRejection } from './listen.js';
 
 export interface RunningService {
   server: Server;
@@ -182,7 +182,7 @@ function startBackgroundWork(
  * Wires the service in named steps: the data versions (store, build worker, publisher), the hub,
  * the routes, the background work, the server. Resolves once the service answers requests. A
  * store that cannot be opened (or does not answer within the deadline) rejects with a
- * `StoreOpenError`, an address it cannot listen on with a `ListenError` (after closing what it
+ * `StoreOpenError`, an address it cannot listen on with a `LISTEN_FAILED` `ServiceError` (after closing what it
  * started).
  */
 export async function startService(config: Config, logger: Logger): Promise<RunningService> {

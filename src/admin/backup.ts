@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { parseCommandLine, printUsage, runCommandLine, UsageError, CliError } from '../cli.js';
+import { parseCommandLine, printUsage, runCommandLine, usageError, commandFailed } from '../cli.js';
 import { loadEnv } from '../config.js';
 import { openExistingStoreWithin } from '../store/index.js';
 
@@ -19,13 +19,13 @@ export function main(argv: readonly string[]): Promise<number> {
   return runCommandLine(CLI, async () => {
     const args = parseCommandLine(argv, {});
     if (args === null) return printUsage(CLI);
-    if (args.positionals.length !== 1) throw new UsageError('give exactly one file to write');
+    if (args.positionals.length !== 1) throw usageError('give exactly one file to write');
     const target = args.positionals[0]!;
-    if (existsSync(target)) throw new CliError(`${target} exists: give a new file`);
+    if (existsSync(target)) throw commandFailed(`${target} exists: give a new file`);
     const store = await openExistingStoreWithin(loadEnv(['DATABASE_URL']).DATABASE_URL);
     try {
       if (!store.backup) {
-        throw new CliError(`this store (${store.engine}) has its own backup tools: use pg_dump`);
+        throw commandFailed(`this store (${store.engine}) has its own backup tools: use pg_dump`);
       }
       const started = Date.now();
       await store.backup(target);

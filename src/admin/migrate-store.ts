@@ -1,4 +1,4 @@
-import { parseCommandLine, printUsage, runCommandLine, UsageError, CliError } from '../cli.js';
+import { parseCommandLine, printUsage, runCommandLine, usageError, commandFailed } from '../cli.js';
 import {
   databaseUrlProblem,
   maskDatabaseUrl,
@@ -37,9 +37,9 @@ const CLI = { name: 'migrate-store', usage: USAGE };
 const BATCH = 500;
 
 function checkUrl(option: string, url: string | undefined): string {
-  if (url === undefined) throw new UsageError(`${option} is required`);
+  if (url === undefined) throw usageError(`${option} is required`);
   const problem = databaseUrlProblem(url);
-  if (problem) throw new UsageError(`${option} ${maskDatabaseUrl(url)}: ${problem}`);
+  if (problem) throw usageError(`${option} ${maskDatabaseUrl(url)}: ${problem}`);
   return url;
 }
 
@@ -52,10 +52,10 @@ export function main(argv: readonly string[]): Promise<number> {
       json: { type: 'boolean' },
     });
     if (args === null) return printUsage(CLI);
-    if (args.positionals.length > 0) throw new UsageError('give --from and --to, nothing else');
+    if (args.positionals.length > 0) throw usageError('give --from and --to, nothing else');
     const from = checkUrl('--from', args.values.from);
     const to = checkUrl('--to', args.values.to);
-    if (from === to) throw new UsageError('--from and --to name the same store');
+    if (from === to) throw usageError('--from and --to name the same store');
     const started = Date.now();
     const source = await openExistingStoreWithin(from, '--from');
     let target: Store | undefined;
@@ -69,7 +69,7 @@ export function main(argv: readonly string[]): Promise<number> {
         });
       } catch (err) {
         if (err instanceof StoreNotEmptyError) {
-          throw new CliError(
+          throw commandFailed(
             `${err.message}: migrate-store copies into an empty database only; nothing was written`,
           );
         }
@@ -78,7 +78,7 @@ export function main(argv: readonly string[]): Promise<number> {
       const copied = await into.transfer.counts();
       const differ = Object.keys(exported).filter((t) => copied[t] !== exported[t]);
       if (differ.length > 0) {
-        throw new CliError(
+        throw commandFailed(
           `the copy was committed but its counts differ: ${differ
             .map((t) => `${t} ${exported[t]} read, ${copied[t]} in the target`)
             .join('; ')}`,

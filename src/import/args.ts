@@ -1,4 +1,4 @@
-import { parseCommandLine, UsageError } from '../cli.js';
+import { parseCommandLine, usageError } from '../cli.js';
 import { Source } from '../domain/review.js';
 import { FORMATS, type FormatId } from './types.js';
 
@@ -45,15 +45,14 @@ export function parseCliArgs(argv: readonly string[]): CliArgs | null {
   });
   if (parsed === null) return null;
   const { values, positionals } = parsed;
-  if (positionals.length !== 1)
-    throw new UsageError('give exactly one file or directory to import');
+  if (positionals.length !== 1) throw usageError('give exactly one file or directory to import');
   const format = values.format;
   if (format !== undefined && !(FORMATS as readonly string[]).includes(format)) {
-    throw new UsageError(`--format must be one of ${FORMATS.join(', ')}`);
+    throw usageError(`--format must be one of ${FORMATS.join(', ')}`);
   }
   const source = values.source === undefined ? null : Source.safeParse(values.source);
   if (source && !source.success) {
-    throw new UsageError(`--source must be one of ${Source.options.join(', ')}`);
+    throw usageError(`--source must be one of ${Source.options.join(', ')}`);
   }
   return {
     path: positionals[0]!,

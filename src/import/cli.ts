@@ -1,15 +1,15 @@
-import { describeError, UsageError } from '../cli.js';
-import { ConfigError, loadEnv } from '../config.js';
+import { describeError, USAGE_ERROR } from '../cli.js';
+import { loadEnv } from '../config.js';
+import { isServiceError } from '../platform/errors.js';
 import { lowerProcessPriority } from '../platform/priority.js';
 import { ConcurrentChangeError, openStoreWithin, type Store } from '../store/index.js';
 import { parseCliArgs, USAGE, type CliArgs } from './args.js';
 
 export { USAGE };
-import { FileError } from './internal/text.js';
 import { createProgress, type ProgressSink } from './progress.js';
 import { retryConcurrentChanges } from './ingest.js';
 import { formatSummary } from './report.js';
-import { runImport, StrictImportError, type ImportSummary } from './run.js';
+import { runImport, strictImportSummary, type ImportSummary } from './run.js';
 
 /** Runs of an import in all when other writers keep committing meanwhile. */
 export const IMPORT_ATTEMPTS = 3;
@@ -37,7 +37,7 @@ function progressFor(args: CliArgs): ProgressSink | null {
 }
 
 function describe(err: unknown): string {
-  if (err instanceof FileError || err instanceof ConfigError) return err.message;
+  if (isServiceError(err)) return err.message;
   const e = err as { code?: string; message?: string };
   if (e?.code === 'SQLITE_BUSY') return 'the database is locked by another import; try again';
   if (typeof e?.code === 'string' && e.code.startsWith('SQLITE')) {
@@ -85,9 +85,10 @@ async function importWith(store: Store, args: CliArgs): Promise<number> {
         EXIT_CONCURRENT,
       );
     }
-    if (!(err instanceof StrictImportError)) throw err;
-    print(args, err.summary);
-    process.stderr.write(`import: ${err.message}\n`);
+    const summary = strictImportSummary(err);
+    if (summary === null) throw err;
+    print(args, summary);
+    process.stderr.write(`import: ${(err as Error).message}\n`);
     return 1;
   }
 }
@@ -122,7 +123,8 @@ export async function main(argv: readonly string[]): Promise<number> {
       await store.close();
     }
   } catch (err) {
-    if (err instanceof UsageError) return fail(args, `${err.message}\n\n${USAGE}`, 2);
+    if (isServiceError(err, USAGE_ERROR))
+      return fail(args, `${err.message}\n\n${USAGE}`, err.exitCode);
     return fail(args, describe(err), 1);
   }
 }

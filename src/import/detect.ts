@@ -11,7 +11,7 @@ import {
   scanJsonRoot,
   type JsonSpan,
 } from './internal/json-scan.js';
-import { FileError, type TextDocument } from './internal/text.js';
+import { fileError, type TextDocument } from './internal/text.js';
 import { asRecord } from './internal/values.js';
 import type { FormatId } from './types.js';
 
@@ -55,7 +55,7 @@ function detectJson(doc: TextDocument): FormatId | null {
 /**
  * Tells the format of an import file from its content (and a `.csv`/`.tsv` name): the shape of
  * the JSON document and of its first review, or a CSV header with rating and date columns.
- * An unrecognised file is a `FileError` that suggests `--format`.
+ * An unrecognised file is a `FILE_INVALID` error that suggests `--format`.
  */
 export function detectFormat(doc: TextDocument): FormatId {
   const ext = extname(doc.path).toLowerCase();
@@ -64,6 +64,6 @@ export function detectFormat(doc: TextDocument): FormatId {
   let format: FormatId | null = null;
   if (head === 0x7b || head === 0x5b) format = detectJson(doc);
   else if (looksLikeCsvHeader(doc.bytes)) format = 'csv';
-  if (format === null) throw new FileError(`${doc.path}: ${UNRECOGNISED}`);
+  if (format === null) throw fileError(`${doc.path}: ${UNRECOGNISED}`);
   return format;
 }

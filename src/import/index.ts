@@ -13,8 +13,8 @@ export {
 export type { IngestInput, IngestResult, IngestStreamInput, ReviewBatches } from './ingest.js';
 export { DERIVATION_VERSION, FALLBACK_TIME_ZONE, deriveReview, hashSource } from './derive.js';
 export type { DeriveContext } from './derive.js';
-export { runImport, StrictImportError } from './run.js';
+export { runImport, STRICT_IMPORT_REFUSED, strictImportSummary } from './run.js';
 export type { ImportOptions, ImportProgress, ImportSummary } from './run.js';
-export { FileError } from './internal/text.js';
+export { FILE_INVALID } from './internal/text.js';
 export { FORMATS } from './types.js';
 export type { FormatId, Rejection } from './types.js';

@@ -6,7 +6,7 @@ import { readCsvReviews } from './formats/csv.js';
 import { readDealerRaterReviews } from './formats/dealerrater.js';
 import { readGoogleReviews } from './formats/gbp.js';
 import { readPublishedReviews } from './formats/reviews-json.js';
-import { checkImportFile, FileError, readTextFile, type TextDocument } from './internal/text.js';
+import { checkImportFile, fileError, readTextFile, type TextDocument } from './internal/text.js';
 import type { FormatId, FormatReader } from './types.js';
 
 /** One file of an import: where it is and, once read, its text and reader. */
@@ -53,7 +53,7 @@ export async function listInputs(path: string): Promise<InputFile[]> {
   try {
     info = await stat(path);
   } catch {
-    throw new FileError(`cannot read ${path}: no such file or directory`);
+    throw fileError(`cannot read ${path}: no such file or directory`);
   }
   if (!info.isDirectory()) {
     checkImportFile(path, info);
@@ -61,7 +61,7 @@ export async function listInputs(path: string): Promise<InputFile[]> {
   }
   const found: string[] = [];
   await walk(path, found);
-  if (found.length === 0) throw new FileError(`${path}: directory holds no reviews*.json file`);
+  if (found.length === 0) throw fileError(`${path}: directory holds no reviews*.json file`);
   const files: InputFile[] = [];
   for (const f of found)
     files.push({ path: f, label: relative(path, f), bytes: (await stat(f)).size });

@@ -1,6 +1,6 @@
 import { hostname, userInfo } from 'node:os';
 import { z } from 'zod';
-import { CliError, parseCommandLine, printUsage, runCommandLine, UsageError } from '../cli.js';
+import { commandFailed, parseCommandLine, printUsage, runCommandLine, usageError } from '../cli.js';
 import { loadEnv } from '../config.js';
 import { openExistingStoreWithin, type ModerationRecord } from '../store/index.js';
 
@@ -59,14 +59,14 @@ function parseRemoveArgs(argv: readonly string[]): RemoveArgs | null {
   });
   if (parsed === null) return null;
   const { values, positionals } = parsed;
-  if (positionals.length !== 1) throw new UsageError('give exactly one review id');
+  if (positionals.length !== 1) throw usageError('give exactly one review id');
   const args = RemoveArgs.safeParse({
     reviewId: positionals[0],
     reason: values.reason ?? null,
     by: values.by ?? null,
     undo: values.undo,
   });
-  if (!args.success) throw new UsageError(args.error.issues[0]!.message);
+  if (!args.success) throw usageError(args.error.issues[0]!.message);
   return args.data;
 }
 
@@ -103,7 +103,7 @@ export function main(argv: readonly string[]): Promise<number> {
       };
       const outcome = await store.moderation.apply(record);
       if (outcome.status === 'unknown') {
-        throw new CliError(`no review has the id ${record.reviewId}; nothing changed`);
+        throw commandFailed(`no review has the id ${record.reviewId}; nothing changed`);
       }
       const line =
         outcome.status === 'changed'

@@ -1,3 +1,4 @@
+import { isServiceError, ServiceError } from '../platform/errors.js';
 import type { Source } from '../domain/review.js';
 import type { ReviewKey } from '../store/index.js';
 
@@ -68,17 +69,27 @@ export interface FormatReader {
   rows(ctx: RowContext): Iterable<MappedRow>;
 }
 
-/** A field-level rejection thrown by value parsers, caught by the format's row mapper. */
-export class FieldError extends Error {
-  constructor(
-    readonly field: string,
-    readonly reason: string,
-  ) {
-    super(`${field}: ${reason}`);
-  }
+/** The code of a field-level rejection. */
+export const FIELD_INVALID = 'import_field_invalid';
+
+/**
+ * A field-level rejection thrown by value parsers (`field: reason`, with the one issue naming the
+ * field), caught by the format's row mapper (`rejectField`).
+ */
+export function fieldError(field: string, reason: string): ServiceError {
+  return new ServiceError(FIELD_INVALID, `${field}: ${reason}`, {
+    issues: [{ path: [field], code: FIELD_INVALID, message: reason }],
+  });
 }
 
 /** Builds the rejection for a row that failed while mapping. */
 export function rejectRow(base: MappedBase, field: string, reason: string): MappedRejection {
   return { ...base, field, reason };
+}
+
+/** The rejection of a row whose mapping threw a `fieldError`; any other error is thrown on. */
+export function rejectField(base: MappedBase, err: unknown): MappedRejection {
+  if (!isServiceError(err, FIELD_INVALID)) throw err;
+  const issue = err.issues![0]!;
+  return rejectRow(base, String(issue.path[0]), issue.message);
 }

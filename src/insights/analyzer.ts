@@ -58,43 +58,92 @@ export interface AnalysisPersistence {
 }
 
 /**
- * Wraps an analyzer with a cache keyed by the review text itself (the key shares the string the
- * review holds, so it costs no copy), kept across data versions: a new version only analyses the
- * texts it has not seen. `retain` bounds it to the published texts. With `persist`, `warm` first
- * reads the analyses of uncached texts from the store and writes the ones it computes, so the
- * first version after a restart only analyses texts never seen before.
+ * The analyses kept across data versions, keyed by the review text itself, and their stored copy
+ * when there is one. State: the cache (replaced by `retain`), the analyser and the persistence.
  */
-export function cachedAnalyzer(analyze: Analyzer, persist?: AnalysisPersistence): CachedAnalyzer {
-  let cache = new Map<string, TextAnalysis>();
-  const fn = ((text: string) => {
-    let hit = cache.get(text);
+class AnalysisCache {
+  cache = new Map<string, TextAnalysis>();
+
+  constructor(
+    private readonly analyze: Analyzer,
+    private readonly persist: AnalysisPersistence | undefined,
+  ) {}
+
+  get(text: string): TextAnalysis {
+    let hit = this.cache.get(text);
     if (!hit) {
-      hit = analyze(text);
-      cache.set(text, hit);
+      hit = this.analyze(text);
+      this.cache.set(text, hit);
     }
     return hit;
-  }) as CachedAnalyzer;
-  fn.take = (text) => {
-    const hit = cache.get(text);
-    if (!hit) return analyze(text);
-    cache.delete(text);
+  }
+
+  take(text: string): TextAnalysis {
+    const hit = this.cache.get(text);
+    if (!hit) return this.analyze(text);
+    this.cache.delete(text);
     return hit;
-  };
-  fn.retain = (texts) => {
-    if (cache.size <= texts.length) return;
+  }
+
+  retain(texts: readonly string[]): void {
+    if (this.cache.size <= texts.length) return;
     const next = new Map<string, TextAnalysis>();
     for (const t of texts) {
-      const hit = cache.get(t);
+      const hit = this.cache.get(t);
       if (hit) next.set(t, hit);
     }
-    cache = next;
-  };
+    this.cache = next;
+  }
+
+  async warm(texts: Iterable<string>, sliceMs = 20, signal?: AbortSignal): Promise<number> {
+    const { persist } = this;
+    let analysed = 0;
+    // Written in chunks as they are computed, so a long first analysis keeps its progress; after
+    // a failed write the rest stays in memory only (one report, not one per chunk).
+    let saving = persist !== undefined;
+    let computed: [string, string][] = [];
+    let sliceStart = performance.now();
+    for (const text of await this.load(texts)) {
+      if (this.cache.has(text)) continue;
+      const analysis = this.analyze(text);
+      this.cache.set(text, analysis);
+      analysed++;
+      if (saving && persist) computed.push([persist.key(text), JSON.stringify(analysis)]);
+      if (computed.length >= LOAD_CHUNK) {
+        saving = await this.save(computed);
+        computed = [];
+      }
+      if (performance.now() - sliceStart >= sliceMs) {
+        await setImmediate();
+        // An abort keeps what is analysed so far (cached, and stored below).
+        if (signal?.aborted) break;
+        sliceStart = performance.now();
+      }
+    }
+    await this.save(computed);
+    return analysed;
+  }
+
+  async prune(texts: readonly string[]): Promise<number> {
+    const { persist } = this;
+    if (!persist) return 0;
+    try {
+      const unique = new Set(texts);
+      if ((await persist.store.count()) <= unique.size) return 0;
+      return await persist.store.retain(new Set([...unique].map((t) => persist.key(t))));
+    } catch (err) {
+      persist.onError(err);
+      return 0;
+    }
+  }
+
   /**
    * Loads the stored analyses of the texts not cached yet, in chunks with a turn of the event loop
    * between them; returns the texts still missing.
    */
-  const load = async (texts: Iterable<string>): Promise<string[]> => {
-    const missing = [...new Set(texts)].filter((t) => !cache.has(t));
+  private async load(texts: Iterable<string>): Promise<string[]> {
+    const { persist } = this;
+    const missing = [...new Set(texts)].filter((t) => !this.cache.has(t));
     if (!persist || missing.length === 0) return missing;
     const left: string[] = [];
     for (let from = 0; from < missing.length; from += LOAD_CHUNK) {
@@ -106,65 +155,44 @@ export function cachedAnalyzer(analyze: Analyzer, persist?: AnalysisPersistence)
         stored = await persist.store.get(keys);
       } catch (err) {
         persist.onError(err);
-        return missing.filter((t) => !cache.has(t));
+        return missing.filter((t) => !this.cache.has(t));
       }
       chunk.forEach((t, i) => {
         const json = stored.get(keys[i]!);
         if (json === undefined) left.push(t);
-        else cache.set(t, JSON.parse(json) as TextAnalysis);
+        else this.cache.set(t, JSON.parse(json) as TextAnalysis);
       });
     }
     return left;
-  };
+  }
+
   /** Writes computed analyses to the store; false (reported, not thrown) when that failed. */
-  const save = async (entries: [string, string][]): Promise<boolean> => {
-    if (!persist || entries.length === 0) return true;
+  private async save(entries: [string, string][]): Promise<boolean> {
+    if (!this.persist || entries.length === 0) return true;
     try {
-      await persist.store.put(entries);
+      await this.persist.store.put(entries);
       return true;
     } catch (err) {
-      persist.onError(err);
+      this.persist.onError(err);
       return false;
     }
-  };
-  fn.warm = async (texts, sliceMs = 20, signal) => {
-    let analysed = 0;
-    // Written in chunks as they are computed, so a long first analysis keeps its progress; after
-    // a failed write the rest stays in memory only (one report, not one per chunk).
-    let saving = persist !== undefined;
-    let computed: [string, string][] = [];
-    let sliceStart = performance.now();
-    for (const text of await load(texts)) {
-      if (cache.has(text)) continue;
-      const analysis = analyze(text);
-      cache.set(text, analysis);
-      analysed++;
-      if (saving && persist) computed.push([persist.key(text), JSON.stringify(analysis)]);
-      if (computed.length >= LOAD_CHUNK) {
-        saving = await save(computed);
-        computed = [];
-      }
-      if (performance.now() - sliceStart >= sliceMs) {
-        await setImmediate();
-        // An abort keeps what is analysed so far (cached, and stored below).
-        if (signal?.aborted) break;
-        sliceStart = performance.now();
-      }
-    }
-    await save(computed);
-    return analysed;
-  };
-  fn.prune = async (texts) => {
-    if (!persist) return 0;
-    try {
-      const unique = new Set(texts);
-      if ((await persist.store.count()) <= unique.size) return 0;
-      return await persist.store.retain(new Set([...unique].map((t) => persist.key(t))));
-    } catch (err) {
-      persist.onError(err);
-      return 0;
-    }
-  };
-  Object.defineProperty(fn, 'size', { get: () => cache.size });
+  }
+}
+
+/**
+ * Wraps an analyzer with a cache keyed by the review text itself (the key shares the string the
+ * review holds, so it costs no copy), kept across data versions: a new version only analyses the
+ * texts it has not seen. `retain` bounds it to the published texts. With `persist`, `warm` first
+ * reads the analyses of uncached texts from the store and writes the ones it computes, so the
+ * first version after a restart only analyses texts never seen before.
+ */
+export function cachedAnalyzer(analyze: Analyzer, persist?: AnalysisPersistence): CachedAnalyzer {
+  const analyses = new AnalysisCache(analyze, persist);
+  const fn = ((text: string) => analyses.get(text)) as CachedAnalyzer;
+  fn.take = (text) => analyses.take(text);
+  fn.retain = (texts) => analyses.retain(texts);
+  fn.warm = (texts, sliceMs, signal) => analyses.warm(texts, sliceMs, signal);
+  fn.prune = (texts) => analyses.prune(texts);
+  Object.defineProperty(fn, 'size', { get: () => analyses.cache.size });
   return fn;
 }

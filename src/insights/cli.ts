@@ -1,4 +1,4 @@
-import { parseCommandLine, printUsage, runCommandLine, UsageError } from '../cli.js';
+import { parseCommandLine, printUsage, runCommandLine, usageError } from '../cli.js';
 import { loadEnv } from '../config.js';
 import { orderReviews } from '../reviews/order.js';
 import { openExistingStoreWithin } from '../store/index.js';
@@ -28,7 +28,7 @@ export function main(argv: readonly string[]): Promise<number> {
   return runCommandLine(CLI, async () => {
     const args = parseCommandLine(argv, { json: { type: 'boolean', default: false } });
     if (args === null) return printUsage(CLI);
-    if (args.positionals.length > 0) throw new UsageError('takes no arguments');
+    if (args.positionals.length > 0) throw usageError('takes no arguments');
     const store = await openExistingStoreWithin(loadEnv(['DATABASE_URL']).DATABASE_URL);
     try {
       const dataset = await store.readDataset();

@@ -4,7 +4,12 @@ import { join } from 'node:path';
 import { analyzeReview, DEALERSHIP_CATEGORIES, loadModel, type AbsaModel } from './absa/index.js';
 import { defaultModelDir } from './absa/model.js';
 import type { AnalysisStore } from '../store/index.js';
-import { cachedAnalyzer, type CachedAnalyzer, type TextAnalysis } from './analyzer.js';
+import {
+  cachedAnalyzer,
+  type AnalysisPersistence,
+  type CachedAnalyzer,
+  type TextAnalysis,
+} from './analyzer.js';
 import { computeInsights, computeInsightsInSlices, type InsightsInput } from './build.js';
 import { SentenceCache } from './internal/prepare.js';
 import type { Insights } from './schema.js';
@@ -89,19 +94,12 @@ export interface InsightsEngineOptions {
 }
 
 /**
- * Loads the dealership ABSA model once and returns the engine that turns a data version's reviews
- * into insights. Texts analysed for one version are reused by the next, so an import that adds a
- * review only analyses that review; with `analyses`, they are also kept across restarts.
+ * The dealership model as the analyzer uses it: loaded once, let go by `release` once the new
+ * texts of a version are analysed (it takes about 60 MB, which the rest of the insights do not
+ * need), and loaded again (about 0.2 s) when a later version brings texts never analysed.
  */
-export function createInsightsEngine(options: InsightsEngineOptions = {}): InsightsEngine {
-  const dir = options.modelDir ?? defaultModelDir();
+function modelAnalyzer(dir: string) {
   const loaded = loadModel('dealership', dir);
-  const { name, version } = loaded;
-  /**
-   * The model, while texts are analysed: `computeInSlices` lets it go once the new texts of a
-   * version are analysed (it takes about 60 MB, which the rest of the insights do not need), and
-   * it is loaded again (about 0.2 s) when a later version brings texts never analysed.
-   */
   let model: AbsaModel | null = loaded;
   // Only what the insights read is kept (and stored): spans and aspects.
   const analyze = (text: string): TextAnalysis => ({
@@ -117,26 +115,83 @@ export function createInsightsEngine(options: InsightsEngineOptions = {}): Insig
       }),
     ),
   });
-  const prefix = `${ANALYSIS_FORMAT}\u0000${name}\u0000${version}\u0000`;
-  const analyzer = cachedAnalyzer(
+  return {
+    name: loaded.name,
+    version: loaded.version,
     analyze,
-    options.analyses && {
-      store: options.analyses,
-      key: (text) =>
-        createHash('sha256')
-          .update(prefix + text)
-          .digest('base64url'),
-      onError: options.onStoreError ?? (() => undefined),
+    release: () => {
+      model = null;
     },
-  );
-  const sentences = new SentenceCache();
-  const method: Insights['method'] = {
+  };
+}
+
+/** The stored analyses of this model (keyed by format, model, version and text), if any. */
+function persistence(
+  options: InsightsEngineOptions,
+  name: string,
+  version: string,
+): AnalysisPersistence | undefined {
+  if (!options.analyses) return undefined;
+  const prefix = `${ANALYSIS_FORMAT}\u0000${name}\u0000${version}\u0000`;
+  return {
+    store: options.analyses,
+    key: (text) =>
+      createHash('sha256')
+        .update(prefix + text)
+        .digest('base64url'),
+    onError: options.onStoreError ?? (() => undefined),
+  };
+}
+
+/** How the insights were made, as they say it. */
+function methodOf(name: string, version: string, dir: string): Insights['method'] {
+  return {
     model: name,
     version,
     description:
       'Sentences are split with exact offsets; a linear model detects the dealership aspect categories of each sentence and judges the polarity of each category separately (negation scope, clause position, lexicon and word-cluster features), trained offline by `npm run train`. Figures count reviews; quotes are sentences copied from reviews.',
     benchmarks: benchmarks(dir),
   };
+}
+
+/**
+ * Prepares the sentences of the texts the sentence cache has not prepared: only those are read
+ * from the store or analysed, a chunk at a time, and their sentences prepared at once, so the
+ * analyses of every text are never held together beside the sentences derived from them.
+ */
+async function prepareMissing(
+  texts: readonly string[],
+  input: InsightsInput,
+  settings: { analyze: (text: string) => TextAnalysis; sentences: SentenceCache },
+  analyzer: CachedAnalyzer,
+  signal: AbortSignal | undefined,
+  between: (() => Promise<unknown>) | undefined,
+): Promise<void> {
+  const missing = settings.sentences.missing(texts, input.business);
+  let prepared = 0;
+  for (let from = 0; from < missing.length; from += PREPARE_CHUNK) {
+    const chunk = missing.slice(from, from + PREPARE_CHUNK);
+    await analyzer.warm(chunk, 20, signal);
+    signal?.throwIfAborted();
+    settings.sentences.add(chunk, settings.analyze, input.business);
+    prepared += chunk.length;
+    if (between && prepared >= PAUSE_EVERY) {
+      prepared = 0;
+      await between();
+    }
+  }
+}
+
+/**
+ * Loads the dealership ABSA model once and returns the engine that turns a data version's reviews
+ * into insights. Texts analysed for one version are reused by the next, so an import that adds a
+ * review only analyses that review; with `analyses`, they are also kept across restarts.
+ */
+export function createInsightsEngine(options: InsightsEngineOptions = {}): InsightsEngine {
+  const dir = options.modelDir ?? defaultModelDir();
+  const model = modelAnalyzer(dir);
+  const analyzer = cachedAnalyzer(model.analyze, persistence(options, model.name, model.version));
+  const sentences = new SentenceCache();
   // The sentence cache keeps what it derives from each analysis (the sentences and their aspects),
   // so it takes the analyses out of the analyzer's cache: at 100,000 reviews, holding both took
   // about 27 MB more.
@@ -144,7 +199,7 @@ export function createInsightsEngine(options: InsightsEngineOptions = {}): Insig
     categories: DEALERSHIP_CATEGORIES,
     analyze: (text: string) => analyzer.take(text),
     sentences,
-    method,
+    method: methodOf(model.name, model.version, dir),
   };
   /** Bounds the caches to the texts of the version just computed. */
   const settle = (input: InsightsInput, insights: Insights): Insights => {
@@ -160,23 +215,8 @@ export function createInsightsEngine(options: InsightsEngineOptions = {}): Insig
     },
     async computeInSlices(input, signal, between) {
       const texts = reviewTexts(input.reviews);
-      // Only texts the sentence cache has not prepared are read from the store or analysed, a
-      // chunk at a time, and their sentences prepared at once: the analyses of every text are
-      // never held together beside the sentences derived from them.
-      const missing = sentences.missing(texts, input.business);
-      let prepared = 0;
-      for (let from = 0; from < missing.length; from += PREPARE_CHUNK) {
-        const chunk = missing.slice(from, from + PREPARE_CHUNK);
-        await analyzer.warm(chunk, 20, signal);
-        signal?.throwIfAborted();
-        sentences.add(chunk, settings.analyze, input.business);
-        prepared += chunk.length;
-        if (between && prepared >= PAUSE_EVERY) {
-          prepared = 0;
-          await between();
-        }
-      }
-      model = null;
+      await prepareMissing(texts, input, settings, analyzer, signal, between);
+      model.release();
       const insights = settle(
         input,
         await computeInsightsInSlices(input, settings, signal, between),

@@ -9,10 +9,16 @@ import { createFailureLog, type Logger } from '../logger.js';
 import type { Published, Snapshot } from '../snapshot/types.js';
 import type { RateStore, WebSubStore } from '../store/index.js';
 import { createAddressPolicy } from './internal/address-policy.js';
-import { createOutbound } from './internal/outbound.js';
+import { Maintenance } from './internal/maintenance.js';
+import { createOutbound, type Outbound } from './internal/outbound.js';
 import { createRateLimiter } from '../http/rate-limit.js';
-import { createHostVetter, systemResolver, type Resolver } from './internal/target.js';
-import { createWorker, type Clock } from './internal/worker.js';
+import {
+  createHostVetter,
+  systemResolver,
+  type HostVetter,
+  type Resolver,
+} from './internal/target.js';
+import { createWorker, type Clock, type Worker } from './internal/worker.js';
 import { hubRoute } from './routes.js';
 
 /** Bytes read of any callback response, at most (a challenge is 43). */
@@ -92,16 +98,9 @@ function createAnnouncer(o: HubOptions, clock: Clock, topics: ReadonlyMap<string
   };
 }
 
-/**
- * Starts the WebSub hub: records the current content of each topic (queueing deliveries for any
- * change that happened while no instance was running), listens for the publisher's change events
- * to queue deliveries (again at the next maintenance when the store was away just then), runs
- * the worker that verifies intents and delivers, and sweeps expired leases every `pollMs` (at
- * most once a second).
- */
-export async function startHub(o: HubOptions): Promise<Hub> {
-  const clock = o.clock ?? { now: () => Date.now() };
-  const { config, logger } = o;
+/** The hub's outgoing side: the callback vetter and the client that only calls what it allows. */
+function createOutgoing(o: HubOptions): { vet: HostVetter; outbound: Outbound } {
+  const { config } = o;
   const vet = createHostVetter(
     createAddressPolicy(config.callbackAllowCidrs),
     o.resolver ?? systemResolver,
@@ -115,11 +114,21 @@ export async function startHub(o: HubOptions): Promise<Hub> {
     userAgent: `dealer-reviews-websub (+${o.urls.hub})`,
     ...(o.connect ? { connect: o.connect } : {}),
   });
-  const topics = topicPaths(o.urls);
-  const owner = `${hostname()}/${process.pid}/${randomUUID().slice(0, 8)}`;
-  const deliveries = countingDeliveries(o.store, logger);
-  const worker = createWorker({
-    store: deliveries.store,
+  return { vet, outbound };
+}
+
+/** The worker of this instance, claiming as `owner` and delivering through `outbound`. */
+function startWorker(
+  o: HubOptions,
+  clock: Clock,
+  outbound: Outbound,
+  store: WebSubStore,
+  topics: ReadonlyMap<string, string>,
+  owner: string,
+): Worker {
+  const { config, logger } = o;
+  return createWorker({
+    store,
     published: o.published,
     outbound,
     logger,
@@ -137,74 +146,39 @@ export async function startHub(o: HubOptions): Promise<Hub> {
       () => clock.now(),
     ),
   });
+}
+
+/**
+ * Starts the WebSub hub: records the current content of each topic (queueing deliveries for any
+ * change that happened while no instance was running), listens for the publisher's change events
+ * to queue deliveries (again at the next maintenance when the store was away just then), runs
+ * the worker that verifies intents and delivers, and sweeps expired leases every `pollMs` (at
+ * most once a second).
+ */
+export async function startHub(o: HubOptions): Promise<Hub> {
+  const clock = o.clock ?? { now: () => Date.now() };
+  const { config, logger } = o;
+  const { vet, outbound } = createOutgoing(o);
+  const topics = topicPaths(o.urls);
+  const owner = `${hostname()}/${process.pid}/${randomUUID().slice(0, 8)}`;
+  const deliveries = countingDeliveries(o.store, logger);
+  const worker = startWorker(o, clock, outbound, deliveries.store, topics, owner);
   const announce = createAnnouncer(o, clock, topics);
   const queued = await announce(o.published.current());
   if (queued > 0)
     logger.info({ queued }, 'websub deliveries queued for changes made while stopped');
-
-  // A change whose deliveries could not be queued (the store away just then) is announced again
-  // by the maintenance, with the version published by then, until that works: no change goes
-  // untold because the database restarted at the wrong moment.
-  let unannounced = false;
-  const queue = (snapshot: Snapshot): Promise<void> =>
-    announce(snapshot).then(
-      (n) => {
-        const version = snapshot.state.version;
-        if (n > 0) logger.info({ version, queued: n }, 'websub deliveries queued');
-        worker.wake();
-      },
-      (err: unknown) => {
-        unannounced = true;
-        throw err;
-      },
-    );
-  const off = o.published.onChange((event) => {
-    queue(event.snapshot).catch((err: unknown) =>
-      logger.error({ err }, 'websub could not queue deliveries'),
-    );
-  });
-
-  let lastSweep = 0;
-  /** Sweeps expired leases (at most once a second: says whether it did) and claims due work. */
-  const maintain = async (): Promise<boolean> => {
-    const now = clock.now();
-    let swept = false;
-    if (unannounced) {
-      unannounced = false;
-      await queue(o.published.current());
-    }
-    if (now - lastSweep >= 1_000) {
-      lastSweep = now;
-      const expired = await o.store.expireSubscriptions(now);
-      if (expired > 0) logger.info({ expired }, 'websub leases expired');
-      swept = true;
-    }
-    await worker.pump();
-    return swept;
-  };
-  const tick = async (): Promise<void> => {
-    await maintain();
-  };
-  let stopped = false;
-  let timer: NodeJS.Timeout | null = null;
-  const maintenance = createFailureLog(
+  const { store, published, pollMs } = o;
+  const maintenance = new Maintenance({
+    store,
+    published,
+    worker,
+    announce,
+    clock,
     logger,
-    { failed: 'websub maintenance failed', recovered: 'websub maintenance works again' },
-    () => clock.now(),
-  );
-  const loop = (): void => {
-    if (stopped) return;
-    timer = setTimeout(() => {
-      maintain()
-        .then(
-          (swept) => swept && maintenance.succeeded(),
-          (err: unknown) => maintenance.failed(err),
-        )
-        .finally(loop);
-    }, o.pollMs);
-    timer.unref();
-  };
-  loop();
+    pollMs,
+  });
+  const off = maintenance.listen();
+  maintenance.start();
   worker.wake();
 
   return {
@@ -218,14 +192,14 @@ export async function startHub(o: HubOptions): Promise<Hub> {
         limiter: createRateLimiter(o.rates, 'hub', config.rateLimitPerMin),
         clientAddress: o.clientAddress ?? clientAddressResolver([]),
         clock,
-        logger,
         onQueued: () => worker.wake(),
       }),
     ],
-    tick,
+    async tick() {
+      await maintenance.maintain();
+    },
     async stop() {
-      stopped = true;
-      if (timer) clearTimeout(timer);
+      maintenance.stop();
       off();
       const settled = worker.stop();
       await outbound.close();

@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createApp } from '../app.js';
 import { serviceUrls } from '../catalogue.js';
 import { createRateLimiter } from '../http/rate-limit.js';
 import { createLogger } from '../logger.js';
@@ -39,11 +40,10 @@ async function hub(store: Store, maxSubscriptionsPerHost = 1) {
     limiter: createRateLimiter(rates.rates, 'hub', 1_000),
     clientAddress: (req) => req.socket.remoteAddress ?? 'unknown',
     clock: { now: () => Date.now() },
-    logger: createLogger('silent'),
     onQueued: () => undefined,
   });
-  const ctx = { path: '/api/websub/hub', query: '', params: {} };
-  server = createServer((req, res) => void route.methods.POST!(req, res, ctx));
+  // Behind the app, whose error boundary renders the hub's refusals.
+  server = createServer(createApp({ routes: [route], logger: createLogger('silent') }));
   await new Promise<void>((r) => server!.listen(0, '127.0.0.1', r));
   const port = (server.address() as { port: number }).port;
   return async (callback: string) => {

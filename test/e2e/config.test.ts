@@ -4,7 +4,10 @@ import { tmpdir } from 'node:os';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/config.js';
+import { CONFIG_INVALID, loadConfig } from '../../src/config.js';
+
+/** A configuration error (`CONFIG_INVALID`). */
+const configInvalid = expect.objectContaining({ name: 'ServiceError', code: CONFIG_INVALID });
 
 const MAIN = join(import.meta.dirname, '../../dist/src/main.js');
 const BIN = join(import.meta.dirname, '../../dist/src/bin.js');
@@ -37,7 +40,7 @@ describe('configuration from the environment', () => {
     ['LOG_LEVEL', 'loud'],
     ['DATA_POLL_MS', '0'],
   ])('rejects %s=%s naming the variable', (key, value) => {
-    expect(() => loadConfig({ [key]: value })).toThrow(ConfigError);
+    expect(() => loadConfig({ [key]: value })).toThrow(configInvalid);
     expect(() => loadConfig({ [key]: value })).toThrow(new RegExp(`^invalid ${key}=`));
   });
 

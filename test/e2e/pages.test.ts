@@ -1,6 +1,6 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/config.js';
+import { CONFIG_INVALID, loadConfig } from '../../src/config.js';
 import { ReviewsDocument, SearchResponse } from '../../src/domain/public-schemas.js';
 import type { Review, ReviewSourceInput } from '../../src/domain/review.js';
 import { testBusiness, testReviews } from '../helpers/fixtures.js';
@@ -8,6 +8,9 @@ import { hostileReviews, jsonLdBlocks, pageReviewIds, PAYLOADS } from '../helper
 import { http } from '../helpers/http.js';
 import { connectClient } from '../helpers/mcp.js';
 import { startTestService, TEST_BASE_URL, type TestService } from '../helpers/service.js';
+
+/** A configuration error (`CONFIG_INVALID`). */
+const configInvalid = expect.objectContaining({ name: 'ServiceError', code: CONFIG_INVALID });
 
 let svc: TestService;
 let all: Review[];
@@ -633,7 +636,7 @@ describe('GET /embed', () => {
     '*,https://a.com',
   ])('refuses EMBED_ALLOWED_ORIGINS=%j at start-up with a clear message', (value) => {
     const load = () => loadConfig({ EMBED_ALLOWED_ORIGINS: value === '' ? ',' : value });
-    expect(load).toThrow(ConfigError);
+    expect(load).toThrow(configInvalid);
     expect(load).toThrow(
       /^invalid EMBED_ALLOWED_ORIGINS=.*must be \* or a comma-separated list of origins/,
     );

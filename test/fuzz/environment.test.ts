@@ -4,12 +4,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConfigError, EnvSchema, loadConfig, loadEnv, type Config } from '../../src/config.js';
+import { CONFIG_INVALID, EnvSchema, loadConfig, loadEnv, type Config } from '../../src/config.js';
+import { isServiceError, type ServiceError } from '../../src/platform/errors.js';
 import { freePort } from '../helpers/ports.js';
 import { seedStore } from '../helpers/service.js';
 import { testBusiness, testReviews } from '../helpers/fixtures.js';
 import { anyText, mutated } from './helpers/arbitraries.js';
 import { checkBoundary, noteOutcome, timeoutOf } from './helpers/settings.js';
+
+/** A configuration error (`CONFIG_INVALID`). */
+const configInvalid = expect.objectContaining({ name: 'ServiceError', code: CONFIG_INVALID });
 
 /** Runs in `npm test` (fixed seed); `npm run fuzz` runs FUZZ_RUNS of each. */
 const CONFIG_RUNS = 1000;
@@ -159,7 +163,7 @@ function expectSound(c: Config, env: Record<string, string>): void {
 
 /** A refusal is one line naming a variable that was set. */
 function expectRefusal(err: unknown, env: Record<string, string>): string {
-  expect(err, String(err)).toBeInstanceOf(ConfigError);
+  expect(isServiceError(err, CONFIG_INVALID), String(err)).toBe(true);
   const message = (err as Error).message;
   expect(message).not.toContain('\n');
   const key = /^invalid ([A-Z_]+)=/.exec(message)?.[1];
@@ -184,7 +188,7 @@ describe('fuzz: the environment (loadConfig)', () => {
             noteOutcome('refused');
             const key = expectRefusal(err, env);
             if (key === 'DATABASE_URL')
-              expect(() => loadEnv(['DATABASE_URL'], env)).toThrow(ConfigError);
+              expect(() => loadEnv(['DATABASE_URL'], env)).toThrow(configInvalid);
           }
           if (config) {
             noteOutcome('loaded');
@@ -329,11 +333,11 @@ describe('fuzz: the environment at start-up (node dist/src/main.js)', () => {
               ? (await import('node:net')).createServer().listen(port, '127.0.0.1')
               : null;
           if (holder) await new Promise((r) => holder.once('listening', r));
-          let verdict: ConfigError | null = null;
+          let verdict: ServiceError | null = null;
           try {
             loadConfig(env);
           } catch (err) {
-            verdict = err as ConfigError;
+            verdict = err as ServiceError;
           }
           // The port is held on 127.0.0.1 only: on ::1 the service may start, and is probed.
           const probe = url ? `http://${url}:${env.PORT}` : null;

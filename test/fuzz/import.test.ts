@@ -12,7 +12,13 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FileError, runImport, StrictImportError, type FormatId } from '../../src/import/index.js';
+import {
+  FILE_INVALID,
+  runImport,
+  STRICT_IMPORT_REFUSED,
+  type FormatId,
+} from '../../src/import/index.js';
+import { isServiceError } from '../../src/platform/errors.js';
 import { openStore } from '../../src/store/index.js';
 import { testBusiness, testReviews } from '../helpers/fixtures.js';
 import { seedStore } from '../helpers/service.js';
@@ -479,8 +485,8 @@ describe('fuzz: import files of every format (dealer-reviews import, as a proces
             });
           } catch (err) {
             // Anything but a refusal of the file or of --strict is a failure of the import.
-            if (err instanceof FileError) outcome = 'refused';
-            else if (err instanceof StrictImportError) outcome = 'strict';
+            if (isServiceError(err, FILE_INVALID)) outcome = 'refused';
+            else if (isServiceError(err, STRICT_IMPORT_REFUSED)) outcome = 'strict';
             else throw err;
           } finally {
             await store.close();
@@ -528,7 +534,7 @@ describe('fuzz: import files of every format (dealer-reviews import, as a proces
           try {
             result = { code: 0, summary: await runImport(store, { path }) };
           } catch (err) {
-            if (!(err instanceof FileError)) throw err;
+            if (!isServiceError(err, FILE_INVALID)) throw err;
             result = { code: 1, summary: err.message };
           } finally {
             await store.close();

@@ -5,7 +5,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Review } from '../../src/domain/review.js';
 import { parseCliArgs } from '../../src/import/args.js';
-import { runImport, StrictImportError, type ImportSummary } from '../../src/import/index.js';
+import { runImport, strictImportSummary, type ImportSummary } from '../../src/import/index.js';
 import { openStore } from '../../src/store/index.js';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -144,10 +144,11 @@ export async function importJson(
       defaultSource: parsed.source,
     });
   } catch (err) {
-    if (!(err instanceof StrictImportError)) throw err;
-    ({ summary } = err);
+    const refused = strictImportSummary(err);
+    if (refused === null) throw err;
+    summary = refused;
     code = 1;
-    stderr = `import: ${err.message}\n`;
+    stderr = `import: ${(err as Error).message}\n`;
   } finally {
     await store.close();
   }

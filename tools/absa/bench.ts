@@ -9,7 +9,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseCommandLine, printUsage, runCommandLine, UsageError } from '../../src/cli.js';
+import { parseCommandLine, printUsage, runCommandLine, usageError } from '../../src/cli.js';
 import {
   analyzeReview,
   createReviewAnalyzer,
@@ -54,10 +54,10 @@ async function main(argv: readonly string[]): Promise<number> {
     if (args === null) return printUsage(CLI);
     const { values } = args;
     const analysed = values.model as ModelName;
-    if (!MODEL_NAMES.includes(analysed)) throw new UsageError(`unknown model: ${values.model}`);
+    if (!MODEL_NAMES.includes(analysed)) throw usageError(`unknown model: ${values.model}`);
     const count = Number(values.reviews);
     if (!(Number.isInteger(count) && count > 0)) {
-      throw new UsageError('--reviews must be a positive integer');
+      throw usageError('--reviews must be a positive integer');
     }
     let t = process.hrtime.bigint();
     loadWordClusters();

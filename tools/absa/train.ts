@@ -9,7 +9,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseCommandLine, printUsage, runCommandLine, UsageError } from '../../src/cli.js';
+import { parseCommandLine, printUsage, runCommandLine, usageError } from '../../src/cli.js';
 import { MODEL_NAMES, type ModelName } from '../../src/insights/absa/index.js';
 import {
   benchmarkData,
@@ -45,12 +45,12 @@ async function main(argv: readonly string[]): Promise<number> {
     const names = positionals.length > 0 ? positionals : [...MODEL_NAMES];
     for (const name of names) {
       if (!(MODEL_NAMES as readonly string[]).includes(name)) {
-        throw new UsageError(`unknown model: ${name}`);
+        throw usageError(`unknown model: ${name}`);
       }
     }
     const limit = values.limit === undefined ? undefined : Number(values.limit);
     if (limit !== undefined && !(Number.isInteger(limit) && limit > 0)) {
-      throw new UsageError('--limit must be a positive integer');
+      throw usageError('--limit must be a positive integer');
     }
     requireSharedData();
     const outDir = values.out ?? join(repoRoot(), 'models');

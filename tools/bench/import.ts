@@ -8,11 +8,11 @@ import { spawn } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  CliError,
+  commandFailed,
   parseCommandLine,
   printUsage,
   runCommandLine,
-  UsageError,
+  usageError,
 } from '../../src/cli.js';
 import { repoRoot } from '../paths.js';
 import { csvChunks, gbpChunks } from './import-data.js';
@@ -104,14 +104,13 @@ process.exitCode = await runCommandLine(CLI, async () => {
     formats: { type: 'string', default: Object.keys(GENERATORS).join(',') },
   });
   if (args === null) return printUsage(CLI);
-  if (args.positionals.length > 0) throw new UsageError('takes options only');
+  if (args.positionals.length > 0) throw usageError('takes options only');
   const count = Number(args.values.count);
-  if (!Number.isInteger(count) || count < 1)
-    throw new UsageError('--count must be a positive integer');
+  if (!Number.isInteger(count) || count < 1) throw usageError('--count must be a positive integer');
   const formats = args.values.formats.split(',');
   const unknown = formats.filter((f) => !Object.hasOwn(GENERATORS, f));
-  if (unknown.length > 0) throw new UsageError(`unknown format: ${unknown.join(', ')}`);
-  if (!existsSync(BIN)) throw new CliError(`${BIN} is missing: run npm run build`);
+  if (unknown.length > 0) throw usageError(`unknown format: ${unknown.join(', ')}`);
+  if (!existsSync(BIN)) throw commandFailed(`${BIN} is missing: run npm run build`);
   mkdirSync(OUT, { recursive: true });
   console.log(`node ${process.version}, ${count} reviews per format`);
   console.log('fmt           rows   file      run          time       peak RSS');

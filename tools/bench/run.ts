@@ -12,7 +12,7 @@ import { benchSoak } from './soak.js';
 import { benchStalls } from './stalls.js';
 import { benchWebSub } from './websub.js';
 import { benchWebSubFanout } from './websub-fanout.js';
-import { parseCommandLine, printUsage, runCommandLine, UsageError } from '../../src/cli.js';
+import { parseCommandLine, printUsage, runCommandLine, usageError } from '../../src/cli.js';
 
 const SCENARIOS = [
   'http',
@@ -165,7 +165,7 @@ const code = await runCommandLine(CLI, async () => {
   const args = parseCommandLine(process.argv.slice(2), {});
   if (args === null) return printUsage(CLI);
   const unknown = args.positionals.filter((p) => !(SCENARIOS as readonly string[]).includes(p));
-  if (unknown.length > 0) throw new UsageError(`unknown scenario: ${unknown.join(', ')}`);
+  if (unknown.length > 0) throw usageError(`unknown scenario: ${unknown.join(', ')}`);
   try {
     await main(new Set(args.positionals));
   } finally {

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, ROOT, waitFor } from '../bench/harness.js';
-import { parseCommandLine, printUsage, runCommandLine, UsageError } from '../../src/cli.js';
+import { parseCommandLine, printUsage, runCommandLine, usageError } from '../../src/cli.js';
 import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../chromium.js';
 
 /**
@@ -139,7 +139,7 @@ const CLI = { name: 'lighthouse', usage: USAGE };
 const code = await runCommandLine(CLI, async () => {
   const args = parseCommandLine(process.argv.slice(2), {});
   if (args === null) return printUsage(CLI);
-  if (args.positionals.length > 0) throw new UsageError('takes no arguments');
+  if (args.positionals.length > 0) throw usageError('takes no arguments');
   await main();
   return 0;
 });

@@ -3,7 +3,7 @@
  * `../shared/data/dealerrater-mckaig/reviews_dev.jsonl` (relative to the repo root). With
  * `--verbose`, lists the review ids where the matcher and the gold differ (ids only).
  */
-import { parseCommandLine, printUsage, runCommandLine, UsageError } from '../../src/cli.js';
+import { parseCommandLine, printUsage, runCommandLine, usageError } from '../../src/cli.js';
 import { sharedDataFile } from '../paths.js';
 import { evaluateMentions, readEvalReviews, type Score } from './mention-eval.js';
 
@@ -27,7 +27,7 @@ async function main(argv: readonly string[]): Promise<number> {
   return runCommandLine(CLI, async () => {
     const args = parseCommandLine(argv, { verbose: { type: 'boolean', default: false } });
     if (args === null) return printUsage(CLI);
-    if (args.positionals.length > 0) throw new UsageError('takes no arguments');
+    if (args.positionals.length > 0) throw usageError('takes no arguments');
     const data = sharedDataFile('dealerrater-mckaig', 'reviews_dev.jsonl');
     const result = evaluateMentions(readEvalReviews(data));
     console.log(

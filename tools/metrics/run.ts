@@ -3,7 +3,7 @@
  * and function lengths, repeated-code pairs and Error classes, as Markdown anyone can paste.
  */
 import { join, resolve } from 'node:path';
-import { parseCommandLine, printUsage, runCommandLine, UsageError } from '../../src/cli.js';
+import { parseCommandLine, printUsage, runCommandLine, usageError } from '../../src/cli.js';
 import { repoRoot } from '../paths.js';
 import { measure, type Length, type Metrics } from './measure.js';
 
@@ -64,9 +64,8 @@ const code = await runCommandLine(CLI, async () => {
   const root = repoRoot();
   const dir = resolve(args.values.src ?? join(root, 'src'));
   const top = Number(args.values.top ?? 10);
-  if (!Number.isInteger(top) || top < 0) throw new UsageError('--top takes a whole number');
-  if (args.positionals.length > 0)
-    throw new UsageError(`unexpected: ${args.positionals.join(' ')}`);
+  if (!Number.isInteger(top) || top < 0) throw usageError('--top takes a whole number');
+  if (args.positionals.length > 0) throw usageError(`unexpected: ${args.positionals.join(' ')}`);
   console.log(report(measure(dir, root), top));
   return 0;
 });

@@ -1,6 +1,6 @@
 import { Business, type BusinessInput } from '../../domain/business.js';
 import { parseSpan, scanJsonRoot } from '../internal/json-scan.js';
-import { FileError, type TextDocument } from '../internal/text.js';
+import { fileError, type TextDocument } from '../internal/text.js';
 import { asRecord } from '../internal/values.js';
 import type { FormatReader } from '../types.js';
 
@@ -64,8 +64,7 @@ export function checkBusiness(raw: unknown): BusinessCheck {
  */
 export function readBusinessFile(doc: TextDocument): FormatReader {
   const root = scanJsonRoot(doc.bytes);
-  if (root.kind !== 'object')
-    throw new FileError(`${doc.path}: a business profile is a JSON object`);
+  if (root.kind !== 'object') throw fileError(`${doc.path}: a business profile is a JSON object`);
   const wrapped = root.members.get('business');
   const business =
     wrapped && !root.members.has('timeZone')

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Source } from '../../domain/review.js';
 import type { ReviewKey } from '../../store/index.js';
 import { detectDelimiter, parseCsv, type CsvRecord } from '../internal/csv-parse.js';
-import { FileError, type TextDocument } from '../internal/text.js';
+import { fileError, type TextDocument } from '../internal/text.js';
 import {
   parseDateTime,
   parseDepartment,
@@ -12,7 +12,8 @@ import {
   splitNames,
 } from '../internal/values.js';
 import {
-  FieldError,
+  fieldError,
+  rejectField,
   rejectRow,
   type FieldNames,
   type FormatReader,
@@ -62,7 +63,7 @@ function fieldNamesFor(headers: readonly string[], map: ColumnMap): FieldNames {
 }
 
 function layoutOf(doc: TextDocument, header: CsvRecord | undefined): CsvLayout {
-  if (!header) throw new FileError(`${doc.path} is empty: nothing to import`);
+  if (!header) throw fileError(`${doc.path} is empty: nothing to import`);
   const headers = header.fields;
   const map = mapColumns(headers);
   const missing = REQUIRED.filter((f) => map.columns[f] === undefined);
@@ -71,7 +72,7 @@ function layoutOf(doc: TextDocument, header: CsvRecord | undefined): CsvLayout {
   }
   if (missing.length > 0) {
     const detail = missing.map((f) => `${f} (${CSV_ALIASES[f].join('|')})`).join('; ');
-    throw new FileError(`${doc.path}: CSV header lacks required columns: ${detail}`);
+    throw fileError(`${doc.path}: CSV header lacks required columns: ${detail}`);
   }
   return { headers, map, fields: fieldNamesFor(headers, map) };
 }
@@ -111,7 +112,7 @@ function sourceOf(
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-|-$/g, '');
-  if (!mapped.known && slug === '') throw new FieldError(field, 'not a source name');
+  if (!mapped.known && slug === '') throw fieldError(field, 'not a source name');
   return { source: mapped.source, prefix: mapped.known ? '' : `${slug}:` };
 }
 
@@ -176,8 +177,7 @@ function mapRecord(
     };
     return { ...base, key, candidate, fields: names };
   } catch (err) {
-    if (err instanceof FieldError) return rejectRow({ ...base, key }, err.field, err.reason);
-    throw err;
+    return rejectField({ ...base, key }, err);
   }
 }
 

@@ -1,5 +1,5 @@
 import { iterateArray, parseJsonAt, scanJsonRoot, type JsonSpan } from '../internal/json-scan.js';
-import { FileError, type TextDocument } from '../internal/text.js';
+import { fileError, type TextDocument } from '../internal/text.js';
 import {
   asRecord,
   parseDateTime,
@@ -13,7 +13,8 @@ import {
   text,
 } from '../internal/values.js';
 import {
-  FieldError,
+  fieldError,
+  rejectField,
   rejectRow,
   type FieldNames,
   type FormatReader,
@@ -60,7 +61,7 @@ function rating(value: unknown, field: string): number | null {
   // Numbers and numeric text only: Number() of an array joins it (a stack overflow for one
   // nested thousands deep) and reads [5] as 5 and true as 1.
   const n = typeof value === 'number' ? value : typeof value === 'string' ? Number(value) : NaN;
-  if (!Number.isFinite(n)) throw new FieldError(field, `not a rating: ${show(value)}`);
+  if (!Number.isFinite(n)) throw fieldError(field, `not a rating: ${show(value)}`);
   return roundRating(n, field);
 }
 
@@ -150,7 +151,7 @@ export function mapDealerRaterReview(
   if (id === null) return rejectRow(withKey, fields.sourceReviewId!, 'missing review id');
   try {
     const overall = rating(pick(r, 'Rating', 'OverallRating')?.value, fields.reviewRating!);
-    if (overall === null) throw new FieldError(fields.reviewRating!, 'missing rating');
+    if (overall === null) throw fieldError(fields.reviewRating!, 'missing rating');
     const candidate: Record<string, unknown> = {
       source: 'dealerrater',
       sourceReviewId: id,
@@ -176,8 +177,7 @@ export function mapDealerRaterReview(
     const named = reply ? { ...fields, 'ownerResponse.dateModified': reply.dateField } : fields;
     return { ...withKey, candidate, fields: named };
   } catch (err) {
-    if (err instanceof FieldError) return rejectRow(withKey, err.field, err.reason);
-    throw err;
+    return rejectField(withKey, err);
   }
 }
 
@@ -188,7 +188,7 @@ function reviewsSpan(doc: TextDocument): JsonSpan {
     const span = root.members.get(key);
     if (span) return span;
   }
-  throw new FileError(`${doc.path}: no "Reviews" array (not a DealerRater reviews file)`);
+  throw fileError(`${doc.path}: no "Reviews" array (not a DealerRater reviews file)`);
 }
 
 /**

@@ -5,7 +5,7 @@ import {
   scanJsonRoot,
   type JsonSpan,
 } from '../internal/json-scan.js';
-import { FileError, type TextDocument } from '../internal/text.js';
+import { fileError, type TextDocument } from '../internal/text.js';
 import {
   asRecord,
   parseDateTime,
@@ -15,7 +15,7 @@ import {
   text,
 } from '../internal/values.js';
 import {
-  FieldError,
+  rejectField,
   rejectRow,
   type FieldNames,
   type FormatReader,
@@ -102,8 +102,7 @@ export function mapGoogleReview(
     };
     return { ...withKey, candidate, fields: FIELDS };
   } catch (err) {
-    if (err instanceof FieldError) return rejectRow(withKey, err.field, err.reason);
-    throw err;
+    return rejectField(withKey, err);
   }
 }
 
@@ -111,7 +110,7 @@ function reviewsSpan(doc: TextDocument): { span: JsonSpan; reported: Record<stri
   const root = scanJsonRoot(doc.bytes);
   if (root.kind === 'array') return { span: root.span, reported: {} };
   const span = root.members.get('reviews');
-  if (!span) throw new FileError(`${doc.path}: no "reviews" array (not a Google reviews file)`);
+  if (!span) throw fileError(`${doc.path}: no "reviews" array (not a Google reviews file)`);
   const reported: Dict<unknown> = dict();
   for (const key of ['averageRating', 'totalReviewCount']) {
     const s = root.members.get(key);

@@ -269,9 +269,9 @@ describe('issue 15 (fuzz): ratings that are arrays, objects or booleans', () => 
 });
 
 describe('issue 15 (fuzz): a first review that is not valid JSON', () => {
-  it('is the same FileError detection or not, naming its line', () => {
+  it('is the same file error detection or not, naming its line', () => {
     // Detection parsed the first item with a bare JSON.parse: "unexpected error", exit 1, where
-    // the same fault in the second item was a FileError.
+    // the same fault in the second item was a file error.
     const text = (first: string) =>
       `{"reviews":[\n{"reviewId":"a","starRating":"FIVE","comment":"${first}"},\n{"reviewId":"b"}]}`;
     expect(() => detectFormat(doc(text('bad\u0001char')))).toThrow(

@@ -1,5 +1,5 @@
 import { iterateArray, parseJsonAt, parseSpan, scanJsonRoot } from '../internal/json-scan.js';
-import { FileError, type TextDocument } from '../internal/text.js';
+import { fileError, type TextDocument } from '../internal/text.js';
 import { asRecord, text } from '../internal/values.js';
 import { rejectRow, type FormatReader, type MappedRow } from '../types.js';
 
@@ -61,7 +61,7 @@ export function mapPublishedReview(raw: unknown, row: number, line: number | nul
 export function readPublishedReviews(doc: TextDocument): FormatReader {
   const root = scanJsonRoot(doc.bytes);
   if (root.kind !== 'object' || !root.members.has('reviews')) {
-    throw new FileError(`${doc.path}: no "reviews" array (not a reviews.json file)`);
+    throw fileError(`${doc.path}: no "reviews" array (not a reviews.json file)`);
   }
   const span = root.members.get('reviews')!;
   const businessSpan = root.members.get('business');

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { detectDelimiter, parseCsv } from './csv-parse.js';
-import { FileError } from './text.js';
+import { FILE_INVALID } from './text.js';
+
+/** A file-level import error (`FILE_INVALID`). */
+const fileInvalid = expect.objectContaining({ name: 'ServiceError', code: FILE_INVALID });
 
 const b = (text: string): Buffer => Buffer.from(text);
 const rows = (text: string, delimiter?: string): string[][] =>
@@ -47,8 +50,8 @@ describe('parseCsv (RFC 4180)', () => {
     ]);
   });
 
-  it('throws a FileError for an unterminated quoted field', () => {
-    expect(() => rows('a\n"never closed\n')).toThrow(FileError);
+  it('throws a file error for an unterminated quoted field', () => {
+    expect(() => rows('a\n"never closed\n')).toThrow(fileInvalid);
     expect(() => rows('a\n"never closed\n')).toThrow(
       /unterminated quoted field starting at line 2/,
     );

@@ -1,4 +1,4 @@
-import { FileError } from './text.js';
+import { fileError } from './text.js';
 
 /** One CSV record: its fields and the 1-based line it starts on. */
 export interface CsvRecord {
@@ -49,7 +49,7 @@ function quoted(buf: Buffer, i: number, delim: number, line: number): [string, n
   let j = i + 1;
   for (;;) {
     const q = buf.indexOf(QUOTE, j);
-    if (q === -1) throw new FileError(`CSV: unterminated quoted field starting at line ${line}`);
+    if (q === -1) throw fileError(`CSV: unterminated quoted field starting at line ${line}`);
     parts.push(buf.toString('utf8', j, q));
     if (buf[q + 1] === QUOTE) {
       parts.push('"');
@@ -73,7 +73,7 @@ function quoted(buf: Buffer, i: number, delim: number, line: number): [string, n
  * line breaks and doubled quotes; records end with CRLF or LF. It is lenient where exports are
  * sloppy (a quote inside an unquoted field is kept as text, and so is a field that starts with a
  * quoted part but goes on after it: `"Car"ol` stays `"Car"ol`) and strict where data would be lost:
- * an unterminated quoted field is a `FileError`. Blank lines are skipped. Fields are decoded one
+ * an unterminated quoted field is a `FILE_INVALID` error. Blank lines are skipped. Fields are decoded one
  * by one, so the file is never held as one string.
  */
 export function* parseCsv(buf: Buffer, delimiter = ','): Generator<CsvRecord> {

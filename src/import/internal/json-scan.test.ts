@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { iterateArray, parseSpan, scanJsonRoot } from './json-scan.js';
-import { FileError } from './text.js';
+import { FILE_INVALID } from './text.js';
+
+/** A file-level import error (`FILE_INVALID`). */
+const fileInvalid = expect.objectContaining({ name: 'ServiceError', code: FILE_INVALID });
 
 describe('scanJsonRoot and iterateArray', () => {
   const text = Buffer.from(
@@ -38,17 +41,17 @@ describe('scanJsonRoot and iterateArray', () => {
     ['{ "reviews": [] } trailing', /unexpected text after the end/],
     ['"just a string"', /expected '\{' or '\['/],
     ['{ "a" 1 }', /expected ':'/],
-  ])('throws a FileError naming the problem for %j', (bad, message) => {
-    expect(() => scanJsonRoot(Buffer.from(bad))).toThrow(FileError);
+  ])('throws a file error naming the problem for %j', (bad, message) => {
+    expect(() => scanJsonRoot(Buffer.from(bad))).toThrow(fileInvalid);
     expect(() => scanJsonRoot(Buffer.from(bad))).toThrow(message);
   });
 });
 
 describe('issue 15 (fuzz): a raw control character in a key', () => {
-  it('is a FileError naming the line, not an unexpected error', () => {
+  it('is a file error naming the line, not an unexpected error', () => {
     // JSON.parse of the key threw a bare SyntaxError: "import: unexpected error: Bad control ...".
     const buf = Buffer.from('{\n"rev\u0001x":[],"reviews":[]}');
-    expect(() => scanJsonRoot(buf)).toThrow(FileError);
+    expect(() => scanJsonRoot(buf)).toThrow(fileInvalid);
     expect(() => scanJsonRoot(buf)).toThrow(/not valid JSON in the value starting at line 2/);
   });
 });

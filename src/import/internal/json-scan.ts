@@ -1,4 +1,4 @@
-import { FileError } from './text.js';
+import { fileError } from './text.js';
 
 /** A byte range of the document holding one JSON value, with the line it starts on. */
 export interface JsonSpan {
@@ -65,7 +65,7 @@ function skipSpace(buf: Buffer, i: number): number {
 
 function fail(buf: Buffer, pos: number, what: string): never {
   const line = new LineCounter(buf).at(Math.min(pos, buf.length));
-  throw new FileError(`not valid JSON: ${what} at line ${line}`);
+  throw fileError(`not valid JSON: ${what} at line ${line}`);
 }
 
 function skipString(buf: Buffer, i: number): number {
@@ -131,7 +131,7 @@ function scanObject(buf: Buffer, start: number, lines: LineCounter): Map<string,
     i = skipSpace(buf, i);
     if ((buf[i] ?? -1) !== QUOTE) fail(buf, i, 'expected a key');
     const keyEnd = skipString(buf, i);
-    // A key with a raw control character is invalid JSON: a FileError naming the line.
+    // A key with a raw control character is invalid JSON: a file error naming the line.
     const key = parseJsonAt(buf.toString('utf8', i, keyEnd), lines.at(i)) as string;
     i = expect(buf, skipSpace(buf, keyEnd), COLON, "':'");
     i = skipSpace(buf, i);
@@ -184,12 +184,12 @@ export function* iterateArray(
   }
 }
 
-/** Parses one value's text; a syntax error is a `FileError` naming the line. */
+/** Parses one value's text; a syntax error is a `FILE_INVALID` error naming the line. */
 export function parseJsonAt(text: string, line: number): unknown {
   try {
     return JSON.parse(text);
   } catch (err) {
-    throw new FileError(
+    throw fileError(
       `not valid JSON in the value starting at line ${line}: ${(err as Error).message}`,
     );
   }

@@ -1,5 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import { readFile, stat } from 'node:fs/promises';
+import { isServiceError, ServiceError } from '../../platform/errors.js';
 
 /** An import file: its UTF-8 bytes, and where they are not valid UTF-8. */
 export interface TextDocument {
@@ -11,9 +12,12 @@ export interface TextDocument {
   invalidLines: readonly number[];
 }
 
+/** The code of an import problem that concerns the whole file. */
+export const FILE_INVALID = 'import_file_invalid';
+
 /** An import problem that concerns the whole file: reported as one line, exit code 1. */
-export class FileError extends Error {
-  override name = 'FileError';
+export function fileError(message: string): ServiceError {
+  return new ServiceError(FILE_INVALID, message);
 }
 
 const NEWLINE = 0x0a;
@@ -65,20 +69,20 @@ export function checkImportFile(
   path: string,
   info: { isFile(): boolean; isDirectory(): boolean; size: number },
 ): void {
-  if (info.isDirectory()) throw new FileError(`cannot read ${path}: is a directory`);
+  if (info.isDirectory()) throw fileError(`cannot read ${path}: is a directory`);
   if (!info.isFile()) {
-    throw new FileError(
+    throw fileError(
       `${path} is not a regular file (a device, a named pipe or a socket): save the export to a file first`,
     );
   }
   if (info.size > MAX_IMPORT_FILE_BYTES) {
-    throw new FileError(
+    throw fileError(
       `${path} is ${Math.ceil(info.size / 1048576)} MiB, over the ${MAX_IMPORT_FILE_BYTES / 1048576} MiB an import reads: split the export`,
     );
   }
 }
 
-function unreadable(path: string, err: unknown): FileError {
+function unreadable(path: string, err: unknown): ServiceError {
   const code = (err as NodeJS.ErrnoException).code;
   const why =
     code === 'ENOENT'
@@ -88,16 +92,16 @@ function unreadable(path: string, err: unknown): FileError {
         : code === 'EISDIR'
           ? 'is a directory'
           : (code ?? 'unreadable');
-  return new FileError(`cannot read ${path}: ${why}`);
+  return fileError(`cannot read ${path}: ${why}`);
 }
 
-/** Reads and decodes a file; an unreadable, irregular, oversized or empty file is a `FileError`. */
+/** Reads and decodes a file; an unreadable, irregular, oversized or empty file is a `FILE_INVALID` error. */
 export async function readTextFile(path: string): Promise<TextDocument> {
   let buf: Buffer;
   try {
     checkImportFile(path, await stat(path));
   } catch (err) {
-    if (err instanceof FileError) throw err;
+    if (isServiceError(err, FILE_INVALID)) throw err;
     throw unreadable(path, err);
   }
   try {
@@ -106,7 +110,7 @@ export async function readTextFile(path: string): Promise<TextDocument> {
     throw unreadable(path, err);
   }
   const doc = decodeText(path, buf);
-  if (isBlank(doc.bytes)) throw new FileError(`${path} is empty: nothing to import`);
+  if (isBlank(doc.bytes)) throw fileError(`${path} is empty: nothing to import`);
   return doc;
 }
 

@@ -1,6 +1,6 @@
 import { isCalendarDate, localToInstant, normalizeInstant } from '../../domain/dates.js';
 import type { Department } from '../../domain/review.js';
-import { FieldError, type RowContext } from '../types.js';
+import { fieldError, type RowContext } from '../types.js';
 import { dict, own, type ReadonlyDict } from '../../platform/dict.js';
 
 /** A plain object read from JSON, or `null` for anything else. */
@@ -56,45 +56,45 @@ export function show(value: unknown): string {
 /** Rounds a rating given with decimals (DealerRater's 4.5) half up, or rejects it. */
 export function roundRating(n: number, field: string): number {
   if (!Number.isFinite(n) || n < 1 || n > 5) {
-    throw new FieldError(field, `rating must be from 1 to 5, got ${n}`);
+    throw fieldError(field, `rating must be from 1 to 5, got ${n}`);
   }
   return Math.floor(n + 0.5);
 }
 
 /**
  * Google's `starRating`: the words `ONE`..`FIVE` (any case), or an integer 1-5.
- * `STAR_RATING_UNSPECIFIED`, another word or a missing value is a `FieldError`.
+ * `STAR_RATING_UNSPECIFIED`, another word or a missing value is a `fieldError`.
  */
 export function parseStarWord(value: unknown, field: string): number {
   if (value === undefined || value === null || value === '') {
-    throw new FieldError(field, 'missing rating');
+    throw fieldError(field, 'missing rating');
   }
   if (typeof value === 'number' && Number.isInteger(value)) return roundRating(value, field);
   const word = typeof value === 'string' ? value.trim().toUpperCase() : '';
-  if (word === 'STAR_RATING_UNSPECIFIED') throw new FieldError(field, 'rating is unspecified');
+  if (word === 'STAR_RATING_UNSPECIFIED') throw fieldError(field, 'rating is unspecified');
   const n = STAR_WORDS[word];
   if (n === undefined) {
-    throw new FieldError(field, `must be one of ONE, TWO, THREE, FOUR, FIVE, got ${show(value)}`);
+    throw fieldError(field, `must be one of ONE, TWO, THREE, FOUR, FIVE, got ${show(value)}`);
   }
   return n;
 }
 
 /**
  * A rating as reputation tools write it: `5`, `4.0`, `4.5` (rounded half up), `4/5`, `5 stars`,
- * `★★★★☆`, or a star word (`five`, `FIVE`). Anything else is a `FieldError`.
+ * `★★★★☆`, or a star word (`five`, `FIVE`). Anything else is a `fieldError`.
  */
 export function parseLooseRating(value: unknown, field: string): number {
   if (typeof value === 'number') return roundRating(value, field);
   const raw = typeof value === 'string' ? value.trim() : '';
-  if (raw === '') throw new FieldError(field, 'missing rating');
+  if (raw === '') throw fieldError(field, 'missing rating');
   if (/^[★☆]+$/.test(raw)) return roundRating([...raw].filter((c) => c === '★').length, field);
   const m = /^(\d+(?:[.,]\d+)?)\s*(?:\/\s*5|stars?|out of 5)?$/i.exec(raw);
   if (m) return roundRating(Number(m[1]!.replace(',', '.')), field);
   const word = STAR_WORDS[raw.toUpperCase()];
   if (word !== undefined) return word;
   if (raw.toUpperCase() === 'STAR_RATING_UNSPECIFIED')
-    throw new FieldError(field, 'rating is unspecified');
-  throw new FieldError(
+    throw fieldError(field, 'rating is unspecified');
+  throw fieldError(
     field,
     `must be a rating from 1 to 5 (5, 4.5, 4/5, 5 stars, ★★★★☆ or five), got ${show(value)}`,
   );
@@ -132,15 +132,15 @@ function toIsoLocal(raw: string): string {
  * A date or time as exports write it, to an RFC 3339 UTC instant: RFC 3339 with an offset
  * (`Z`, `+02:00`, `+0200`), or a local time without one (`2024-05-01 14:30`, `2024-05-01`,
  * `5/1/2024 2:30 PM` (US month first), `2024/05/01`), read in the business's time zone; a date
- * alone is taken as noon. An impossible or unreadable date is a `FieldError`.
+ * alone is taken as noon. An impossible or unreadable date is a `fieldError`.
  */
 export function parseDateTime(value: unknown, field: string, ctx: RowContext): string {
   const raw = typeof value === 'string' ? value.trim() : '';
-  if (raw === '') throw new FieldError(field, 'missing date');
+  if (raw === '') throw fieldError(field, 'missing date');
   const iso = toIsoLocal(raw.replace(OFFSET_NO_COLON, '$1:$2'));
   const day = ISO_LIKE.exec(iso)?.[1];
   if (day !== undefined && !isCalendarDate(day)) {
-    throw new FieldError(field, `${show(raw)} is not a real calendar date`);
+    throw fieldError(field, `${show(raw)} is not a real calendar date`);
   }
   const instant = normalizeInstant(iso);
   if (instant !== null) return instant;
@@ -149,7 +149,7 @@ export function parseDateTime(value: unknown, field: string, ctx: RowContext): s
     ctx.noteLocalTime();
     return local;
   }
-  throw new FieldError(
+  throw fieldError(
     field,
     `${show(raw)} is not a date (expected RFC 3339, YYYY-MM-DD[ HH:MM], or M/D/YYYY)`,
   );

@@ -1,7 +1,7 @@
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import { z } from 'zod';
-import { parseCommandLine, printUsage, runCommandLine, UsageError } from '../../cli.js';
+import { parseCommandLine, printUsage, runCommandLine, usageError } from '../../cli.js';
 import { loadModel, MODEL_NAMES, type ModelName } from './model.js';
 import { ensureEmbeddings, predict } from './predict.js';
 
@@ -91,10 +91,10 @@ export function main(argv: readonly string[]): Promise<number> {
     const args = parseCommandLine(argv, { model: { type: 'string' } });
     if (args === null) return printUsage(CLI);
     const [command, ...rest] = args.positionals;
-    if (command !== 'predict' || rest.length > 0) throw new UsageError('the command is: predict');
+    if (command !== 'predict' || rest.length > 0) throw usageError('the command is: predict');
     const model = args.values.model;
     if (!model || !(MODEL_NAMES as readonly string[]).includes(model)) {
-      throw new UsageError(`--model must be one of ${MODEL_NAMES.join(', ')}`);
+      throw usageError(`--model must be one of ${MODEL_NAMES.join(', ')}`);
     }
     return runPredict(model as ModelName, process.stdin, process.stdout, process.stderr);
   });

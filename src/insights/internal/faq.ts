@@ -150,6 +150,43 @@ function fromTopics(
   };
 }
 
+/** An answer from the counts and quotes of one aspect (none when no review mentions it). */
+function fromAspect(
+  aspects: readonly AspectInsight[],
+  id: string,
+  aspectId: string,
+  question: string,
+  subject: string,
+  detail = '',
+): Faq {
+  const a = aspects.find((x) => x.id === aspectId);
+  const basis = a
+    ? {
+        reviews: a.mentions,
+        positive: a.positive,
+        negative: a.negative,
+        neutral: a.neutral,
+        mixed: a.mixed,
+      }
+    : { reviews: 0, positive: 0, negative: 0, neutral: 0, mixed: 0 };
+  return {
+    id,
+    question,
+    answer: answerFrom(subject, basis, detail),
+    basis,
+    evidence: a ? answerEvidence(a.evidence, basis) : [],
+  };
+}
+
+/** The sentence on the durations customers state, when there are enough of them ('' if not). */
+function waitDetail(prepared: readonly PreparedReview[]): string {
+  const waits = reportedWaits(prepared);
+  const median = waits.length ? waits[Math.floor((waits.length - 1) / 2)]! : null;
+  return median !== null && waits.length >= MIN_BASIS
+    ? ` Where customers state a duration (${waits.length} times), the median is ${median >= 60 ? `${Math.round((median / 60) * 10) / 10} hours` : `${median} minutes`}.`
+    : '';
+}
+
 /**
  * Questions shoppers and owners ask, each answered only from counted reviews with quotes: loaner
  * cars and shuttles, wait times (with the durations customers report), prices against quotes,
@@ -160,38 +197,8 @@ export function computeFaq(
   aspects: readonly AspectInsight[],
   topics: readonly TopicInsight[],
 ): Faq[] {
-  const aspect = (id: string) => aspects.find((a) => a.id === id);
-  const fromAspect = (
-    id: string,
-    aspectId: string,
-    question: string,
-    subject: string,
-    detail = '',
-  ): Faq => {
-    const a = aspect(aspectId);
-    const basis = a
-      ? {
-          reviews: a.mentions,
-          positive: a.positive,
-          negative: a.negative,
-          neutral: a.neutral,
-          mixed: a.mixed,
-        }
-      : { reviews: 0, positive: 0, negative: 0, neutral: 0, mixed: 0 };
-    return {
-      id,
-      question,
-      answer: answerFrom(subject, basis, detail),
-      basis,
-      evidence: a ? answerEvidence(a.evidence, basis) : [],
-    };
-  };
-  const waits = reportedWaits(prepared);
-  const median = waits.length ? waits[Math.floor((waits.length - 1) / 2)]! : null;
-  const waitDetail =
-    median !== null && waits.length >= MIN_BASIS
-      ? ` Where customers state a duration (${waits.length} times), the median is ${median >= 60 ? `${Math.round((median / 60) * 10) / 10} hours` : `${median} minutes`}.`
-      : '';
+  const fromAspectOf = (id: string, aspectId: string, q: string, subject: string, detail = '') =>
+    fromAspect(aspects, id, aspectId, q, subject, detail);
   return [
     fromTopics(
       'loaner-cars',
@@ -200,12 +207,12 @@ export function computeFaq(
       topics,
       ['loaner-car', 'shuttle'],
     ),
-    fromAspect(
+    fromAspectOf(
       'wait-times',
       'wait-time',
       'How long do service visits take?',
       'wait times',
-      waitDetail,
+      waitDetail(prepared),
     ),
     fromTally(
       'price-vs-quote',
@@ -214,7 +221,7 @@ export function computeFaq(
       aspectSubset(prepared, 'price-value', FLAG_QUOTE),
       '',
     ),
-    fromAspect(
+    fromAspectOf(
       'appointments',
       'scheduling',
       'Is it easy to get an appointment?',
@@ -234,7 +241,7 @@ export function computeFaq(
       aspectSubset(prepared, 'sales-experience', FLAG_PRESSURE),
       '',
     ),
-    fromAspect(
+    fromAspectOf(
       'follow-up',
       'follow-up',
       'Do they follow up after a visit?',

@@ -3,7 +3,8 @@ import type { ClaimedDelivery } from '../../store/index.js';
 import type { Outbound } from './outbound.js';
 import { slicedBody, type ByteBudget } from './budget.js';
 import type { Signer } from './signature.js';
-import { RefusedTargetError } from './target.js';
+import { isServiceError } from '../../platform/errors.js';
+import { CALLBACK_REFUSED } from './target.js';
 
 /** How one delivery attempt ended. */
 export type AttemptOutcome =
@@ -48,7 +49,7 @@ export async function attemptDelivery(
     if (res.status === 410) return { kind: 'gone' };
     return { kind: 'failed', detail: `status ${res.status}` };
   } catch (err) {
-    if (err instanceof RefusedTargetError) return { kind: 'refused', detail: err.message };
+    if (isServiceError(err, CALLBACK_REFUSED)) return { kind: 'refused', detail: err.message };
     return {
       kind: 'failed',
       detail: err instanceof Error ? `${err.name}: ${err.message}` : 'error',

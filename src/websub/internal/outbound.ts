@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import { Agent, buildConnector } from 'undici';
-import { RefusedTargetError, type HostVetter } from './target.js';
+import { refusedTarget, type HostVetter } from './target.js';
 
 /** What the hub reads of a callback's answer. */
 export interface OutboundResponse {
@@ -87,7 +87,7 @@ export function createOutbound(options: OutboundOptions): Outbound {
   return {
     async request(url, init) {
       const target = new URL(url);
-      if (target.protocol !== 'https:') throw new RefusedTargetError('only https callbacks');
+      if (target.protocol !== 'https:') throw refusedTarget('only https callbacks');
       const signal = AbortSignal.timeout(options.timeoutMs);
       // undici writes an async iterable chunk by chunk, waiting for the socket to drain between
       // chunks (documented, though its typings name only Readable).

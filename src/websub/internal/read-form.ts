@@ -1,12 +1,30 @@
 import type { IncomingMessage } from 'node:http';
 import type { Issue } from '../../domain/issues.js';
-import { HubError, invalidForm } from './hub-error.js';
 import { dict, type Dict } from '../../platform/dict.js';
+import { ServiceError } from '../../platform/errors.js';
 
 /** Largest request body the hub reads: the longest valid form fits with room to spare. */
 export const MAX_FORM_BYTES = 8 * 1024;
 
 const FORM_TYPE = 'application/x-www-form-urlencoded';
+
+/** The 400 of a form with invalid fields: one issue per field, under `issues`. */
+export function invalidForm(issues: Issue[]): ServiceError {
+  return new ServiceError('invalid_request', 'The form has invalid fields.', { issues });
+}
+
+/** The 415 of a body that is not a UTF-8 form. */
+function unsupportedBody(message: string, headers: Record<string, string> = {}): ServiceError {
+  return new ServiceError('unsupported_media_type', message, { status: 415, headers });
+}
+
+/** The 413 of a body past `max` bytes; the connection closes after it (the rest is not read). */
+function tooLarge(max: number): ServiceError {
+  return new ServiceError('payload_too_large', `The request body must be at most ${max} bytes.`, {
+    status: 413,
+    headers: { Connection: 'close' },
+  });
+}
 
 /** The parameters the hub reads; every other one is ignored, as WebSub requires. */
 const KNOWN = new Set(['hub.mode', 'hub.topic', 'hub.callback', 'hub.secret', 'hub.lease_seconds']);
@@ -14,22 +32,20 @@ const KNOWN = new Set(['hub.mode', 'hub.topic', 'hub.callback', 'hub.secret', 'h
 function checkContentType(header: string | undefined): void {
   const [type = '', ...params] = (header ?? '').split(';').map((p) => p.trim().toLowerCase());
   if (type !== FORM_TYPE)
-    throw new HubError(415, `The request body must be ${FORM_TYPE} (UTF-8).`, {
-      Accept: FORM_TYPE,
-    });
+    throw unsupportedBody(`The request body must be ${FORM_TYPE} (UTF-8).`, { Accept: FORM_TYPE });
   const charset = params.find((p) => p.startsWith('charset='))?.slice('charset='.length);
   if (charset !== undefined && charset.replace(/"/g, '') !== 'utf-8')
-    throw new HubError(415, 'The form must be encoded in UTF-8.', { Accept: FORM_TYPE });
+    throw unsupportedBody('The form must be encoded in UTF-8.', { Accept: FORM_TYPE });
 }
 
 async function readCapped(req: IncomingMessage, max: number): Promise<Buffer> {
   const declared = Number(req.headers['content-length'] ?? 0);
-  if (declared > max) throw new HubError(413, `The request body must be at most ${max} bytes.`);
+  if (declared > max) throw tooLarge(max);
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > max) throw new HubError(413, `The request body must be at most ${max} bytes.`);
+    if (size > max) throw tooLarge(max);
     chunks.push(chunk);
   }
   return Buffer.concat(chunks);
@@ -46,13 +62,13 @@ export async function readHubForm(req: IncomingMessage): Promise<Record<string, 
   checkContentType(req.headers['content-type']);
   const coding = req.headers['content-encoding']?.trim().toLowerCase();
   if (coding !== undefined && coding !== '' && coding !== 'identity')
-    throw new HubError(415, 'The request body must not be compressed (no Content-Encoding).');
+    throw unsupportedBody('The request body must not be compressed (no Content-Encoding).');
   const bytes = await readCapped(req, MAX_FORM_BYTES);
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
-    throw new HubError(400, 'The request body is not valid UTF-8.');
+    throw new ServiceError('invalid_request', 'The request body is not valid UTF-8.');
   }
   return parseForm(text);
 }

@@ -1,5 +1,6 @@
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
+import { isServiceError, ServiceError } from '../../platform/errors.js';
 import type { AddressPolicy } from './address-policy.js';
 
 /** Resolves a host name to every address it has (IPv4 and IPv6). */
@@ -9,14 +10,17 @@ export type Resolver = (hostname: string) => Promise<string[]>;
 export const systemResolver: Resolver = async (hostname) =>
   (await lookup(hostname, { all: true, verbatim: true })).map((a) => a.address);
 
-/** The hub refuses to contact this callback; no connection was made. */
-export class RefusedTargetError extends Error {
-  override name = 'RefusedTargetError';
+/** The code of a callback the hub refuses to contact (no connection was made). */
+export const CALLBACK_REFUSED = 'callback_refused';
+
+/** The hub refuses to contact this callback, for `reason`; no connection was made. */
+export function refusedTarget(reason: string): ServiceError {
+  return new ServiceError(CALLBACK_REFUSED, reason, { status: 403 });
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new RefusedTargetError('name lookup timed out')), ms);
+    const timer = setTimeout(() => reject(refusedTarget('name lookup timed out')), ms);
     timer.unref();
     promise.then(
       (v) => {
@@ -50,21 +54,20 @@ export function createHostVetter(
       hostname.startsWith('[') && hostname.endsWith(']') ? hostname.slice(1, -1) : hostname;
     if (isIP(host.split('%')[0]!) !== 0) {
       const reason = policy(host);
-      if (reason) throw new RefusedTargetError(`the callback host is a ${reason}`);
+      if (reason) throw refusedTarget(`the callback host is a ${reason}`);
       return host;
     }
     let addresses: string[];
     try {
       addresses = await withTimeout(resolve(host), timeoutMs);
     } catch (err) {
-      if (err instanceof RefusedTargetError) throw err;
-      throw new RefusedTargetError('the callback host name does not resolve');
+      if (isServiceError(err, CALLBACK_REFUSED)) throw err;
+      throw refusedTarget('the callback host name does not resolve');
     }
-    if (addresses.length === 0)
-      throw new RefusedTargetError('the callback host name does not resolve');
+    if (addresses.length === 0) throw refusedTarget('the callback host name does not resolve');
     for (const address of addresses) {
       const reason = policy(address);
-      if (reason) throw new RefusedTargetError(`the callback host resolves to a ${reason}`);
+      if (reason) throw refusedTarget(`the callback host resolves to a ${reason}`);
     }
     return addresses[0]!;
   };

@@ -1,28 +1,14 @@
 import type { FailureLog, Logger } from '../../logger.js';
 import type { Published } from '../../snapshot/types.js';
-import type { ClaimedDelivery, ClaimedIntent, WebSubStore } from '../../store/index.js';
+import type { ClaimedDelivery, WebSubStore } from '../../store/index.js';
 import { createBatcher } from './batch.js';
-import { callbackId } from './callback-url.js';
 import { ByteBudget, DELIVERY_BYTES_IN_FLIGHT } from './budget.js';
-import { attemptDelivery, type DeliveryTools } from './deliver.js';
+import { runDelivery, runIntent, type Clock, type JobContext } from './jobs.js';
 import type { Outbound } from './outbound.js';
 import { createSigner } from './signature.js';
 import { Slots } from './slots.js';
-import { notifyDenied, verifyIntent } from './verify.js';
 
-/** A source of time (milliseconds since the epoch); tests inject their own. */
-export interface Clock {
-  now(): number;
-}
-
-/** Consecutive failed deliveries after which a subscription is removed. */
-export const MAX_FAILURES = 3;
-
-/** The `hub.reason` of a denial: the count, and the last status when there was one (no error text). */
-function denialReason(detail: string): string {
-  const status = /^status \d{3}$/.test(detail) ? `; the last answer was ${detail}` : '';
-  return `${MAX_FAILURES} consecutive deliveries failed${status}`;
-}
+export { MAX_FAILURES, type Clock } from './jobs.js';
 
 export interface WorkerOptions {
   store: WebSubStore;
@@ -58,180 +44,130 @@ export interface Worker {
 }
 
 /**
- * Creates the worker. Work is claimed from the store with a lease (so several instances share
- * the queues and each row is worked on by one of them), up to the free slots in all and per host,
- * and started at once; each finished job frees its slot and wakes the worker again.
+ * The worker's loop: claims due work from the store with a lease (so several instances share the
+ * queues and each row is worked on by one of them), up to the free slots in all and per host,
+ * starts each job at once, and wakes again as each job frees its slot. Its state: the slots, the
+ * jobs in flight, whether a wake-up is scheduled, the pump in progress (and whether another was
+ * asked for meanwhile), and whether it stopped.
  */
-export function createWorker(o: WorkerOptions): Worker {
-  const slots = new Slots(o.concurrency, o.hostConcurrency);
-  const tools: DeliveryTools = {
-    outbound: o.outbound,
-    sign: createSigner(),
-    budget: new ByteBudget(o.bytesInFlight ?? DELIVERY_BYTES_IN_FLIGHT),
-  };
-  const running = new Set<Promise<void>>();
-  let scheduled = false;
-  let pumping: Promise<void> | null = null;
-  let again = false;
-  let stopped = false;
+class HubWorker implements Worker {
+  private readonly slots: Slots;
+  private readonly jobs: JobContext;
+  private readonly running = new Set<Promise<void>>();
+  private scheduled = false;
+  private pumping: Promise<void> | null = null;
+  private again = false;
+  private stopped = false;
 
-  const claimOptions = () => ({
-    owner: o.owner,
-    now: o.clock.now(),
-    leaseMs: o.claimLeaseMs,
-    limit: slots.free(),
-    perHost: o.hostConcurrency,
-    hostRemaining: slots.hostRemaining(),
-  });
-
-  const start = (host: string, job: () => Promise<void>): void => {
-    slots.take(host);
-    const p = job()
-      .catch((err: unknown) => o.logger.error({ err }, 'websub job failed'))
-      .finally(() => {
-        slots.give(host);
-        running.delete(p);
-        wake();
-      });
-    running.add(p);
-  };
-
-  const succeeded = createBatcher<{ delivery: ClaimedDelivery; sentVersion: number }>((done) =>
-    o.store.deliveriesSucceeded(done, o.owner, o.clock.now()),
-  );
-
-  const runIntent = async (intent: ClaimedIntent): Promise<void> => {
-    const id = callbackId(intent.callback);
-    if (intent.mode === 'denied') {
-      const status = await notifyDenied(o.outbound, intent);
-      if (stopped) return;
-      await o.store.completeIntent(intent, { kind: 'none' }, o.clock.now());
-      o.logger.info({ callback: id, topic: intent.topic, status }, 'websub denial sent');
-      return;
-    }
-    const verifiedAt = o.clock.now();
-    const result = await verifyIntent(o.outbound, intent);
-    if (stopped) return;
-    const outcome = !result.verified
-      ? ({ kind: 'none' } as const)
-      : intent.mode === 'subscribe'
-        ? ({ kind: 'activate', verifiedAt } as const)
-        : ({ kind: 'remove' } as const);
-    await o.store.completeIntent(intent, outcome, o.clock.now());
-    o.logger.info(
-      {
-        callback: id,
-        host: intent.callbackHost,
-        topic: intent.topic,
-        mode: intent.mode,
-        ...result,
+  constructor(private readonly o: WorkerOptions) {
+    this.slots = new Slots(o.concurrency, o.hostConcurrency);
+    this.jobs = {
+      store: o.store,
+      published: o.published,
+      logger: o.logger,
+      clock: o.clock,
+      topics: o.topics,
+      owner: o.owner,
+      retryDelaysMs: o.retryDelaysMs,
+      tools: {
+        outbound: o.outbound,
+        sign: createSigner(),
+        budget: new ByteBudget(o.bytesInFlight ?? DELIVERY_BYTES_IN_FLIGHT),
       },
-      result.verified ? 'websub intent verified' : 'websub intent not verified',
-    );
-  };
+      succeeded: createBatcher<{ delivery: ClaimedDelivery; sentVersion: number }>((done) =>
+        o.store.deliveriesSucceeded(done, o.owner, o.clock.now()),
+      ),
+      stopped: () => this.stopped,
+    };
+  }
 
-  const recordFailure = async (d: ClaimedDelivery, detail: string, retry: boolean) => {
-    const delay = o.retryDelaysMs[d.attempts];
-    if (retry && delay !== undefined) {
-      await o.store.deliveryRetry(d, o.owner, o.clock.now() + delay);
-      return;
-    }
-    const result = await o.store.deliveryFailed(
-      d,
-      o.owner,
-      MAX_FAILURES,
-      denialReason(detail),
-      o.clock.now(),
-    );
-    o.logger.warn(
-      { callback: callbackId(d.callback), host: d.callbackHost, topic: d.topic, detail, ...result },
-      result.removed
-        ? 'websub subscription removed after failed deliveries'
-        : 'websub delivery failed',
-    );
-  };
-
-  const runDelivery = async (d: ClaimedDelivery): Promise<void> => {
-    const snapshot = o.published.current();
-    const path = o.topics.get(d.topic);
-    const rep = path === undefined ? undefined : snapshot.representations.get(path);
-    if (!rep) {
-      await o.store.deliveryGone(d); // a topic this hub no longer serves (BASE_URL changed)
-      return;
-    }
-    const outcome = await attemptDelivery(tools, d, rep);
-    if (stopped) return;
-    if (outcome.kind === 'delivered') {
-      await succeeded({ delivery: d, sentVersion: snapshot.state.version });
-    } else if (outcome.kind === 'gone') {
-      await o.store.deliveryGone(d);
-      o.logger.info(
-        { callback: callbackId(d.callback), topic: d.topic },
-        'websub callback gone (410)',
-      );
-    } else {
-      await recordFailure(d, outcome.detail, outcome.kind === 'failed');
-    }
-  };
-
-  const claimAndStart = async (): Promise<void> => {
-    if (slots.free() > 0) {
-      const intents = await o.store.claimIntents(claimOptions());
-      for (const i of intents) start(i.callbackHost, () => runIntent(i));
-    }
-    if (slots.free() > 0 && !stopped) {
-      const maxVersion = o.published.current().state.version;
-      const deliveries = await o.store.claimDeliveries({ ...claimOptions(), maxVersion });
-      for (const d of deliveries) start(d.callbackHost, () => runDelivery(d));
-    }
-  };
-
-  const pump = (): Promise<void> => {
-    if (pumping) {
-      again = true;
-      return pumping;
-    }
-    pumping = (async () => {
-      do {
-        again = false;
-        if (!stopped) await claimAndStart();
-      } while (again && !stopped);
-    })()
-      .then(
-        () => o.claimFailures?.succeeded(),
-        (err: unknown) =>
-          o.claimFailures
-            ? o.claimFailures.failed(err)
-            : o.logger.error({ err }, 'websub could not claim work'),
-      )
-      .finally(() => {
-        pumping = null;
-      });
-    return pumping;
-  };
-
-  function wake(): void {
-    if (scheduled || stopped) return;
-    scheduled = true;
+  wake(): void {
+    if (this.scheduled || this.stopped) return;
+    this.scheduled = true;
     setImmediate(() => {
-      scheduled = false;
-      void pump();
+      this.scheduled = false;
+      void this.pump();
     });
   }
 
-  const idle = async (): Promise<void> => {
-    while (running.size > 0 || pumping) {
-      await Promise.allSettled([...running, ...(pumping ? [pumping] : [])]);
+  pump(): Promise<void> {
+    if (this.pumping) {
+      this.again = true;
+      return this.pumping;
     }
-  };
+    this.pumping = this.claimUntilSettled()
+      .then(
+        () => this.o.claimFailures?.succeeded(),
+        (err: unknown) =>
+          this.o.claimFailures
+            ? this.o.claimFailures.failed(err)
+            : this.o.logger.error({ err }, 'websub could not claim work'),
+      )
+      .finally(() => {
+        this.pumping = null;
+      });
+    return this.pumping;
+  }
 
-  return {
-    wake,
-    pump,
-    idle,
-    async stop() {
-      stopped = true;
-      await idle();
-    },
-  };
+  async idle(): Promise<void> {
+    while (this.running.size > 0 || this.pumping) {
+      await Promise.allSettled([...this.running, ...(this.pumping ? [this.pumping] : [])]);
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await this.idle();
+  }
+
+  /** Claims and starts work until no wake-up came in meanwhile. */
+  private async claimUntilSettled(): Promise<void> {
+    do {
+      this.again = false;
+      if (!this.stopped) await this.claimAndStart();
+    } while (this.again && !this.stopped);
+  }
+
+  /** Claims intents, then deliveries, up to the free slots, and starts each. */
+  private async claimAndStart(): Promise<void> {
+    const { store, published } = this.o;
+    if (this.slots.free() > 0) {
+      const intents = await store.claimIntents(this.claimOptions());
+      for (const i of intents) this.start(i.callbackHost, () => runIntent(this.jobs, i));
+    }
+    if (this.slots.free() > 0 && !this.stopped) {
+      const maxVersion = published.current().state.version;
+      const deliveries = await store.claimDeliveries({ ...this.claimOptions(), maxVersion });
+      for (const d of deliveries) this.start(d.callbackHost, () => runDelivery(this.jobs, d));
+    }
+  }
+
+  private claimOptions() {
+    return {
+      owner: this.o.owner,
+      now: this.o.clock.now(),
+      leaseMs: this.o.claimLeaseMs,
+      limit: this.slots.free(),
+      perHost: this.o.hostConcurrency,
+      hostRemaining: this.slots.hostRemaining(),
+    };
+  }
+
+  /** Runs a job in a slot of `host`; when it ends, frees the slot and wakes the worker. */
+  private start(host: string, job: () => Promise<void>): void {
+    this.slots.take(host);
+    const p = job()
+      .catch((err: unknown) => this.o.logger.error({ err }, 'websub job failed'))
+      .finally(() => {
+        this.slots.give(host);
+        this.running.delete(p);
+        this.wake();
+      });
+    this.running.add(p);
+  }
+}
+
+/** Creates the worker (see `HubWorker`); it claims nothing until woken or pumped. */
+export function createWorker(o: WorkerOptions): Worker {
+  return new HubWorker(o);
 }
