@@ -6,10 +6,10 @@ import {
   maskPostgresUrl,
   parsePostgresUrl,
 } from './internal/postgres-connection.js';
-import { openPostgresStore } from './postgres.js';
-import { openSqliteStore } from './sqlite.js';
-import { openThreadedSqliteStore } from './threaded.js';
-import { isStoreBusy, type ServiceStore, type Store } from './types.js';
+import { openPostgresStore } from './core/postgres.js';
+import { openSqliteStore } from './core/sqlite.js';
+import { openThreadedSqliteStore } from './core/threaded.js';
+import { isStoreBusy, type ServiceStore, type Store } from './core/types.js';
 
 export type {
   AnalysisStore,
@@ -32,14 +32,14 @@ export type {
   TableCounts,
   TableRows,
   WatchEvent,
-} from './types.js';
+} from './core/types.js';
 export {
   ConcurrentChangeError,
   isStoreBusy,
   reviewKey,
   StoreBusyError,
   StoreNotEmptyError,
-} from './types.js';
+} from './core/types.js';
 export type {
   ClaimOptions,
   ClaimedDelivery,
@@ -53,7 +53,7 @@ export type {
   Subscription,
   TopicState,
   WebSubStore,
-} from './websub-types.js';
+} from './websub/types.js';
 
 /**
  * True when a store call failed because the store cannot take it for now: another process holds

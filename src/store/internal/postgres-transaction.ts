@@ -6,7 +6,7 @@ import {
   type ReviewKey,
   type StoreTransaction,
   type StoredReview,
-} from '../types.js';
+} from '../core/types.js';
 import { isConflict } from './postgres-connection.js';
 import type { PgDb, Query } from './postgres-db.js';
 import { toStored, type ReviewRow } from './review-row.js';

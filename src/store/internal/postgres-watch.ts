@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import type { WatchEvent } from '../types.js';
+import type { WatchEvent } from '../core/types.js';
 import { CHANGE_CHANNEL } from './postgres-transaction.js';
 
 /** Delays between attempts to listen again: doubling from the first, up to the last. */

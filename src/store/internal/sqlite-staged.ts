@@ -7,7 +7,7 @@ import {
   type ReviewKey,
   type StoreTransaction,
   type StoredReview,
-} from '../types.js';
+} from '../core/types.js';
 
 import { toStored, type ReviewRow } from './review-row.js';
 

@@ -4,10 +4,10 @@
  * engine's test file runs it for the pairs it can open; not a test file itself.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { testBusiness } from '../../test/helpers/fixtures.js';
-import { storedRow } from '../../test/helpers/records.js';
-import { Business } from '../domain/business.js';
-import { StoreNotEmptyError, type Store, type StoredReview, type TableRows } from './types.js';
+import { testBusiness } from '../helpers/fixtures.js';
+import { storedRow } from '../helpers/records.js';
+import { Business } from '../../src/domain/business.js';
+import { StoreNotEmptyError, type Store, type StoredReview, type TableRows } from '../../src/store/core/types.js';
 
 export interface OpenedStore {
   store: Store;

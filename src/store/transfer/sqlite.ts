@@ -1,12 +1,12 @@
 import type Database from 'better-sqlite3';
-import { describeContents, TRANSFER_TABLES, transferTable } from './internal/transfer-tables.js';
+import { describeContents, TRANSFER_TABLES, transferTable } from './tables.js';
 import {
   StoreNotEmptyError,
   type StoreTransfer,
   type TableCounts,
   type TableRows,
-} from './types.js';
-import { dict } from '../platform/dict.js';
+} from '../core/types.js';
+import { dict } from '../../platform/dict.js';
 
 type Db = Database.Database;
 

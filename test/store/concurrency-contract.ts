@@ -3,15 +3,15 @@
  * Run by `describeStoreContract` for each engine; not a test file itself.
  */
 import { describe, expect, it } from 'vitest';
-import { testBusiness } from '../../test/helpers/fixtures.js';
-import { storedRow } from '../../test/helpers/records.js';
-import { Business } from '../domain/business.js';
+import { testBusiness } from '../helpers/fixtures.js';
+import { storedRow } from '../helpers/records.js';
+import { Business } from '../../src/domain/business.js';
 import {
   ConcurrentChangeError,
   type Store,
   type StoreTransaction,
   type StoredReview,
-} from './types.js';
+} from '../../src/store/core/types.js';
 
 const BUSINESS = Business.parse(testBusiness());
 

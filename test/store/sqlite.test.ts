@@ -2,11 +2,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { storedRow } from '../../test/helpers/records.js';
-import { ConcurrentChangeError, openStore } from './index.js';
+import { storedRow } from '../helpers/records.js';
+import { ConcurrentChangeError, openStore } from '../../src/store/index.js';
 import { describeStoreContract } from './store-contract.js';
 import { describeTransferContract } from './transfer-contract.js';
-import type { Store } from './types.js';
+import type { Store } from '../../src/store/core/types.js';
 
 describeStoreContract(
   'SQLite',

@@ -4,9 +4,9 @@ import {
   toSubscription,
   type IntentRow,
   type SubscriptionRow,
-} from './internal/websub-rows.js';
-import { claimDeliveriesPgSql, claimIntentsPgSql } from './internal/websub-claim-sql.js';
-import type { PgDb, Query } from './internal/postgres-db.js';
+} from './rows.js';
+import { claimDeliveriesPgSql, claimIntentsPgSql } from './claim-sql.js';
+import type { PgDb, Query } from '../internal/postgres-db.js';
 import type {
   ClaimOptions,
   ClaimedDelivery,
@@ -15,7 +15,7 @@ import type {
   PendingDelivery,
   TopicState,
   WebSubStore,
-} from './websub-types.js';
+} from './types.js';
 
 interface DeliveryRow {
   id: number;

@@ -4,14 +4,14 @@
  * `describeStoreContract` for each engine; not a test file itself.
  */
 import { describe, expect, it } from 'vitest';
-import { storedRow } from '../../test/helpers/records.js';
+import { storedRow } from '../helpers/records.js';
 import {
   reviewKey,
   type ModerationRecord,
   type PublishedHead,
   type Store,
   type StoredReview,
-} from './types.js';
+} from '../../src/store/core/types.js';
 
 const hide = (reviewId: string, at = '2025-03-01T10:00:00.000Z'): ModerationRecord => ({
   reviewId,

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
-import { storedRow } from '../../test/helpers/records.js';
+import { storedRow } from '../helpers/records.js';
 import {
   ConcurrentChangeError,
   openServiceStore,
@@ -18,9 +18,9 @@ import {
   type ServiceStore,
   type Store,
   type WatchEvent,
-} from './index.js';
-import { openPostgresStore } from './postgres.js';
-import { MIGRATIONS } from './internal/migrations.js';
+} from '../../src/store/index.js';
+import { openPostgresStore } from '../../src/store/core/postgres.js';
+import { MIGRATIONS } from '../../src/store/internal/migrations.js';
 import { describeStoreContract } from './store-contract.js';
 import { describeTransferContract, type OpenedStore } from './transfer-contract.js';
 

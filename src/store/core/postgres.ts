@@ -1,18 +1,18 @@
-import { clientConfig, createPool, parsePostgresUrl } from './internal/postgres-connection.js';
-import { createPgDb, type PgDb } from './internal/postgres-db.js';
-import { migrateWhenUsed } from './internal/postgres-migrate.js';
+import { clientConfig, createPool, parsePostgresUrl } from '../internal/postgres-connection.js';
+import { createPgDb, type PgDb } from '../internal/postgres-db.js';
+import { migrateWhenUsed } from '../internal/postgres-migrate.js';
 import {
   readBusiness,
   readState,
   runPostgresTransaction,
-} from './internal/postgres-transaction.js';
-import { createChangeWatcher, type WatcherTiming } from './internal/postgres-watch.js';
-import { createPostgresModerationStore } from './moderation-postgres.js';
-import { createPostgresRateStore } from './rates-postgres.js';
-import { compareKeys } from '../domain/order.js';
+} from '../internal/postgres-transaction.js';
+import { createChangeWatcher, type WatcherTiming } from '../internal/postgres-watch.js';
+import { createPostgresModerationStore } from '../moderation/postgres.js';
+import { createPostgresRateStore } from '../rates/postgres.js';
+import { compareKeys } from '../../domain/order.js';
 import type { AnalysisStore, Dataset, PublishedReader, SessionStore, Store } from './types.js';
-import { createPostgresTransfer } from './transfer-postgres.js';
-import { createPostgresWebSubStore } from './websub-postgres.js';
+import { createPostgresTransfer } from '../transfer/postgres.js';
+import { createPostgresWebSubStore } from '../websub/postgres.js';
 
 /** Reviews read per query by `readPublished`, in published order. */
 const READ_BATCH = 1000;

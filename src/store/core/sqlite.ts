@@ -1,18 +1,18 @@
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import { compareKeys } from '../domain/order.js';
-import { checkDatabaseFile, ensureDirectory } from './internal/files.js';
-import { runMigrations } from './internal/migrations.js';
-import { createSqliteModerationStore } from './moderation-sqlite.js';
-import { createSqliteRateStore } from './rates-sqlite.js';
+import { compareKeys } from '../../domain/order.js';
+import { checkDatabaseFile, ensureDirectory } from '../internal/files.js';
+import { runMigrations } from '../internal/migrations.js';
+import { createSqliteModerationStore } from '../moderation/sqlite.js';
+import { createSqliteRateStore } from '../rates/sqlite.js';
 import {
   createStagingTables,
   readBusiness,
   readState,
   runStaged,
-} from './internal/sqlite-staged.js';
-import { createSqliteTransfer } from './transfer-sqlite.js';
-import { createSqliteWebSubStore } from './websub-sqlite.js';
+} from '../internal/sqlite-staged.js';
+import { createSqliteTransfer } from '../transfer/sqlite.js';
+import { createSqliteWebSubStore } from '../websub/sqlite.js';
 import {
   StoreBusyError,
   type AnalysisStore,

@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { storedRow } from '../../test/helpers/records.js';
-import { openServiceStore, openStore } from './index.js';
-import type { ServiceStore, Store } from './types.js';
+import { storedRow } from '../helpers/records.js';
+import { openServiceStore, openStore } from '../../src/store/index.js';
+import type { ServiceStore, Store } from '../../src/store/core/types.js';
 import { describeWebSubContract } from './websub-contract.js';
 
 /**

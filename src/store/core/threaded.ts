@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
-import { rpcClient, workerUrl } from '../platform/rpc.js';
+import { rpcClient, workerUrl } from '../../platform/rpc.js';
 import type { RateStore, SessionStore, ServiceStore } from './types.js';
-import type { WebSubStore } from './websub-types.js';
+import type { WebSubStore } from '../websub/types.js';
 
 /** Every method of `T`, forwarded to the store thread as `<group>.<method>`. */
 function forward<T extends object>(
@@ -21,7 +21,7 @@ function forward<T extends object>(
  * (and migrated), or rejects with the reason it could not be.
  */
 export async function openThreadedSqliteStore(path: string): Promise<ServiceStore> {
-  const worker = new Worker(workerUrl(import.meta.url, './internal/store-thread.js'), {
+  const worker = new Worker(workerUrl(import.meta.url, '../internal/store-thread.js'), {
     workerData: { path },
   });
   const client = rpcClient(worker);

@@ -1,9 +1,9 @@
-import type { PgDb } from './internal/postgres-db.js';
-import { CHANGE_CHANNEL } from './internal/postgres-transaction.js';
-import { describeContents, TRANSFER_TABLES, transferTable } from './internal/transfer-tables.js';
-import type { Query } from './internal/postgres-db.js';
-import { StoreNotEmptyError, type StoreTransfer, type TableCounts } from './types.js';
-import { dict, own } from '../platform/dict.js';
+import type { PgDb } from '../internal/postgres-db.js';
+import { CHANGE_CHANNEL } from '../internal/postgres-transaction.js';
+import { describeContents, TRANSFER_TABLES, transferTable } from './tables.js';
+import type { Query } from '../internal/postgres-db.js';
+import { StoreNotEmptyError, type StoreTransfer, type TableCounts } from '../core/types.js';
+import { dict, own } from '../../platform/dict.js';
 
 /** PostgreSQL takes at most 65,535 parameters per statement. */
 const MAX_PARAMETERS = 60_000;

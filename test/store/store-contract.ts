@@ -4,12 +4,12 @@
  * the interface in `types.ts` promises, never an engine's specifics. Not a test file itself.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { testBusiness } from '../../test/helpers/fixtures.js';
-import { storedRow } from '../../test/helpers/records.js';
-import { Business } from '../domain/business.js';
-import { compareKeys, sortKeyOf } from '../domain/order.js';
-import type { Review } from '../domain/review.js';
-import { reviewKey, type Store, type StoredReview } from './types.js';
+import { testBusiness } from '../helpers/fixtures.js';
+import { storedRow } from '../helpers/records.js';
+import { Business } from '../../src/domain/business.js';
+import { compareKeys, sortKeyOf } from '../../src/domain/order.js';
+import type { Review } from '../../src/domain/review.js';
+import { reviewKey, type Store, type StoredReview } from '../../src/store/core/types.js';
 import { describeConcurrencyContract, gate } from './concurrency-contract.js';
 import { describeModerationContract } from './moderation-contract.js';
 import { describeWatchContract } from './watch-contract.js';

@@ -1,5 +1,5 @@
 /** The WebSub rows as both engines return them (times in milliseconds), and their records. */
-import type { ClaimedIntent, IntentMode, Subscription } from '../websub-types.js';
+import type { ClaimedIntent, IntentMode, Subscription } from './types.js';
 
 export interface SubscriptionRow {
   topic: string;

@@ -5,8 +5,8 @@ import {
   toSubscription,
   type IntentRow,
   type SubscriptionRow,
-} from './internal/websub-rows.js';
-import { claimDeliveriesSql, claimIntentsSql } from './internal/websub-claim-sql.js';
+} from './rows.js';
+import { claimDeliveriesSql, claimIntentsSql } from './claim-sql.js';
 import type {
   ClaimOptions,
   ClaimedDelivery,
@@ -15,7 +15,7 @@ import type {
   PendingDelivery,
   TopicState,
   WebSubStore,
-} from './websub-types.js';
+} from './types.js';
 
 type Db = Database.Database;
 

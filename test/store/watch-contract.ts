@@ -4,8 +4,8 @@
  * itself.
  */
 import { describe, expect, it } from 'vitest';
-import { storedRow } from '../../test/helpers/records.js';
-import type { Store, StoredReview, WatchEvent } from './types.js';
+import { storedRow } from '../helpers/records.js';
+import type { Store, StoredReview, WatchEvent } from '../../src/store/core/types.js';
 
 /** Calls of a `watch` listener, counted and recorded, with a way to wait for the n-th. */
 function listenerCalls() {

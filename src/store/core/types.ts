@@ -1,7 +1,7 @@
-import type { Business } from '../domain/business.js';
-import type { ReviewSource } from '../domain/review.js';
-import type { WebSubStore } from './websub-types.js';
-import type { Dict } from '../platform/dict.js';
+import type { Business } from '../../domain/business.js';
+import type { ReviewSource } from '../../domain/review.js';
+import type { WebSubStore } from '../websub/types.js';
+import type { Dict } from '../../platform/dict.js';
 
 /** The version of the published data: bumped by every committed change to reviews or business. */
 export interface DataState {
