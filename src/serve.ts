@@ -2,7 +2,8 @@ import { parseCommandLine, printUsage, runCommandLine, UsageError } from './cli.
 import { ConfigError, loadConfig } from './config.js';
 import { createLogger } from './logger.js';
 import { ListenError, startService } from './service.js';
-import { StoreOpenError } from './store/index.js';
+import { isServiceError } from './platform/errors.js';
+import { STORE_OPEN_FAILED } from './store/index.js';
 
 export const USAGE = `Usage: dealer-reviews serve
        npm start
@@ -43,7 +44,7 @@ export async function main(argv: readonly string[]): Promise<number | null> {
     try {
       service = await startService(config, logger);
     } catch (err) {
-      if (!(err instanceof StoreOpenError) && !(err instanceof ListenError)) throw err;
+      if (!isServiceError(err, STORE_OPEN_FAILED) && !(err instanceof ListenError)) throw err;
       process.stderr.write(`dealer-reviews: ${err.message}\n`);
       return EX_CONFIG;
     }

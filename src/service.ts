@@ -89,7 +89,7 @@ function clientErrorHandler(server: Server, logger: Logger): void {
  * sample dealership into an empty store when SAMPLE_DATA is on and builds every data version off
  * the event loop), publishes the first version, starts watching for new ones, and listens.
  * Resolves once the service answers requests. A store that cannot be opened (or does not answer
- * within the deadline) rejects with a `StoreOpenError`, an address it cannot listen on with a
+ * within the deadline) rejects with a `store_open_failed` `ServiceError`, an address it cannot listen on with a
  * `ListenError` (after closing what it started).
  */
 export async function startService(config: Config, logger: Logger): Promise<RunningService> {

@@ -1,7 +1,8 @@
 import { describeError, UsageError } from '../cli.js';
 import { ConfigError, loadEnv } from '../config.js';
 import { lowerProcessPriority } from '../platform/priority.js';
-import { ConcurrentChangeError, openStoreWithin, type Store } from '../store/index.js';
+import { isServiceError } from '../platform/errors.js';
+import { CONCURRENT_CHANGE, openStoreWithin, type Store } from '../store/index.js';
 import { parseCliArgs, USAGE, type CliArgs } from './args.js';
 
 export { USAGE };
@@ -78,7 +79,7 @@ async function importWith(store: Store, args: CliArgs): Promise<number> {
     return 0;
   } catch (err) {
     progress?.done();
-    if (err instanceof ConcurrentChangeError) {
+    if (isServiceError(err, CONCURRENT_CHANGE)) {
       return fail(
         args,
         `other changes were committed during each of ${IMPORT_ATTEMPTS} attempts; nothing was imported, try again`,

@@ -2,16 +2,19 @@
  * The concurrency part of the Store contract: writers that overlap, on one instance and on two.
  * Run by `describeStoreContract` for each engine; not a test file itself.
  */
+import { isServiceError } from '../../src/platform/errors.js';
 import { describe, expect, it } from 'vitest';
 import { testBusiness } from '../helpers/fixtures.js';
 import { storedRow } from '../helpers/records.js';
 import { Business } from '../../src/domain/business.js';
 import {
-  ConcurrentChangeError,
+  CONCURRENT_CHANGE,
   type Store,
   type StoreTransaction,
   type StoredReview,
-} from '../../src/store/core/types.js';
+} from '../../src/store/index.js';
+
+const isConcurrentChange = (err: unknown): boolean => isServiceError(err, CONCURRENT_CHANGE);
 
 const BUSINESS = Business.parse(testBusiness());
 
@@ -118,7 +121,7 @@ export function describeConcurrencyContract(
       const outcomes = await Promise.allSettled([first, second]);
       const committed = outcomes.flatMap((o, i) => (o.status === 'fulfilled' ? [i] : []));
       for (const o of outcomes) {
-        if (o.status === 'rejected') expect(o.reason).toBeInstanceOf(ConcurrentChangeError);
+        if (o.status === 'rejected') expect(o.reason).toSatisfy(isConcurrentChange);
       }
       expect(committed.length).toBeGreaterThan(0);
       const state = await store.state();

@@ -11,7 +11,7 @@ import {
   type PublishedHead,
   type Store,
   type StoredReview,
-} from '../../src/store/core/types.js';
+} from '../../src/store/index.js';
 
 const hide = (reviewId: string, at = '2025-03-01T10:00:00.000Z'): ModerationRecord => ({
   reviewId,

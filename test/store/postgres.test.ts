@@ -10,19 +10,23 @@ import pg from 'pg';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import { storedRow } from '../helpers/records.js';
 import {
-  ConcurrentChangeError,
+  CONCURRENT_CHANGE,
   openServiceStore,
   openStore,
   openStoreWithin,
-  StoreOpenError,
+  STORE_OPEN_FAILED,
   type ServiceStore,
   type Store,
   type WatchEvent,
 } from '../../src/store/index.js';
 import { openPostgresStore } from '../../src/store/core/postgres.js';
 import { MIGRATIONS } from '../../src/store/internal/migrations.js';
+import { isServiceError } from '../../src/platform/errors.js';
 import { describeStoreContract } from './store-contract.js';
 import { describeTransferContract, type OpenedStore } from './transfer-contract.js';
+
+const isConcurrentChange = (err: unknown): boolean => isServiceError(err, CONCURRENT_CHANGE);
+const isStoreOpenFailure = (err: unknown): boolean => isServiceError(err, STORE_OPEN_FAILED);
 
 const adminUrl = inject('pgAdminUrl');
 let admin: pg.Client;
@@ -156,7 +160,7 @@ describe('the PostgreSQL store', () => {
     expect(store.location).toBe(url.toString().replace('hunter2-secret', '***'));
     url.pathname = '/no_such_database';
     const failure = await openStoreWithin(url.toString()).catch((err: unknown) => err);
-    expect(failure).toBeInstanceOf(StoreOpenError);
+    expect(failure).toSatisfy(isStoreOpenFailure);
     const message = (failure as Error).message;
     expect(message).toContain('no_such_database');
     expect(message).toContain('(SQLSTATE 3D000)');
@@ -184,7 +188,7 @@ describe('the PostgreSQL store', () => {
       return tx.bumpVersion('2030-01-02T00:00:00.000Z');
     });
     release();
-    await expect(slow).rejects.toBeInstanceOf(ConcurrentChangeError);
+    await expect(slow).rejects.toSatisfy(isConcurrentChange);
     expect(await first.state()).toEqual(quick);
     expect(await first.countReviews()).toBe(1);
   });
@@ -215,7 +219,7 @@ describe('the PostgreSQL store', () => {
       at: '2030-01-02T00:00:00.000Z',
     });
     release();
-    await expect(pruning).rejects.toBeInstanceOf(ConcurrentChangeError);
+    await expect(pruning).rejects.toSatisfy(isConcurrentChange);
     expect(await first.countReviews()).toBe(2);
   });
 
@@ -345,7 +349,7 @@ describe('the PostgreSQL store', () => {
     expect(ended.rows).toEqual([{ ended: true }]);
     resume();
     await expect(tx).rejects.toThrow();
-    await expect(tx).rejects.not.toBeInstanceOf(ConcurrentChangeError);
+    await expect(tx).rejects.not.toSatisfy(isConcurrentChange);
     expect(await store.countReviews()).toBe(0);
     const state = await store.transaction(async (t) => {
       await t.upsertReviews([storedRow('kept')]);

@@ -3,10 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { storedRow } from '../helpers/records.js';
-import { ConcurrentChangeError, openStore } from '../../src/store/index.js';
+import { CONCURRENT_CHANGE, openStore } from '../../src/store/index.js';
+import { isServiceError } from '../../src/platform/errors.js';
 import { describeStoreContract } from './store-contract.js';
 import { describeTransferContract } from './transfer-contract.js';
-import type { Store } from '../../src/store/core/types.js';
+import type { Store } from '../../src/store/index.js';
+
+const isConcurrentChange = (err: unknown): boolean => isServiceError(err, CONCURRENT_CHANGE);
 
 describeStoreContract(
   'SQLite',
@@ -102,7 +105,7 @@ describe('SQLite staged transactions', () => {
       return tx.bumpVersion('2030-01-02T00:00:00.000Z');
     });
     release();
-    await expect(slow).rejects.toBeInstanceOf(ConcurrentChangeError);
+    await expect(slow).rejects.toSatisfy(isConcurrentChange);
     expect(await first.state()).toEqual(quick);
     const ids = (await first.readDataset()).reviews.map(
       (json) => (JSON.parse(json) as { sourceReviewId: string }).sourceReviewId,

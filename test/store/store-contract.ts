@@ -9,7 +9,7 @@ import { storedRow } from '../helpers/records.js';
 import { Business } from '../../src/domain/business.js';
 import { compareKeys, sortKeyOf } from '../../src/domain/order.js';
 import type { Review } from '../../src/domain/review.js';
-import { reviewKey, type Store, type StoredReview } from '../../src/store/core/types.js';
+import { reviewKey, type Store, type StoredReview } from '../../src/store/index.js';
 import { describeConcurrencyContract, gate } from './concurrency-contract.js';
 import { describeModerationContract } from './moderation-contract.js';
 import { describeWatchContract } from './watch-contract.js';

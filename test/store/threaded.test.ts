@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { storedRow } from '../helpers/records.js';
 import { openServiceStore, openStore } from '../../src/store/index.js';
-import type { ServiceStore, Store } from '../../src/store/core/types.js';
+import type { ServiceStore, Store } from '../../src/store/index.js';
 import { describeWebSubContract } from './websub-contract.js';
 
 /**

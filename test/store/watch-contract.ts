@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { storedRow } from '../helpers/records.js';
-import type { Store, StoredReview, WatchEvent } from '../../src/store/core/types.js';
+import type { Store, StoredReview, WatchEvent } from '../../src/store/index.js';
 
 /** Calls of a `watch` listener, counted and recorded, with a way to wait for the n-th. */
 function listenerCalls() {

@@ -4,8 +4,8 @@
  * not a test file itself.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { ServiceStore } from '../../src/store/core/types.js';
-import type { ClaimOptions, NewIntent, NewSubscription } from '../../src/store/websub/types.js';
+import type { ServiceStore } from '../../src/store/index.js';
+import type { ClaimOptions, NewIntent, NewSubscription } from '../../src/store/index.js';
 
 const TOPIC = 'https://reviews.example.com/feed.xml';
 const OTHER = 'https://reviews.example.com/reviews.json';

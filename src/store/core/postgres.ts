@@ -10,9 +10,11 @@ import { createChangeWatcher, type WatcherTiming } from '../internal/postgres-wa
 import { createPostgresModerationStore } from '../moderation/postgres.js';
 import { createPostgresRateStore } from '../rates/postgres.js';
 import { compareKeys } from '../../domain/order.js';
-import type { AnalysisStore, Dataset, PublishedReader, SessionStore, Store } from './types.js';
+import type { AnalysisStore } from '../analyses/types.js';
+import type { SessionStore } from '../sessions/types.js';
+import type { Dataset, PublishedReader, Store } from './types.js';
 import { createPostgresTransfer } from '../transfer/postgres.js';
-import { createPostgresWebSubStore } from '../websub/postgres.js';
+import { createPostgresWebSubStore } from '../hub/postgres.js';
 
 /** Reviews read per query by `readPublished`, in published order. */
 const READ_BATCH = 1000;

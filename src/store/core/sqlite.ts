@@ -12,15 +12,10 @@ import {
   runStaged,
 } from '../internal/sqlite-staged.js';
 import { createSqliteTransfer } from '../transfer/sqlite.js';
-import { createSqliteWebSubStore } from '../websub/sqlite.js';
-import {
-  StoreBusyError,
-  type AnalysisStore,
-  type Dataset,
-  type PublishedReader,
-  type Store,
-  type StoreTransaction,
-} from './types.js';
+import type { AnalysisStore } from '../analyses/types.js';
+import { createSqliteWebSubStore } from '../hub/sqlite.js';
+import { storeBusy } from '../errors.js';
+import { type Dataset, type PublishedReader, type Store, type StoreTransaction } from './types.js';
 
 type Db = Database.Database;
 
@@ -127,7 +122,7 @@ export interface SqliteStoreOptions {
   /**
    * With `asyncLockWait`: how long a write made for a request (a rate counter, an MCP session's
    * setting, a WebSub request) may wait for the lock, queue included, before it fails with
-   * `StoreBusyError` (other writes wait `LOCK_WAIT_MS`).
+   * `storeBusy()` (other writes wait `LOCK_WAIT_MS`).
    */
   requestWaitMs?: number;
 }
@@ -167,13 +162,13 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
    */
   const begin = async (deadline: number, abandoned: () => boolean): Promise<void> => {
     for (let delay = 1; ; delay = Math.min(delay * 2, 25)) {
-      if (abandoned()) throw new StoreBusyError();
+      if (abandoned()) throw storeBusy();
       try {
         writer.exec('BEGIN IMMEDIATE');
         return;
       } catch (err) {
         if (!isBusy(err)) throw err;
-        if (Date.now() + delay > deadline) throw new StoreBusyError();
+        if (Date.now() + delay > deadline) throw storeBusy();
       }
       await new Promise((resolve) => setTimeout(resolve, delay));
     }
@@ -201,7 +196,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
       const timer = setTimeout(
         () => {
           gaveUp = true;
-          reject(new StoreBusyError());
+          reject(storeBusy());
         },
         Math.max(0, deadline - Date.now()),
       );

@@ -1,7 +1,9 @@
 import { Worker } from 'node:worker_threads';
 import { rpcClient, workerUrl } from '../../platform/rpc.js';
-import type { RateStore, SessionStore, ServiceStore } from './types.js';
-import type { WebSubStore } from '../websub/types.js';
+import type { RateStore } from '../rates/types.js';
+import type { SessionStore } from '../sessions/types.js';
+import type { ServiceStore } from './types.js';
+import type { WebSubStore } from '../hub/types.js';
 
 /** Every method of `T`, forwarded to the store thread as `<group>.<method>`. */
 function forward<T extends object>(

@@ -1,7 +1,11 @@
 import type { Business } from '../../domain/business.js';
 import type { ReviewSource } from '../../domain/review.js';
-import type { WebSubStore } from '../websub/types.js';
-import type { Dict } from '../../platform/dict.js';
+import type { WebSubStore } from '../hub/types.js';
+import type { AnalysisStore } from '../analyses/types.js';
+import type { ModerationStore } from '../moderation/types.js';
+import type { RateStore } from '../rates/types.js';
+import type { SessionStore } from '../sessions/types.js';
+import type { StoreTransfer } from '../transfer/types.js';
 
 /** The version of the published data: bumped by every committed change to reviews or business. */
 export interface DataState {
@@ -75,102 +79,6 @@ export interface StoreTransaction {
   bumpVersion(changedAt: string): Promise<DataState>;
 }
 
-/** Shared secrets and ended MCP sessions: what lets several instances agree on sessions. */
-export interface SessionStore {
-  /**
-   * The secret named `name`: the first call stores `candidate`, and every later call (on any
-   * instance) returns what was stored.
-   */
-  secret(name: string, candidate: string): Promise<string>;
-  /** True when the session with this key was ended (DELETE) on any instance. */
-  isEnded(sessionKey: string): Promise<boolean>;
-  /** Records the end of a session, kept until it would have expired anyway. */
-  end(sessionKey: string, expiresAtMs: number): Promise<void>;
-  /** Forgets ended sessions, and subscriptions, whose expiry has passed; returns how many. */
-  purgeEnded(nowMs: number): Promise<number>;
-  /** Records that a session subscribed to a resource, until the session's expiry. */
-  subscribe(sessionKey: string, uri: string, expiresAtMs: number): Promise<void>;
-  unsubscribe(sessionKey: string, uri: string): Promise<void>;
-  /** The resources a session subscribed to (empty once it ended or expired). */
-  subscriptions(sessionKey: string, nowMs: number): Promise<string[]>;
-  /** Records the log level a session asked for (`logging/setLevel`), until its expiry. */
-  setLogLevel(sessionKey: string, level: string, expiresAtMs: number): Promise<void>;
-  /** The log level a session asked for, or `null` (never set, ended or expired). */
-  logLevel(sessionKey: string, nowMs: number): Promise<string | null>;
-}
-
-/**
- * Analyses derived from review texts (the insights' per-text ABSA results), kept so that a restart
- * does not analyse every text again. A cache: deleting it costs only recomputation. Keys are
- * opaque (the insights engine hashes the model version with the text).
- */
-export interface AnalysisStore {
-  /** The stored analyses (JSON text) of these keys; missing keys are absent from the map. */
-  get(keys: readonly string[]): Promise<Map<string, string>>;
-  /** Stores analyses (key and JSON text), replacing any stored under the same key. */
-  put(entries: readonly (readonly [key: string, analysis: string])[]): Promise<void>;
-  /** Number of stored analyses. */
-  count(): Promise<number>;
-  /** Deletes every analysis whose key is not in `keep`; returns how many. */
-  retain(keep: ReadonlySet<string>): Promise<number>;
-}
-
-/** One operator decision about a review's publication, as the moderation log keeps it. */
-export interface ModerationRecord {
-  /** The public id of the review (`id` in every document). */
-  reviewId: string;
-  /** `hide` takes the review out of publication; `unhide` publishes it again. */
-  action: 'hide' | 'unhide';
-  /** Why, as the operator wrote it. */
-  reason: string | null;
-  /** Who decided (the operator's name, or the system user and host). */
-  actor: string;
-  /** When (RFC 3339); also the time of the data version that publishes it. */
-  at: string;
-}
-
-/**
- * The outcome of a hide or unhide: `changed` (logged and published as data version `state`),
- * `unchanged` (the review already was so: nothing written) or `unknown` (no stored review has this
- * id, nor, for `unhide`, a hide of it: nothing written).
- */
-export type ModerationOutcome =
-  { status: 'changed'; state: DataState } | { status: 'unchanged' } | { status: 'unknown' };
-
-/**
- * Reviews an operator took out of publication (`dealer-reviews remove`). A hidden review stays
- * stored and imports keep updating it, but `readDataset` leaves it out until it is shown again.
- * The hide is kept by review id, apart from the stored row, so neither importing the same export
- * again nor `--prune` followed by a later import brings the review back.
- */
-export interface ModerationStore {
-  /**
-   * Hides or shows again the review `record.reviewId`: in one transaction, changes its state,
-   * appends `record` to the log and bumps the data version (at `record.at`).
-   */
-  apply(record: ModerationRecord): Promise<ModerationOutcome>;
-  /** The ids of the hidden reviews. */
-  hiddenIds(): Promise<Set<string>>;
-  /** Every hide and unhide of one review, oldest first. */
-  log(reviewId: string): Promise<ModerationRecord[]>;
-}
-
-/** The outcome of counting one request against its client's budget. */
-export type RateDecision = { ok: true } | { ok: false; retryAfterMs: number };
-
-/**
- * Fixed-window request counters kept in the store, so that a limit holds across every instance
- * that shares it (the hub's subscribe requests, MCP's `initialize`).
- */
-export interface RateStore {
-  /**
-   * Counts one request of `key` in the window of `windowMs` that contains `nowMs` (windows start
-   * at the first request) and says whether it is within `limit`; when not, how long until the
-   * window ends.
-   */
-  take(key: string, nowMs: number, windowMs: number, limit: number): Promise<RateDecision>;
-}
-
 /** What `ServiceStore.watch` tells its listeners. */
 export type WatchEvent = 'change' | 'listening' | 'lost';
 
@@ -241,80 +149,7 @@ export interface Store extends ServiceStore {
   readonly transfer: StoreTransfer;
 }
 
-/** Rows of one table, in the form both engines read and write (text, numbers and nulls). */
-export interface TableRows {
-  table: string;
-  /** The column names, in the order of each row's values. */
-  columns: readonly string[];
-  rows: (string | number | null)[][];
-}
-
-/** Rows per table, for the tables a transfer copies. */
-export type TableCounts = Dict<number>;
-
-/**
- * The whole store as rows, for moving it to another engine (`dealer-reviews migrate-store`): the
- * reviews (hidden ones too, with their derived records), the business, the data version, the
- * moderation log and hidden set, MCP session secrets, ended sessions and their subscriptions,
- * the WebSub subscriptions, queues and topic states (claims released) and the insights' stored
- * analyses. Not copied: rate-limit windows (they last a minute) and the applied migrations.
- */
-export interface StoreTransfer {
-  /**
-   * Reads every copied table from one consistent snapshot, in batches of at most `batchSize`
-   * rows, and hands each batch to `fn` (awaited before the next is read); returns the rows per
-   * table. Uses connections of its own: the store stays usable meanwhile.
-   */
-  exportRows(fn: (batch: TableRows) => Promise<void>, batchSize?: number): Promise<TableCounts>;
-  /**
-   * Writes what `fill` puts, in one transaction, into this store, which must be empty (no row
-   * in any copied table, data version 0): otherwise `StoreNotEmptyError`, and nothing written.
-   * Identity sequences continue after the copied ids.
-   */
-  importRows(fill: (put: (batch: TableRows) => Promise<void>) => Promise<unknown>): Promise<void>;
-  /** The rows per copied table. */
-  counts(): Promise<TableCounts>;
-}
-
-/** `StoreTransfer.importRows` into a store that holds data already: nothing was written. */
-export class StoreNotEmptyError extends Error {
-  override name = 'StoreNotEmptyError';
-}
-
-/**
- * Another writer committed a change to the reviews while a transaction was running: nothing of
- * the transaction was written; running it again sees the other change.
- */
-export class ConcurrentChangeError extends Error {
-  override name = 'ConcurrentChangeError';
-  constructor(options?: ErrorOptions) {
-    super(
-      'another change to the reviews was committed meanwhile; nothing was written, try again',
-      options,
-    );
-  }
-}
-
 /** The key used in `getReviews` maps. */
 export function reviewKey(source: string, sourceReviewId: string): string {
   return `${source}\u0000${sourceReviewId}`;
-}
-
-/**
- * A write the service makes for a request (a rate counter, an MCP session's setting, a WebSub
- * request) could not take the store's write lock in time: another process (an import, an
- * operator's tool) holds it. Nothing was written; the request is answered 503 with `Retry-After`
- * rather than kept waiting.
- */
-export class StoreBusyError extends Error {
-  override name = 'StoreBusyError';
-  readonly code = 'STORE_BUSY';
-  constructor() {
-    super('the store is busy: another process holds its write lock; try again shortly');
-  }
-}
-
-/** True for a `StoreBusyError`, also one thrown on the store's thread (kept by name). */
-export function isStoreBusy(err: unknown): boolean {
-  return (err as { name?: unknown } | null)?.name === 'StoreBusyError';
 }

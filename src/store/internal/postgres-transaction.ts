@@ -1,6 +1,7 @@
 import type { Business } from '../../domain/business.js';
+import { CONCURRENT_CHANGE, concurrentChange } from '../errors.js';
+import { isServiceError } from '../../platform/errors.js';
 import {
-  ConcurrentChangeError,
   reviewKey,
   type DataState,
   type ReviewKey,
@@ -189,7 +190,7 @@ export async function runPostgresTransaction<T>(
       } catch (err) {
         if (!isConflict(err)) throw err;
         conflict = true;
-        throw new ConcurrentChangeError({ cause: err });
+        throw concurrentChange({ cause: err });
       }
     };
   try {
@@ -209,7 +210,7 @@ export async function runPostgresTransaction<T>(
   } catch (err) {
     // Whatever `fn` made of the refused statement, nothing was written.
     if (conflict || isConflict(err)) {
-      throw err instanceof ConcurrentChangeError ? err : new ConcurrentChangeError({ cause: err });
+      throw isServiceError(err, CONCURRENT_CHANGE) ? err : concurrentChange({ cause: err });
     }
     throw err;
   }

@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { Business } from '../../domain/business.js';
+import { concurrentChange } from '../errors.js';
 import {
-  ConcurrentChangeError,
   reviewKey,
   type DataState,
   type ReviewKey,
@@ -164,7 +164,7 @@ export async function runStaged<T>(
 
 /** Applies what a transaction staged, in the write transaction `write` opened. */
 function apply(db: Db, base: DataState, business: Business | null, bumpedAt: string | null): void {
-  if (readState(db).version !== base.version) throw new ConcurrentChangeError();
+  if (readState(db).version !== base.version) throw concurrentChange();
   if (business) {
     db.prepare(
       `INSERT INTO business (id, record, updated_at) VALUES (1, ?, ?)

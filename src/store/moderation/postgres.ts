@@ -1,6 +1,6 @@
 import { bumpVersion } from '../internal/postgres-transaction.js';
 import type { PgDb } from '../internal/postgres-db.js';
-import type { ModerationOutcome, ModerationStore } from '../core/types.js';
+import type { ModerationOutcome, ModerationStore } from './types.js';
 
 interface LogRow {
   review_id: string;

@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
-import type { DataState, ModerationOutcome, ModerationRecord, ModerationStore } from '../core/types.js';
+import type { DataState } from '../core/types.js';
+import type { ModerationOutcome, ModerationRecord, ModerationStore } from './types.js';
 import { readState, type WriteRunner } from '../internal/sqlite-staged.js';
 
 type Db = Database.Database;

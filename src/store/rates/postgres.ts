@@ -1,5 +1,5 @@
 import type { PgDb } from '../internal/postgres-db.js';
-import type { RateDecision, RateStore } from '../core/types.js';
+import type { RateDecision, RateStore } from './types.js';
 
 /**
  * The PostgreSQL rate counters, on the same table as SQLite's: each request is one

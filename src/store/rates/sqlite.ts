@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { WriteRunner } from '../internal/sqlite-staged.js';
-import type { RateDecision, RateStore } from '../core/types.js';
+import type { RateDecision, RateStore } from './types.js';
 
 type Db = Database.Database;
 

@@ -2,7 +2,8 @@ import type { PgDb } from '../internal/postgres-db.js';
 import { CHANGE_CHANNEL } from '../internal/postgres-transaction.js';
 import { describeContents, TRANSFER_TABLES, transferTable } from './tables.js';
 import type { Query } from '../internal/postgres-db.js';
-import { StoreNotEmptyError, type StoreTransfer, type TableCounts } from '../core/types.js';
+import { storeNotEmpty } from '../errors.js';
+import type { StoreTransfer, TableCounts } from './types.js';
 import { dict, own } from '../../platform/dict.js';
 
 /** PostgreSQL takes at most 65,535 parameters per statement. */
@@ -62,7 +63,7 @@ export function createPostgresTransfer(db: PgDb): StoreTransfer {
         );
         const contents = describeContents(counts, rows[0]!.version);
         if (contents !== '') {
-          throw new StoreNotEmptyError(`the target database is not empty (${contents})`);
+          throw storeNotEmpty(`the target database is not empty (${contents})`);
         }
         await query('DELETE FROM data_state');
         await fill(async (batch) => {

@@ -1,11 +1,7 @@
 import type Database from 'better-sqlite3';
 import { describeContents, TRANSFER_TABLES, transferTable } from './tables.js';
-import {
-  StoreNotEmptyError,
-  type StoreTransfer,
-  type TableCounts,
-  type TableRows,
-} from '../core/types.js';
+import { storeNotEmpty } from '../errors.js';
+import type { StoreTransfer, TableCounts, TableRows } from './types.js';
 import { dict } from '../../platform/dict.js';
 
 type Db = Database.Database;
@@ -72,7 +68,7 @@ export function createSqliteTransfer(
             .get() as number;
           const contents = describeContents(counts, version);
           if (contents !== '') {
-            throw new StoreNotEmptyError(`the target store is not empty (${contents})`);
+            throw storeNotEmpty(`the target store is not empty (${contents})`);
           }
           writer.exec('DELETE FROM data_state');
           const inserts = new Map<string, Database.Statement>();
