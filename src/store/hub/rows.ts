@@ -1,5 +1,11 @@
 /** The WebSub rows as both engines return them (times in milliseconds), and their records. */
-import type { ClaimedIntent, IntentMode, Subscription } from './types.js';
+import type {
+  ClaimedIntent,
+  IntentMode,
+  NewIntent,
+  PendingDelivery,
+  Subscription,
+} from './types.js';
 
 export interface SubscriptionRow {
   topic: string;
@@ -60,4 +66,41 @@ export function sameNamePrefixes(callback: string): { slash: string; colon: stri
   const url = new URL(callback);
   const base = `${url.protocol}//${url.hostname}`;
   return { slash: `${base}/`, colon: `${base}:` };
+}
+
+export interface PendingDeliveryRow {
+  topic: string;
+  callback: string;
+  min_version: number;
+  attempts: number;
+  due_at: number;
+  claimed_by: string | null;
+}
+
+export function toPendingDelivery(r: PendingDeliveryRow): PendingDelivery {
+  return {
+    topic: r.topic,
+    callback: r.callback,
+    minVersion: r.min_version,
+    attempts: r.attempts,
+    dueAt: r.due_at,
+    claimedBy: r.claimed_by,
+  };
+}
+
+/** The denial notice queued when failed deliveries drop a subscription. */
+export function denialOf(
+  d: { topic: string; callback: string },
+  callbackHost: string,
+  reason: string,
+): NewIntent {
+  return {
+    mode: 'denied',
+    topic: d.topic,
+    callback: d.callback,
+    callbackHost,
+    secret: null,
+    leaseSeconds: null,
+    reason,
+  };
 }
