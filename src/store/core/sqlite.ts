@@ -1,26 +1,29 @@
+/**
+ * The SQLite store: opening (a file, WAL mode, the migrations) and the parts of the store each
+ * capability builds (`sessions/`, `hub/`, `rates/`, `analyses/`, `moderation/`, `transfer/`),
+ * on one reader and one writer connection; the published data's reads are here.
+ */
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { compareKeys } from '../../domain/order.js';
+import { createSqliteAnalysisStore } from '../analyses/sqlite.js';
+import { createSqliteWebSubStore } from '../hub/sqlite.js';
 import { checkDatabaseFile, ensureDirectory } from '../internal/files.js';
 import { runMigrations } from '../internal/migrations.js';
-import { createSqliteModerationStore } from '../moderation/sqlite.js';
-import { createSqliteRateStore } from '../rates/sqlite.js';
 import {
   createStagingTables,
   readBusiness,
   readState,
   runStaged,
 } from '../internal/sqlite-staged.js';
+import { createSqliteModerationStore } from '../moderation/sqlite.js';
+import { createSqliteRateStore } from '../rates/sqlite.js';
+import { createSqliteSessionStore } from '../sessions/sqlite.js';
 import { createSqliteTransfer } from '../transfer/sqlite.js';
-import type { AnalysisStore } from '../analyses/types.js';
-import { createSqliteWebSubStore } from '../hub/sqlite.js';
-import { storeBusy } from '../errors.js';
-import { type Dataset, type PublishedReader, type Store, type StoreTransaction } from './types.js';
+import { createSqliteWriter, LOCK_WAIT_MS, REQUEST_WRITE_WAIT_MS } from './sqlite-writer.js';
+import type { Dataset, PublishedReader, Store, StoreTransaction } from './types.js';
 
 type Db = Database.Database;
-
-/** How long a connection waits for another writer's lock (SQLite's busy timeout). */
-export const LOCK_WAIT_MS = 60_000;
 
 function connect(path: string, busyTimeoutMs = LOCK_WAIT_MS): Db {
   if (path !== ':memory:') {
@@ -68,48 +71,6 @@ function migrate(db: Db): void {
   });
 }
 
-function createAnalysisStore(
-  reader: Db,
-  writer: Db,
-  writeSync: <T>(fn: () => T) => Promise<T>,
-): AnalysisStore {
-  const getOne = reader.prepare('SELECT analysis FROM text_analyses WHERE key = ?').pluck();
-  const read = reader.transaction((keys: readonly string[]) => {
-    const found = new Map<string, string>();
-    for (const key of keys) {
-      const analysis = getOne.get(key) as string | undefined;
-      if (analysis !== undefined) found.set(key, analysis);
-    }
-    return found;
-  });
-  const putOne = writer.prepare(
-    'INSERT OR REPLACE INTO text_analyses (key, analysis) VALUES (?, ?)',
-  );
-  const deleteOne = writer.prepare('DELETE FROM text_analyses WHERE key = ?');
-  return {
-    async get(keys) {
-      // One read transaction: the keys are looked up in one consistent snapshot.
-      return read(keys);
-    },
-    put(entries) {
-      return writeSync(() => {
-        for (const [key, analysis] of entries) putOne.run(key, analysis);
-      });
-    },
-    async count() {
-      return reader.prepare('SELECT count(*) FROM text_analyses').pluck().get() as number;
-    },
-    retain(keep) {
-      return writeSync(() => {
-        let deleted = 0;
-        const keys = writer.prepare('SELECT key FROM text_analyses').pluck().all() as string[];
-        for (const key of keys) if (!keep.has(key)) deleted += deleteOne.run(key).changes;
-        return deleted;
-      });
-    },
-  };
-}
-
 export interface SqliteStoreOptions {
   /**
    * Wait for another process's write lock without blocking the thread: the writer's busy timeout
@@ -127,184 +88,11 @@ export interface SqliteStoreOptions {
   requestWaitMs?: number;
 }
 
-/** How long a request's write waits for the store's write lock by default. */
-export const REQUEST_WRITE_WAIT_MS = 2_000;
-/** How long a rate counter's write waits (then the limiter lets the request through). */
-const RATE_WRITE_WAIT_MS = 250;
-
-const isBusy = (err: unknown): boolean => {
-  const code = (err as { code?: unknown } | null)?.code;
-  return code === 'SQLITE_BUSY' || code === 'SQLITE_BUSY_SNAPSHOT';
-};
-
-/**
- * Opens (and migrates) the SQLite store at `path`. WAL mode lets the service read while an import
- * in another process writes; each write batch is one `BEGIN IMMEDIATE` transaction on a
- * dedicated connection, so readers never see a half-applied import.
- */
-export function openSqliteStore(path: string, options: SqliteStoreOptions = {}): Store {
-  const asyncWait = options.asyncLockWait === true;
-  const requestWaitMs = options.requestWaitMs ?? REQUEST_WRITE_WAIT_MS;
-  const writer = connect(path);
-  migrate(writer);
-  if (asyncWait) writer.pragma('busy_timeout = 0');
-  const reader = path === ':memory:' ? writer : connect(path);
-  let queue: Promise<unknown> = Promise.resolve();
-  /** Serialises every write on the writer connection, so none lands inside another's transaction. */
-  const serialize = <T>(run: () => Promise<T>): Promise<T> => {
-    const next = queue.then(run, run);
-    queue = next.catch(() => undefined);
-    return next;
-  };
-  /**
-   * `BEGIN IMMEDIATE`, retried on timers while another process holds the lock, until `deadline`
-   * (or until the caller gave up).
-   */
-  const begin = async (deadline: number, abandoned: () => boolean): Promise<void> => {
-    for (let delay = 1; ; delay = Math.min(delay * 2, 25)) {
-      if (abandoned()) throw storeBusy();
-      try {
-        writer.exec('BEGIN IMMEDIATE');
-        return;
-      } catch (err) {
-        if (!isBusy(err)) throw err;
-        if (Date.now() + delay > deadline) throw storeBusy();
-      }
-      await new Promise((resolve) => setTimeout(resolve, delay));
-    }
-  };
-  /** Runs `fn` in one write transaction, waiting at most `waitMs` for the lock (queue included). */
-  const writeWithin = <T>(fn: () => T, waitMs: number): Promise<T> => {
-    if (!asyncWait) return serialize(async () => writer.transaction(fn).immediate());
-    const deadline = Date.now() + waitMs;
-    let gaveUp = false;
-    const job = serialize(async () => {
-      await begin(deadline, () => gaveUp);
-      try {
-        const result = fn();
-        writer.exec('COMMIT');
-        return result;
-      } catch (err) {
-        if (writer.inTransaction) writer.exec('ROLLBACK');
-        throw err;
-      }
-    });
-    if (waitMs >= LOCK_WAIT_MS) return job;
-    // A request's write: its caller hears of a busy store by its deadline even when the write is
-    // still queued behind another that waits; the queued one then gives up without running.
-    return new Promise<T>((resolve, reject) => {
-      const timer = setTimeout(
-        () => {
-          gaveUp = true;
-          reject(storeBusy());
-        },
-        Math.max(0, deadline - Date.now()),
-      );
-      job.then(
-        (value) => {
-          clearTimeout(timer);
-          resolve(value);
-        },
-        (err: unknown) => {
-          clearTimeout(timer);
-          reject(err as Error);
-        },
-      );
-    });
-  };
-  const writeSync = <T>(fn: () => T): Promise<T> => writeWithin(fn, LOCK_WAIT_MS);
-  const requestWrite = <T>(fn: () => T): Promise<T> => writeWithin(fn, requestWaitMs);
-  // A rate counter waits less: the limiter lets a request through uncounted rather than hold it.
-  const rateWrite = <T>(fn: () => T): Promise<T> =>
-    writeWithin(fn, Math.min(requestWaitMs, RATE_WRITE_WAIT_MS));
-  createStagingTables(writer);
-  let staging: Promise<unknown> = Promise.resolve();
-
-  const endedQuery = reader.prepare('SELECT 1 FROM mcp_ended_sessions WHERE session_key = ?');
+/** The published data as the build reads it: the data version, the dataset, the counts. */
+function publishedReads(
+  reader: Db,
+): Pick<Store, 'state' | 'readDataset' | 'readPublished' | 'countReviews' | 'countDerivedBefore'> {
   return {
-    engine: 'sqlite',
-    location: path,
-    sessions: {
-      secret(name, candidate) {
-        return writeSync(() => {
-          writer
-            .prepare(
-              'INSERT OR IGNORE INTO service_secrets (name, value, created_at) VALUES (?, ?, ?)',
-            )
-            .run(name, candidate, new Date().toISOString());
-          return writer
-            .prepare('SELECT value FROM service_secrets WHERE name = ?')
-            .pluck()
-            .get(name) as string;
-        });
-      },
-      async isEnded(sessionKey) {
-        return endedQuery.get(sessionKey) !== undefined;
-      },
-      end(sessionKey, expiresAtMs) {
-        return requestWrite(() => {
-          writer
-            .prepare(
-              'INSERT OR REPLACE INTO mcp_ended_sessions (session_key, expires_at) VALUES (?, ?)',
-            )
-            .run(sessionKey, expiresAtMs);
-        });
-      },
-      purgeEnded(nowMs) {
-        return writeSync(
-          () =>
-            writer.prepare('DELETE FROM mcp_ended_sessions WHERE expires_at < ?').run(nowMs)
-              .changes +
-            writer.prepare('DELETE FROM mcp_subscriptions WHERE expires_at < ?').run(nowMs)
-              .changes +
-            writer.prepare('DELETE FROM mcp_log_levels WHERE expires_at < ?').run(nowMs).changes,
-        );
-      },
-      subscribe(sessionKey, uri, expiresAtMs) {
-        return requestWrite(() => {
-          writer
-            .prepare(
-              'INSERT OR REPLACE INTO mcp_subscriptions (session_key, uri, expires_at) VALUES (?, ?, ?)',
-            )
-            .run(sessionKey, uri, expiresAtMs);
-        });
-      },
-      unsubscribe(sessionKey, uri) {
-        return requestWrite(() => {
-          writer
-            .prepare('DELETE FROM mcp_subscriptions WHERE session_key = ? AND uri = ?')
-            .run(sessionKey, uri);
-        });
-      },
-      setLogLevel(sessionKey, level, expiresAtMs) {
-        return requestWrite(() => {
-          writer
-            .prepare(
-              'INSERT OR REPLACE INTO mcp_log_levels (session_key, level, expires_at) VALUES (?, ?, ?)',
-            )
-            .run(sessionKey, level, expiresAtMs);
-        });
-      },
-      async logLevel(sessionKey, nowMs) {
-        const level = reader
-          .prepare(
-            `SELECT level FROM mcp_log_levels WHERE session_key = ? AND expires_at >= ?
-             AND session_key NOT IN (SELECT session_key FROM mcp_ended_sessions)`,
-          )
-          .pluck()
-          .get(sessionKey, nowMs) as string | undefined;
-        return level ?? null;
-      },
-      async subscriptions(sessionKey, nowMs) {
-        return reader
-          .prepare(
-            `SELECT uri FROM mcp_subscriptions WHERE session_key = ? AND expires_at >= ?
-             AND session_key NOT IN (SELECT session_key FROM mcp_ended_sessions) ORDER BY uri`,
-          )
-          .pluck()
-          .all(sessionKey, nowMs) as string[];
-      },
-    },
     async state() {
       return readState(reader);
     },
@@ -329,8 +117,8 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
         const keys = reader
           .prepare(
             `SELECT json_extract(public_json, '$.date'), json_extract(public_json, '$.datePublished'),
-                    id, rowid, length(CAST(public_json AS BLOB))
-             FROM reviews WHERE id NOT IN (SELECT review_id FROM hidden_reviews)`,
+                  id, rowid, length(CAST(public_json AS BLOB))
+           FROM reviews WHERE id NOT IN (SELECT review_id FROM hidden_reviews)`,
           )
           .raw()
           .all() as [string, string, string, number, number][];
@@ -358,17 +146,43 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
         .pluck()
         .get(version) as number;
     },
+  };
+}
+
+/**
+ * Opens (and migrates) the SQLite store at `path`. WAL mode lets the service read while an import
+ * in another process writes; each write batch is one `BEGIN IMMEDIATE` transaction on a
+ * dedicated connection, so readers never see a half-applied import.
+ */
+export function openSqliteStore(path: string, options: SqliteStoreOptions = {}): Store {
+  const asyncLockWait = options.asyncLockWait === true;
+  const writer = connect(path);
+  migrate(writer);
+  if (asyncLockWait) writer.pragma('busy_timeout = 0');
+  const reader = path === ':memory:' ? writer : connect(path);
+  const writes = createSqliteWriter(writer, {
+    asyncLockWait,
+    requestWaitMs: options.requestWaitMs ?? REQUEST_WRITE_WAIT_MS,
+  });
+  const { write, requestWrite } = writes;
+  createStagingTables(writer);
+  let staging: Promise<unknown> = Promise.resolve();
+  return {
+    engine: 'sqlite',
+    location: path,
+    sessions: createSqliteSessionStore(reader, writer, write, requestWrite),
+    ...publishedReads(reader),
     transaction<T>(fn: (tx: StoreTransaction) => Promise<T>): Promise<T> {
       // One staged transaction at a time; its apply step joins the other writes' queue.
-      const run = staging.then(() => runStaged(writer, writeSync, fn));
+      const run = staging.then(() => runStaged(writer, write, fn));
       staging = run.catch(() => undefined);
       return run;
     },
-    websub: createSqliteWebSubStore(reader, writer, writeSync, requestWrite),
-    rates: createSqliteRateStore(writer, rateWrite),
-    analyses: createAnalysisStore(reader, writer, writeSync),
-    moderation: createSqliteModerationStore(reader, writer, writeSync),
-    transfer: createSqliteTransfer(reader, writer, serialize, () => {
+    websub: createSqliteWebSubStore(reader, writer, write, requestWrite),
+    rates: createSqliteRateStore(writer, writes.rateWrite),
+    analyses: createSqliteAnalysisStore(reader, writer, write),
+    moderation: createSqliteModerationStore(reader, writer, write),
+    transfer: createSqliteTransfer(reader, writer, writes.serialize, () => {
       if (path === ':memory:') return { db: reader, close() {} };
       const db = connect(path);
       return { db, close: () => db.close() };
@@ -380,7 +194,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
     },
     async close() {
       await staging;
-      await queue;
+      await writes.idle();
       if (reader !== writer) reader.close();
       writer.close();
     },
