@@ -3,18 +3,8 @@ import type { PgDb, Query } from '../internal/postgres-db.js';
 import { claimDeliveriesPgSql } from './claim-sql.js';
 import { dropsSubscription } from './policy.js';
 import { insertIntent, lock, removeSubscription, scan, TOPIC_LOCK } from './postgres-statements.js';
-import { denialOf } from './rows.js';
+import { denialOf, toClaimedDelivery, type DeliveryRow } from './rows.js';
 import type { ClaimedDelivery, WebSubStore } from './types.js';
-
-interface DeliveryRow {
-  id: number;
-  topic: string;
-  callback: string;
-  callback_host: string;
-  min_version: number;
-  attempts: number;
-  secret: string | null;
-}
 
 /** Queues (or merges into a pending one) a delivery for every active subscriber of `topic`. */
 async function enqueueDeliveries(query: Query, topic: string, version: number, now: number) {
@@ -92,25 +82,20 @@ function deliveryClaims(
       }),
 
     async claimDeliveries(o) {
-      const { rows } = await db.query<DeliveryRow>(claimDeliveriesPgSql, [
-        o.now,
-        o.maxVersion,
-        JSON.stringify(o.hostRemaining),
-        o.perHost,
-        scan(o),
-        o.limit,
-        o.owner,
-        o.now + o.leaseMs,
-      ]);
-      return rows.map((r) => ({
-        id: r.id,
-        topic: r.topic,
-        callback: r.callback,
-        callbackHost: r.callback_host,
-        minVersion: r.min_version,
-        attempts: r.attempts,
-        secret: r.secret,
-      }));
+      const { rows } = await db.query<DeliveryRow & { secret: string | null }>(
+        claimDeliveriesPgSql,
+        [
+          o.now,
+          o.maxVersion,
+          JSON.stringify(o.hostRemaining),
+          o.perHost,
+          scan(o),
+          o.limit,
+          o.owner,
+          o.now + o.leaseMs,
+        ],
+      );
+      return rows.map((r) => toClaimedDelivery(r, r.secret));
     },
 
     releaseClaims: (owner) =>

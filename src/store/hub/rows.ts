@@ -1,5 +1,6 @@
 /** The WebSub rows as both engines return them (times in milliseconds), and their records. */
 import type {
+  ClaimedDelivery,
   ClaimedIntent,
   IntentMode,
   NewIntent,
@@ -102,5 +103,27 @@ export function denialOf(
     secret: null,
     leaseSeconds: null,
     reason,
+  };
+}
+
+/** A claimed delivery's row (its subscription's secret read with it, or apart). */
+export interface DeliveryRow {
+  id: number;
+  topic: string;
+  callback: string;
+  callback_host: string;
+  min_version: number;
+  attempts: number;
+}
+
+export function toClaimedDelivery(r: DeliveryRow, secret: string | null): ClaimedDelivery {
+  return {
+    id: r.id,
+    topic: r.topic,
+    callback: r.callback,
+    callbackHost: r.callback_host,
+    minVersion: r.min_version,
+    attempts: r.attempts,
+    secret,
   };
 }

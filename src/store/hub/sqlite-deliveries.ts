@@ -1,19 +1,10 @@
 /** The SQLite engine's delivery queue of the hub: announcements, claims and their outcomes. */
 import { claimDeliveriesSql } from './claim-sql.js';
 import { dropsSubscription } from './policy.js';
-import { denialOf } from './rows.js';
+import { denialOf, toClaimedDelivery, type DeliveryRow } from './rows.js';
 import { claimParams, insertIntent, removeSubscription, type Db } from './sqlite-statements.js';
-import type { ClaimedDelivery, WebSubStore } from './types.js';
+import type { WebSubStore } from './types.js';
 import type { WriteRunner } from '../internal/sqlite-staged.js';
-
-interface DeliveryRow {
-  id: number;
-  topic: string;
-  callback: string;
-  callback_host: string;
-  min_version: number;
-  attempts: number;
-}
 
 /** Queues (or merges into a pending one) a delivery for every active subscriber of `topic`. */
 function enqueueDeliveries(writer: Db, topic: string, version: number, now: number): number {
@@ -59,17 +50,13 @@ function deliveryClaims(
         const rows = writer
           .prepare(claimDeliveriesSql)
           .all({ ...claimParams(options), maxVersion: options.maxVersion }) as DeliveryRow[];
-        return rows.map((r): ClaimedDelivery => ({
-          id: r.id,
-          topic: r.topic,
-          callback: r.callback,
-          callbackHost: r.callback_host,
-          minVersion: r.min_version,
-          attempts: r.attempts,
-          secret:
+        return rows.map((r) =>
+          toClaimedDelivery(
+            r,
             (secretOf.get(r.topic, r.callback) as { secret: string | null } | undefined)?.secret ??
-            null,
-        }));
+              null,
+          ),
+        );
       }),
 
     releaseClaims: (owner) =>
