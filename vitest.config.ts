@@ -25,11 +25,12 @@ class LongRunningFirst extends BaseSequencer {
 }
 
 /** The tests that need a PostgreSQL server: the `postgres` project's, never `unit`'s. */
-const POSTGRES_TESTS = ['src/store/postgres.test.ts', 'test/postgres/**/*.test.ts'];
+const POSTGRES_TESTS = ['test/store/postgres.test.ts', 'test/postgres/**/*.test.ts'];
 
 /**
  * The projects:
- * - `unit`: in-process tests beside the code (`src/**`, `tools/**`); they import the sources,
+ * - `unit`: in-process tests beside the code (`src/**`, `tools/**`, and the store's contract
+ *   suites in `test/store`); they import the sources,
  *   and the worker threads they start run the compiled modules, which the setup builds first.
  * - `e2e`: the service on a real port, the CLIs as processes; they run the compiled code, which
  *   the project's global setup builds first (never stale). It holds the fuzz suite (`test/fuzz`)
@@ -59,7 +60,8 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit',
-          include: ['src/**/*.test.ts', 'tools/**/*.test.ts'],
+          // The store's contract suites run against SQLite from `test/store` (PostgreSQL: below).
+          include: ['src/**/*.test.ts', 'tools/**/*.test.ts', 'test/store/**/*.test.ts'],
           exclude: [...configDefaults.exclude, ...POSTGRES_TESTS],
           // Worker threads (the store's, the build worker) run the compiled modules.
           globalSetup: ['test/setup/build.ts'],

@@ -3,7 +3,7 @@ import { CONFIG_INVALID, loadConfig } from './config.js';
 import { createLogger } from './logger.js';
 import { isServiceError } from './platform/errors.js';
 import { LISTEN_FAILED, startService } from './service.js';
-import { StoreOpenError } from './store/index.js';
+import { STORE_OPEN_FAILED } from './store/index.js';
 
 export const USAGE = `Usage: dealer-reviews serve
        npm start
@@ -44,7 +44,7 @@ export async function main(argv: readonly string[]): Promise<number | null> {
     try {
       service = await startService(config, logger);
     } catch (err) {
-      if (!(err instanceof StoreOpenError) && !isServiceError(err, LISTEN_FAILED)) throw err;
+      if (!isServiceError(err, STORE_OPEN_FAILED) && !isServiceError(err, LISTEN_FAILED)) throw err;
       process.stderr.write(`dealer-reviews: ${err.message}\n`);
       return EX_CONFIG;
     }

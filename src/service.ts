@@ -182,7 +182,7 @@ function startBackgroundWork(
  * Wires the service in named steps: the data versions (store, build worker, publisher), the hub,
  * the routes, the background work, the server. Resolves once the service answers requests. A
  * store that cannot be opened (or does not answer within the deadline) rejects with a
- * `StoreOpenError`, an address it cannot listen on with a `LISTEN_FAILED` `ServiceError` (after closing what it
+ * `store_open_failed` `ServiceError`, an address it cannot listen on with a `LISTEN_FAILED` `ServiceError` (after closing what it
  * started).
  */
 export async function startService(config: Config, logger: Logger): Promise<RunningService> {

@@ -4,11 +4,12 @@ import {
   maskDatabaseUrl,
   openExistingStoreWithin,
   openStoreWithin,
-  StoreNotEmptyError,
+  STORE_NOT_EMPTY,
   type Store,
   type TableCounts,
 } from '../store/index.js';
 import { dict } from '../platform/dict.js';
+import { isServiceError } from '../platform/errors.js';
 
 export const USAGE = `Usage: dealer-reviews migrate-store --from <database-url> --to <database-url> [--json]
 
@@ -68,7 +69,7 @@ export function main(argv: readonly string[]): Promise<number> {
           exported = await source.transfer.exportRows(put, BATCH);
         });
       } catch (err) {
-        if (err instanceof StoreNotEmptyError) {
+        if (isServiceError(err, STORE_NOT_EMPTY)) {
           throw commandFailed(
             `${err.message}: migrate-store copies into an empty database only; nothing was written`,
           );

@@ -2,7 +2,7 @@ import { describeError, USAGE_ERROR } from '../cli.js';
 import { loadEnv } from '../config.js';
 import { isServiceError } from '../platform/errors.js';
 import { lowerProcessPriority } from '../platform/priority.js';
-import { ConcurrentChangeError, openStoreWithin, type Store } from '../store/index.js';
+import { CONCURRENT_CHANGE, openStoreWithin, type Store } from '../store/index.js';
 import { parseCliArgs, USAGE, type CliArgs } from './args.js';
 
 export { USAGE };
@@ -78,7 +78,7 @@ async function importWith(store: Store, args: CliArgs): Promise<number> {
     return 0;
   } catch (err) {
     progress?.done();
-    if (err instanceof ConcurrentChangeError) {
+    if (isServiceError(err, CONCURRENT_CHANGE)) {
       return fail(
         args,
         `other changes were committed during each of ${IMPORT_ATTEMPTS} attempts; nothing was imported, try again`,

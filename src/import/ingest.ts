@@ -2,8 +2,9 @@ import type { Business } from '../domain/business.js';
 import type { ReviewSource } from '../domain/review.js';
 import { setTimeout as delay } from 'node:timers/promises';
 import { compileMentionMatcher } from '../mentions/index.js';
+import { isServiceError } from '../platform/errors.js';
 import {
-  ConcurrentChangeError,
+  CONCURRENT_CHANGE,
   reviewKey,
   type DataState,
   type ReviewKey,
@@ -201,10 +202,10 @@ export const CONCURRENT_CHANGE_ATTEMPTS = 5;
 
 /**
  * Runs `attempt`, and runs it again (after a short, random pause) when it fails with
- * `ConcurrentChangeError`: another writer committed meanwhile and nothing was written, so
+ * `concurrent_change`: another writer committed meanwhile and nothing was written, so
  * `attempt`, which decides afresh what to write (another process may have done the work), starts
  * from what is committed now. Gives up after `attempts` runs in all, with the last
- * `ConcurrentChangeError`; `onRetry` is told before each new run.
+ * `concurrent_change`; `onRetry` is told before each new run.
  */
 export async function retryConcurrentChanges<T>(
   attempt: () => Promise<T>,
@@ -215,7 +216,7 @@ export async function retryConcurrentChanges<T>(
     try {
       return await attempt();
     } catch (err) {
-      if (!(err instanceof ConcurrentChangeError) || ++failures >= attempts) throw err;
+      if (!isServiceError(err, CONCURRENT_CHANGE) || ++failures >= attempts) throw err;
       options.onRetry?.(failures);
       // Apart, so that writers that collided do not collide again at once.
       await delay(50 + Math.random() * 200 * failures);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ConcurrentChangeError, isStoreUnavailable, StoreBusyError } from './index.js';
+import { concurrentChange, storeBusy } from './errors.js';
+import { isStoreUnavailable } from './index.js';
 
 const withCode = (code: string, message = 'x'): Error =>
   Object.assign(new Error(message), { code });
@@ -7,9 +8,9 @@ const withCode = (code: string, message = 'x'): Error =>
 describe('isStoreUnavailable', () => {
   it('holds for a store that cannot take the call for now', () => {
     for (const err of [
-      new StoreBusyError(),
-      // A StoreBusyError thrown on the store's thread arrives as a plain object with its name.
-      { name: 'StoreBusyError', message: 'busy' },
+      storeBusy(),
+      // A busy store's error thrown on the store's thread arrives with its name and code only.
+      { name: 'ServiceError', code: 'store_busy', message: 'busy' },
       withCode('ECONNREFUSED', 'connect ECONNREFUSED 127.0.0.1:5432'),
       withCode('57P01', 'terminating connection due to administrator command'),
       withCode('57P03', 'the database system is starting up'),
@@ -25,7 +26,7 @@ describe('isStoreUnavailable', () => {
 
   it('does not hold for faults of a request, of the data or of the code', () => {
     for (const err of [
-      new ConcurrentChangeError(),
+      concurrentChange(),
       withCode('23505', 'duplicate key value violates unique constraint'),
       withCode('42P01', 'relation "reviews" does not exist'),
       withCode('SQLITE_CORRUPT', 'database disk image is malformed'),

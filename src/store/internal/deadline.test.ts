@@ -1,10 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { DeadlineError, withDeadline } from './deadline.js';
+import { isServiceError } from '../../platform/errors.js';
+import { DEADLINE } from '../errors.js';
+import { withDeadline } from './deadline.js';
+
+const isDeadline = (err: unknown): boolean => isServiceError(err, DEADLINE);
 
 describe('withDeadline', () => {
   it('gives up on work that never settles', async () => {
     const never = new Promise<string>(() => undefined);
-    await expect(withDeadline(never, 20, () => undefined)).rejects.toBeInstanceOf(DeadlineError);
+    await expect(withDeadline(never, 20, () => undefined)).rejects.toSatisfy(isDeadline);
   });
 
   it('settles as the work does before the deadline', async () => {
@@ -21,7 +25,7 @@ describe('withDeadline', () => {
     let arrive!: (value: string) => void;
     const work = new Promise<string>((resolve) => (arrive = resolve));
     const late: string[] = [];
-    await expect(withDeadline(work, 20, (v) => late.push(v))).rejects.toBeInstanceOf(DeadlineError);
+    await expect(withDeadline(work, 20, (v) => late.push(v))).rejects.toSatisfy(isDeadline);
     arrive('late store');
     await work;
     expect(late).toEqual(['late store']);

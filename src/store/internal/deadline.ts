@@ -1,10 +1,7 @@
-/** `withDeadline` gave up waiting. */
-export class DeadlineError extends Error {
-  override name = 'DeadlineError';
-}
+import { deadlineExceeded } from '../errors.js';
 
 /**
- * Settles as `work` does, or rejects with a `DeadlineError` once `ms` have passed. A value that
+ * Settles as `work` does, or rejects with a `deadline` `ServiceError` once `ms` have passed. A value that
  * `work` produces after the deadline is handed to `onLate` (to release what it holds); a late
  * failure is dropped. The timer is cleared as soon as either settles.
  */
@@ -17,7 +14,7 @@ export function withDeadline<T>(
     let expired = false;
     const timer = setTimeout(() => {
       expired = true;
-      reject(new DeadlineError(`no answer within ${ms / 1000} s`));
+      reject(deadlineExceeded(ms));
     }, ms);
     work.then(
       (value) => {

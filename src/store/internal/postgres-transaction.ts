@@ -1,12 +1,13 @@
 import type { Business } from '../../domain/business.js';
+import { CONCURRENT_CHANGE, concurrentChange } from '../errors.js';
+import { isServiceError } from '../../platform/errors.js';
 import {
-  ConcurrentChangeError,
   reviewKey,
   type DataState,
   type ReviewKey,
   type StoreTransaction,
   type StoredReview,
-} from '../types.js';
+} from '../core/types.js';
 import { isConflict } from './postgres-connection.js';
 import type { PgDb, Query } from './postgres-db.js';
 import { toStored, type ReviewRow } from './review-row.js';
@@ -189,7 +190,7 @@ export async function runPostgresTransaction<T>(
       } catch (err) {
         if (!isConflict(err)) throw err;
         conflict = true;
-        throw new ConcurrentChangeError({ cause: err });
+        throw concurrentChange({ cause: err });
       }
     };
   try {
@@ -209,7 +210,7 @@ export async function runPostgresTransaction<T>(
   } catch (err) {
     // Whatever `fn` made of the refused statement, nothing was written.
     if (conflict || isConflict(err)) {
-      throw err instanceof ConcurrentChangeError ? err : new ConcurrentChangeError({ cause: err });
+      throw isServiceError(err, CONCURRENT_CHANGE) ? err : concurrentChange({ cause: err });
     }
     throw err;
   }

@@ -1,5 +1,5 @@
 import type { ReviewSource } from '../../domain/review.js';
-import type { StoredReview } from '../types.js';
+import type { StoredReview } from '../core/types.js';
 
 /** A row of the reviews table, as both engines read it. */
 export interface ReviewRow {

@@ -1,13 +1,13 @@
 import type Database from 'better-sqlite3';
 import type { Business } from '../../domain/business.js';
+import { concurrentChange } from '../errors.js';
 import {
-  ConcurrentChangeError,
   reviewKey,
   type DataState,
   type ReviewKey,
   type StoreTransaction,
   type StoredReview,
-} from '../types.js';
+} from '../core/types.js';
 
 import { toStored, type ReviewRow } from './review-row.js';
 
@@ -50,45 +50,30 @@ export function createStagingTables(db: Db): void {
 /** Runs `fn` in one `BEGIN IMMEDIATE` write transaction, after the writes queued before. */
 export type WriteRunner = <T>(fn: () => T) => Promise<T>;
 
-/**
- * A staged transaction: `fn` reads the committed data and its own staged writes, while the writes
- * go to the connection's temporary tables, holding no lock on the store (an import of 100,000
- * reviews reads, derives and stages for seconds while the service keeps writing its own tables).
- * At the end, everything staged is applied in one short write transaction, which first checks that
- * the data version is still the one the transaction started from: when another writer committed
- * a change meanwhile, nothing is written and `ConcurrentChangeError` is thrown. Either everything
- * the transaction wrote commits, or nothing does.
- */
-export async function runStaged<T>(
+/** What a staged transaction holds besides its staged rows, until it is applied. */
+interface Staging {
+  /** The data version the transaction started from. */
+  readonly base: DataState;
+  business: Business | null;
+  bumpedAt: string | null;
+  /** Anything to apply at the end. */
+  staged: boolean;
+}
+
+/** The transaction's reads: its own staged writes first, then the committed data. */
+function stagedReads(
   db: Db,
-  write: WriteRunner,
-  fn: (tx: StoreTransaction) => Promise<T>,
-): Promise<T> {
-  const base = readState(db);
-  let business: Business | null = null;
-  let bumpedAt: string | null = null;
-  let staged = false;
+  staging: Staging,
+): Pick<StoreTransaction, 'getBusiness' | 'getReviews' | 'forEachReview'> {
   const getStaged = db.prepare(
     `SELECT ${COLUMNS} FROM temp.staged_reviews WHERE source = ? AND source_review_id = ?`,
   );
   const getStored = db.prepare(
     `SELECT ${COLUMNS} FROM main.reviews WHERE source = ? AND source_review_id = ?`,
   );
-  const stage = db.prepare(
-    `INSERT OR REPLACE INTO temp.staged_reviews (${COLUMNS})
-     VALUES (@id, @source, @sourceReviewId, @sourceHash, @sourceRecord, @publicJson, @ingestedAt, @derivedVersion)`,
-  );
-  const clear = (): void => {
-    db.exec('DELETE FROM temp.staged_reviews; DELETE FROM temp.staged_deletes;');
-  };
-  clear();
-  const tx: StoreTransaction = {
+  return {
     async getBusiness() {
-      return business ?? readBusiness(db);
-    },
-    async putBusiness(next) {
-      business = next;
-      staged = true;
+      return staging.business ?? readBusiness(db);
     },
     async getReviews(keys: readonly ReviewKey[]) {
       const out = new Map<string, StoredReview>();
@@ -113,9 +98,26 @@ export async function runStaged<T>(
         after = rows[rows.length - 1]!.id;
       }
     },
+  };
+}
+
+/** The transaction's writes, to the connection's temporary tables and `staging`. */
+function stagedWrites(
+  db: Db,
+  staging: Staging,
+): Pick<StoreTransaction, 'putBusiness' | 'upsertReviews' | 'pruneReviews' | 'bumpVersion'> {
+  const stage = db.prepare(
+    `INSERT OR REPLACE INTO temp.staged_reviews (${COLUMNS})
+     VALUES (@id, @source, @sourceReviewId, @sourceHash, @sourceRecord, @publicJson, @ingestedAt, @derivedVersion)`,
+  );
+  return {
+    async putBusiness(next) {
+      staging.business = next;
+      staging.staged = true;
+    },
     async upsertReviews(rows) {
       if (rows.length === 0) return;
-      staged = true;
+      staging.staged = true;
       const undelete = db.prepare('DELETE FROM temp.staged_deletes WHERE id = ?');
       db.transaction(() => {
         for (const r of rows) {
@@ -144,18 +146,42 @@ export async function runStaged<T>(
           }
         }
       })();
-      if (removed > 0) staged = true;
+      if (removed > 0) staging.staged = true;
       return removed;
     },
     async bumpVersion(changedAt) {
-      bumpedAt = changedAt;
-      staged = true;
-      return { version: base.version + 1, changedAt };
+      staging.bumpedAt = changedAt;
+      staging.staged = true;
+      return { version: staging.base.version + 1, changedAt };
     },
   };
+}
+
+/**
+ * A staged transaction: `fn` reads the committed data and its own staged writes, while the writes
+ * go to the connection's temporary tables, holding no lock on the store (an import of 100,000
+ * reviews reads, derives and stages for seconds while the service keeps writing its own tables).
+ * At the end, everything staged is applied in one short write transaction, which first checks that
+ * the data version is still the one the transaction started from: when another writer committed
+ * a change meanwhile, nothing is written and `ConcurrentChangeError` is thrown. Either everything
+ * the transaction wrote commits, or nothing does.
+ */
+export async function runStaged<T>(
+  db: Db,
+  write: WriteRunner,
+  fn: (tx: StoreTransaction) => Promise<T>,
+): Promise<T> {
+  const staging: Staging = { base: readState(db), business: null, bumpedAt: null, staged: false };
+  const clear = (): void => {
+    db.exec('DELETE FROM temp.staged_reviews; DELETE FROM temp.staged_deletes;');
+  };
+  clear();
+  const tx: StoreTransaction = { ...stagedReads(db, staging), ...stagedWrites(db, staging) };
   try {
     const result = await fn(tx);
-    if (staged) await write(() => apply(db, base, business, bumpedAt));
+    if (staging.staged) {
+      await write(() => apply(db, staging.base, staging.business, staging.bumpedAt));
+    }
     return result;
   } finally {
     clear();
@@ -164,7 +190,7 @@ export async function runStaged<T>(
 
 /** Applies what a transaction staged, in the write transaction `write` opened. */
 function apply(db: Db, base: DataState, business: Business | null, bumpedAt: string | null): void {
-  if (readState(db).version !== base.version) throw new ConcurrentChangeError();
+  if (readState(db).version !== base.version) throw concurrentChange();
   if (business) {
     db.prepare(
       `INSERT INTO business (id, record, updated_at) VALUES (1, ?, ?)

@@ -5,7 +5,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { serveRpc, type Handlers } from '../../platform/rpc.js';
-import { openSqliteStore } from '../sqlite.js';
+import { openSqliteStore } from '../core/sqlite.js';
 import { dict } from '../../platform/dict.js';
 
 const { path } = workerData as { path: string };

@@ -1,0 +1,70 @@
+import { bumpVersion } from '../internal/postgres-transaction.js';
+import type { PgDb } from '../internal/postgres-db.js';
+import type { ModerationOutcome, ModerationStore } from './types.js';
+
+interface LogRow {
+  review_id: string;
+  action: 'hide' | 'unhide';
+  reason: string | null;
+  actor: string;
+  at: string;
+}
+
+/**
+ * The PostgreSQL moderation store, on the same tables as SQLite's. A decision is one READ
+ * COMMITTED transaction that first locks the data version row, so decisions (and the commits of
+ * imports) apply one after another, each seeing the one before; its log entry, the new data
+ * version and its change notification commit together.
+ */
+export function createPostgresModerationStore(db: PgDb): ModerationStore {
+  return {
+    apply(record) {
+      return db.transaction(async (query): Promise<ModerationOutcome> => {
+        await query('SELECT 1 FROM data_state WHERE id = 1 FOR UPDATE');
+        const { rows } = await query<{ stored: boolean; hidden: boolean }>(
+          `SELECT EXISTS (SELECT 1 FROM reviews WHERE id = $1) AS stored,
+                  EXISTS (SELECT 1 FROM hidden_reviews WHERE review_id = $1) AS hidden`,
+          [record.reviewId],
+        );
+        const { stored, hidden } = rows[0]!;
+        // Only a stored review can be hidden; a hidden one can be shown again even after
+        // --prune removed its row (the hide outlives the row).
+        if (!stored && !hidden) return { status: 'unknown' };
+        if (hidden === (record.action === 'hide')) return { status: 'unchanged' };
+        if (record.action === 'hide') {
+          await query('INSERT INTO hidden_reviews (review_id, hidden_at) VALUES ($1, $2)', [
+            record.reviewId,
+            record.at,
+          ]);
+        } else {
+          await query('DELETE FROM hidden_reviews WHERE review_id = $1', [record.reviewId]);
+        }
+        await query(
+          'INSERT INTO moderation_log (review_id, action, reason, actor, at) VALUES ($1, $2, $3, $4, $5)',
+          [record.reviewId, record.action, record.reason, record.actor, record.at],
+        );
+        return { status: 'changed', state: await bumpVersion(query, record.at, null) };
+      });
+    },
+    async hiddenIds() {
+      const { rows } = await db.query<{ review_id: string }>(
+        'SELECT review_id FROM hidden_reviews',
+      );
+      return new Set(rows.map((r) => r.review_id));
+    },
+    async log(reviewId) {
+      const { rows } = await db.query<LogRow>(
+        `SELECT review_id, action, reason, actor, at FROM moderation_log
+         WHERE review_id = $1 ORDER BY seq`,
+        [reviewId],
+      );
+      return rows.map((r) => ({
+        reviewId: r.review_id,
+        action: r.action,
+        reason: r.reason,
+        actor: r.actor,
+        at: r.at,
+      }));
+    },
+  };
+}

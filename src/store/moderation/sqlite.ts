@@ -1,0 +1,81 @@
+import type Database from 'better-sqlite3';
+import type { DataState } from '../core/types.js';
+import type { ModerationOutcome, ModerationRecord, ModerationStore } from './types.js';
+import { readState, type WriteRunner } from '../internal/sqlite-staged.js';
+
+type Db = Database.Database;
+
+interface LogRow {
+  review_id: string;
+  action: 'hide' | 'unhide';
+  reason: string | null;
+  actor: string;
+  at: string;
+}
+
+/** Whether the review is stored, and whether it is hidden, as the writer sees it now. */
+function stateOf(db: Db, reviewId: string): { stored: boolean; hidden: boolean } {
+  const stored = db.prepare('SELECT 1 FROM reviews WHERE id = ?').get(reviewId) !== undefined;
+  const hidden =
+    db.prepare('SELECT 1 FROM hidden_reviews WHERE review_id = ?').get(reviewId) !== undefined;
+  return { stored, hidden };
+}
+
+function change(db: Db, r: ModerationRecord): DataState {
+  if (r.action === 'hide') {
+    db.prepare('INSERT INTO hidden_reviews (review_id, hidden_at) VALUES (?, ?)').run(
+      r.reviewId,
+      r.at,
+    );
+  } else {
+    db.prepare('DELETE FROM hidden_reviews WHERE review_id = ?').run(r.reviewId);
+  }
+  db.prepare(
+    'INSERT INTO moderation_log (review_id, action, reason, actor, at) VALUES (?, ?, ?, ?, ?)',
+  ).run(r.reviewId, r.action, r.reason, r.actor, r.at);
+  db.prepare('UPDATE data_state SET version = version + 1, changed_at = ? WHERE id = 1').run(r.at);
+  return readState(db);
+}
+
+/**
+ * The SQLite moderation store: `hidden_reviews` holds the hidden ids (the dataset read leaves
+ * them out), `moderation_log` every decision. A hide, its log entry and the new data version are
+ * one transaction on the writer.
+ */
+export function createSqliteModerationStore(
+  reader: Db,
+  writer: Db,
+  writeSync: WriteRunner,
+): ModerationStore {
+  return {
+    apply(record) {
+      return writeSync((): ModerationOutcome => {
+        const { stored, hidden } = stateOf(writer, record.reviewId);
+        // Only a stored review can be hidden; a hidden one can be shown again even after
+        // --prune removed its row (the hide outlives the row).
+        const known = stored || hidden;
+        if (!known) return { status: 'unknown' };
+        if (hidden === (record.action === 'hide')) return { status: 'unchanged' };
+        return { status: 'changed', state: change(writer, record) };
+      });
+    },
+    async hiddenIds() {
+      const ids = reader.prepare('SELECT review_id FROM hidden_reviews').pluck().all();
+      return new Set(ids as string[]);
+    },
+    async log(reviewId) {
+      const rows = reader
+        .prepare(
+          'SELECT review_id, action, reason, actor, at FROM moderation_log WHERE review_id = ? ORDER BY seq',
+        )
+        .all(reviewId) as LogRow[];
+      return rows.map((r) => ({
+        reviewId: r.review_id,
+        action: r.action,
+        reason: r.reason,
+        actor: r.actor,
+        at: r.at,
+      }));
+    },
+  };
+}
