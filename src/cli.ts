@@ -59,9 +59,6 @@ export function parseCommandLine<O extends Options>(argv: readonly string[], opt
 export function describeError(err: unknown): string {
   if (isServiceError(err)) return err.message;
   const e = err as { code?: unknown; message?: unknown; path?: unknown; name?: unknown };
-  // By code, so that the shared command-line code does not load the store (its native driver):
-  // the store's `STORE_OPEN_FAILED`.
-  if (isServiceError(err, 'store_open_failed')) return err.message;
   if (e?.code === 'ENOENT' && typeof e.path === 'string') return `${e.path}: no such file`;
   if (e?.code === 'EACCES' && typeof e.path === 'string') return `${e.path}: permission denied`;
   if (e?.name === 'MissingDataError' && typeof e.message === 'string') return e.message;
