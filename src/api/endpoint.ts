@@ -11,6 +11,7 @@ import { invalidRequest } from '../http/errors.js';
 import { numericParams } from '../http/query.js';
 import type { Handler, RequestContext, Route } from '../http/router.js';
 import { parseQueryParams } from '../reviews/search-schema.js';
+import { own } from '../platform/dict.js';
 
 /** A query schema: a strict object whose fields are the parameters. */
 export type QuerySchema = z.ZodObject;
@@ -93,7 +94,7 @@ function inputReader(e: EndpointSpec): ((ctx: RequestContext) => EndpointInput<u
   return (ctx) => {
     const issues: Issue[] = [];
     for (const [name, schema] of params) {
-      const parsed = schema.safeParse(ctx.params[name] ?? '');
+      const parsed = schema.safeParse(own(ctx.params, name) ?? '');
       if (!parsed.success)
         issues.push(...toIssues(parsed.error).map((i) => ({ ...i, path: [name] })));
     }

@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import { dict, type Dict } from '../platform/dict.js';
 
 /** The validators of the selected representation. */
 export interface Validators {
@@ -104,7 +105,7 @@ const NOT_MODIFIED_FIELDS: ReadonlySet<string> = new Set([
 
 /** The headers of a 304 from those of the 200 it stands for (see `NOT_MODIFIED_FIELDS`). */
 export function notModifiedHeaders<V>(ok: Readonly<Record<string, V>>): Record<string, V> {
-  const kept: Record<string, V> = {};
+  const kept: Dict<V> = dict();
   for (const [name, value] of Object.entries(ok)) {
     if (NOT_MODIFIED_FIELDS.has(name.toLowerCase())) kept[name] = value;
   }

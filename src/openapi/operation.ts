@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import type { BodySchema, EndpointSpec, ResponseSpec } from '../api/endpoint.js';
+import { dict, own, type Dict } from '../platform/dict.js';
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -68,7 +69,7 @@ function parameters(e: EndpointSpec): JsonSchema[] {
 /** The operation of one endpoint. */
 function operation(e: EndpointSpec): JsonSchema {
   const { '200': ok, ...others } = e.responses;
-  const responses: JsonSchema = {};
+  const responses: Dict<unknown> = dict();
   if (ok) {
     responses['200'] = e.conditional
       ? { ...response(ok), headers: conditionalHeaders }
@@ -84,10 +85,11 @@ function operation(e: EndpointSpec): JsonSchema {
 
 /** The `paths` of the documented endpoints, keyed by their OpenAPI path, in their order. */
 export function endpointPaths(endpoints: readonly EndpointSpec[]): Record<string, unknown> {
-  const paths: Record<string, Record<string, unknown>> = {};
+  const paths: Dict<Dict<unknown>> = dict();
   for (const e of endpoints) {
     if (e.documented === false) continue;
-    (paths[e.path] ??= {})[e.method.toLowerCase()] = operation(e);
+    const item = own(paths, e.path) ?? (paths[e.path] = dict());
+    item[e.method.toLowerCase()] = operation(e);
   }
   return paths;
 }
