@@ -9,9 +9,11 @@ import type { z } from 'zod';
 import { toIssues, type Issue } from '../domain/issues.js';
 import { invalidRequest } from '../http/errors.js';
 import { numericParams } from '../http/query.js';
+import { sendRepresentation } from '../http/respond.js';
 import type { Handler, RequestContext, Route } from '../http/router.js';
 import { parseQueryParams } from '../reviews/search-schema.js';
 import { own } from '../platform/dict.js';
+import type { Representation } from '../representation/index.js';
 
 /** A query schema: a strict object whose fields are the parameters. */
 export type QuerySchema = z.ZodObject;
@@ -46,10 +48,12 @@ export interface EndpointSpec {
   readonly documented?: boolean;
 }
 
-/** The validated input of a request: the parsed query and the path parameters. */
+/** The validated input of a request: the parsed query, the path parameters, the raw query. */
 export interface EndpointInput<Q> {
   readonly query: Q;
   readonly params: Readonly<Record<string, string>>;
+  /** The query string as it came (without `?`), after it was found valid. */
+  readonly rawQuery: string;
 }
 
 export type EndpointHandler<C, Q> = (
@@ -62,13 +66,23 @@ export type EndpointHandler<C, Q> = (
 /** An endpoint with its handler, which receives the API's context `C` and the validated input. */
 export interface Endpoint<C> extends EndpointSpec {
   readonly handle: EndpointHandler<C, unknown>;
+  /**
+   * The answer already prepared for this exact query string, if any: sent without validating the
+   * query again (the handler recorded it after a valid request with the same string, in the same
+   * data version). The hot path of a repeated search.
+   */
+  readonly answered?: (ctx: C, rawQuery: string) => Representation | undefined;
 }
 
 type QueryOf<S> = S extends QuerySchema ? z.output<S> : Readonly<Record<string, never>>;
 
 /** Declares an endpoint, its handler typed by the query schema. */
 export function defineEndpoint<C, S extends QuerySchema | undefined = undefined>(
-  endpoint: EndpointSpec & { readonly query?: S; readonly handle: EndpointHandler<C, QueryOf<S>> },
+  endpoint: EndpointSpec & {
+    readonly query?: S;
+    readonly handle: EndpointHandler<C, QueryOf<S>>;
+    readonly answered?: Endpoint<C>['answered'];
+  },
 ): Endpoint<C> {
   return endpoint as Endpoint<C>;
 }
@@ -79,7 +93,7 @@ export function routePath(path: string): { path: string; param?: string } {
   return m ? { path: m[1]!, param: m[2]! } : { path };
 }
 
-const NO_INPUT: EndpointInput<unknown> = Object.freeze({ query: {}, params: {} });
+const NO_INPUT: EndpointInput<unknown> = Object.freeze({ query: {}, params: {}, rawQuery: '' });
 
 /**
  * Reads a request's input against the endpoint's schemas: each path parameter, then the query
@@ -105,12 +119,19 @@ function inputReader(e: EndpointSpec): ((ctx: RequestContext) => EndpointInput<u
       else issues.push(...parsed.issues);
     }
     if (issues.length > 0) throw invalidRequest(issues);
-    return { query: value, params: ctx.params };
+    return { query: value, params: ctx.params, rawQuery: ctx.query };
   };
 }
 
 function handlerOf<C>(e: Endpoint<C>, api: C): Handler {
   const read = inputReader(e);
+  const answered = e.answered;
+  if (read && answered) {
+    return (req, res, ctx) => {
+      const known = answered(api, ctx.query);
+      return known ? sendRepresentation(req, res, known) : e.handle(api, req, res, read(ctx));
+    };
+  }
   return read
     ? (req, res, ctx) => e.handle(api, req, res, read(ctx))
     : (req, res) => e.handle(api, req, res, NO_INPUT);

@@ -12,7 +12,7 @@ import { DateParam, SearchFilters, SinceQuery } from '../reviews/search-schema.j
 import type { Published, Staleness } from '../snapshot/types.js';
 import { defineEndpoint, type Endpoint, type ResponseSpec } from './endpoint.js';
 import { healthOf } from './health.js';
-import { searchDocument } from './search.js';
+import { knownSearch, searchDocument } from './search.js';
 import { sendSince } from './since.js';
 import type { SinceStreams } from './since-streams.js';
 
@@ -71,8 +71,9 @@ const search = defineEndpoint({
   query: SearchFilters,
   conditional: true,
   responses: { '200': json('SearchResponse', 'Matching reviews.'), '400': badRequest },
-  handle: ({ published }: ApiContext, req, res, { query }) =>
-    sendRepresentation(req, res, searchDocument(published.current(), query)),
+  handle: ({ published }: ApiContext, req, res, { query, rawQuery }) =>
+    sendRepresentation(req, res, searchDocument(published.current(), query, rawQuery)),
+  answered: ({ published }: ApiContext, rawQuery) => knownSearch(published.current(), rawQuery),
 });
 
 const since = defineEndpoint({

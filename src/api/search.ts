@@ -28,11 +28,48 @@ function filtersKey(f: SearchFilters): string {
 }
 
 /**
- * Renders the search response `{ count, total, limit, reviews }` of validated filters, or throws
- * the 400 of an ambiguous staff name.
+ * The cache key of each query string already answered in a data version (at most
+ * `MAX_KNOWN_QUERIES` strings of at most `MAX_KNOWN_QUERY_LENGTH` characters a version): a
+ * repeated search skips validating and canonicalising its filters, which cost it about a third of
+ * its time against a bare server sending the same bytes (`npm run bench -- hotpath`). It holds
+ * keys, not bodies: the response cache still bounds what the answers weigh.
  */
-export function searchDocument(snapshot: Snapshot, filters: SearchFilters): Representation {
-  return cached(snapshot, filtersKey(filters), () => {
+const keysByQuery = new WeakMap<Snapshot, Map<string, string>>();
+const MAX_KNOWN_QUERIES = 4096;
+const MAX_KNOWN_QUERY_LENGTH = 512;
+
+/** The answer of a query string answered before in this data version, still in the cache. */
+export function knownSearch(snapshot: Snapshot, rawQuery: string): Representation | undefined {
+  const key = keysByQuery.get(snapshot)?.get(rawQuery);
+  return key === undefined ? undefined : snapshot.responses.get(key);
+}
+
+function rememberQuery(snapshot: Snapshot, rawQuery: string, key: string): void {
+  if (rawQuery.length > MAX_KNOWN_QUERY_LENGTH) return;
+  let keys = keysByQuery.get(snapshot);
+  if (!keys) keysByQuery.set(snapshot, (keys = new Map()));
+  if (keys.size >= MAX_KNOWN_QUERIES) keys.clear();
+  keys.set(rawQuery, key);
+}
+
+/**
+ * Renders the search response `{ count, total, limit, reviews }` of validated filters, or throws
+ * the 400 of an ambiguous staff name. `rawQuery`: the query string they were read from, remembered
+ * for `knownSearch`.
+ */
+export function searchDocument(
+  snapshot: Snapshot,
+  filters: SearchFilters,
+  rawQuery?: string,
+): Representation {
+  const key = filtersKey(filters);
+  const rep = searchBody(snapshot, key, filters);
+  if (rawQuery !== undefined) rememberQuery(snapshot, rawQuery, key);
+  return rep;
+}
+
+function searchBody(snapshot: Snapshot, key: string, filters: SearchFilters): Representation {
+  return cached(snapshot, key, () => {
     const outcome = runSearch(snapshot.index, filters);
     if (!outcome.ok) throw invalidRequest(outcome.issues);
     const { hits } = outcome;

@@ -111,6 +111,22 @@ describe('GET /api/reviews/search', () => {
     expect((await search('mentions_technician=Mike%20Torres')).total).toBeGreaterThan(0);
   });
 
+  it('answers a repeated query string with the same bytes, and never remembers a refusal', async () => {
+    const first = await http(`${svc.url}/api/reviews/search?rating=5&limit=3`);
+    const again = await http(`${svc.url}/api/reviews/search?rating=5&limit=3`);
+    expect(again.status).toBe(200);
+    expect(again.headers.etag).toBe(first.headers.etag);
+    expect(again.text).toBe(first.text);
+    // The same filters written otherwise: the same answer.
+    expect((await http(`${svc.url}/api/reviews/search?limit=3&rating=5`)).text).toBe(first.text);
+    for (let i = 0; i < 2; i++) {
+      expect((await http(`${svc.url}/api/reviews/search?mentions_technician=mike`)).status).toBe(
+        400,
+      );
+      expect((await http(`${svc.url}/api/reviews/search?rating=6`)).status).toBe(400);
+    }
+  });
+
   it('matches a service id case-insensitively', async () => {
     const expected = all.filter((r) => r.mentions.services.includes('oil-change')).length;
     expect(expected).toBeGreaterThan(0);
