@@ -62,6 +62,38 @@ const pgHostSlots = (row: string, remaining: string, perHost: string) =>
   `coalesce((${remaining}::jsonb ->> ${row}.callback_host)::integer, ${perHost}::integer)`;
 
 /**
+ * The parameters both claims end with, from `$first` on: remaining, perHost, scan, limit, owner,
+ * until (`pgClaimParams` in `postgres-statements.ts` gives their values, in this order).
+ */
+const pgClaimSlots = (first: number) => ({
+  remaining: `$${first}`,
+  perHost: `$${first + 1}`,
+  scan: `$${first + 2}`,
+  limit: `$${first + 3}`,
+  owner: `$${first + 4}`,
+  until: `$${first + 5}`,
+});
+
+/**
+ * The end of both claims: lock the ranked candidates of `table` (as `t`) that still fit their
+ * host's slots and are still unclaimed, skipping the locked ones, and stamp them (`claimed`).
+ */
+const pgLockAndStamp = (table: string, t: string, p: ReturnType<typeof pgClaimSlots>) => `
+), picked AS (
+  SELECT ${t}.id FROM ${table} ${t} JOIN ranked r ON r.id = ${t}.id
+  WHERE r.n <= ${pgHostSlots('r', p.remaining, p.perHost)}
+    AND (${t}.claimed_until IS NULL OR ${t}.claimed_until <= $1::bigint)
+  ORDER BY r.n, ${t}.id
+  LIMIT ${p.limit}
+  FOR UPDATE OF ${t} SKIP LOCKED
+), claimed AS (
+  UPDATE ${table} ${t} SET claimed_by = ${p.owner}, claimed_until = ${p.until}::bigint
+  FROM picked WHERE ${t}.id = picked.id`;
+
+const deliverySlots = pgClaimSlots(3);
+const intentSlots = pgClaimSlots(2);
+
+/**
  * Claims deliveries (only those whose subscription is still active), with the subscription's
  * secret. $1 now, $2 maxVersion, $3 remaining, $4 perHost, $5 scan, $6 limit, $7 owner, $8 until.
  */
@@ -71,25 +103,15 @@ WITH candidates AS (
   WHERE d.due_at <= $1::bigint
     AND (d.claimed_until IS NULL OR d.claimed_until <= $1::bigint)
     AND d.min_version <= $2::bigint
-    AND ${pgHostSlots('d', '$3', '$4')} > 0
+    AND ${pgHostSlots('d', deliverySlots.remaining, deliverySlots.perHost)} > 0
     AND EXISTS (SELECT 1 FROM websub_subscriptions s
                 WHERE s.topic = d.topic AND s.callback = d.callback AND s.expires_at > $1::bigint)
   ORDER BY d.due_at, d.id
-  LIMIT $5
+  LIMIT ${deliverySlots.scan}
 ), ranked AS (
   SELECT id, callback_host,
          row_number() OVER (PARTITION BY callback_host ORDER BY due_at, id) AS n
-  FROM candidates
-), picked AS (
-  SELECT d.id FROM websub_deliveries d JOIN ranked r ON r.id = d.id
-  WHERE r.n <= ${pgHostSlots('r', '$3', '$4')}
-    AND (d.claimed_until IS NULL OR d.claimed_until <= $1::bigint)
-  ORDER BY r.n, d.id
-  LIMIT $6
-  FOR UPDATE OF d SKIP LOCKED
-), claimed AS (
-  UPDATE websub_deliveries d SET claimed_by = $7, claimed_until = $8::bigint
-  FROM picked WHERE d.id = picked.id
+  FROM candidates${pgLockAndStamp('websub_deliveries', 'd', deliverySlots)}
   RETURNING d.id, d.topic, d.callback, d.callback_host, d.min_version, d.attempts
 )
 SELECT c.id, c.topic, c.callback, c.callback_host, c.min_version, c.attempts, s.secret
@@ -107,22 +129,12 @@ WITH candidates AS (
   WHERE (i.claimed_until IS NULL OR i.claimed_until <= $1::bigint)
     AND NOT EXISTS (SELECT 1 FROM websub_intents o
                     WHERE o.topic = i.topic AND o.callback = i.callback AND o.id < i.id)
-    AND ${pgHostSlots('i', '$2', '$3')} > 0
+    AND ${pgHostSlots('i', intentSlots.remaining, intentSlots.perHost)} > 0
   ORDER BY i.id
-  LIMIT $4
+  LIMIT ${intentSlots.scan}
 ), ranked AS (
   SELECT id, callback_host, row_number() OVER (PARTITION BY callback_host ORDER BY id) AS n
-  FROM candidates
-), picked AS (
-  SELECT i.id FROM websub_intents i JOIN ranked r ON r.id = i.id
-  WHERE r.n <= ${pgHostSlots('r', '$2', '$3')}
-    AND (i.claimed_until IS NULL OR i.claimed_until <= $1::bigint)
-  ORDER BY r.n, i.id
-  LIMIT $5
-  FOR UPDATE OF i SKIP LOCKED
-), claimed AS (
-  UPDATE websub_intents i SET claimed_by = $6, claimed_until = $7::bigint
-  FROM picked WHERE i.id = picked.id
+  FROM candidates${pgLockAndStamp('websub_intents', 'i', intentSlots)}
   RETURNING i.id, i.mode, i.topic, i.callback, i.callback_host, i.secret, i.lease_seconds, i.reason
 )
 SELECT * FROM claimed ORDER BY id`;

@@ -2,7 +2,13 @@
 import type { PgDb, Query } from '../internal/postgres-db.js';
 import { claimDeliveriesPgSql } from './claim-sql.js';
 import { dropsSubscription } from './policy.js';
-import { insertIntent, lock, removeSubscription, scan, TOPIC_LOCK } from './postgres-statements.js';
+import {
+  insertIntent,
+  lock,
+  pgClaimParams,
+  removeSubscription,
+  TOPIC_LOCK,
+} from './postgres-statements.js';
 import { denialOf, toClaimedDelivery, type DeliveryRow } from './rows.js';
 import type { ClaimedDelivery, WebSubStore } from './types.js';
 
@@ -84,16 +90,7 @@ function deliveryClaims(
     async claimDeliveries(o) {
       const { rows } = await db.query<DeliveryRow & { secret: string | null }>(
         claimDeliveriesPgSql,
-        [
-          o.now,
-          o.maxVersion,
-          JSON.stringify(o.hostRemaining),
-          o.perHost,
-          scan(o),
-          o.limit,
-          o.owner,
-          o.now + o.leaseMs,
-        ],
+        [o.now, o.maxVersion, ...pgClaimParams(o)],
       );
       return rows.map((r) => toClaimedDelivery(r, r.secret));
     },

@@ -19,7 +19,20 @@ export const HOST_LOCK = 0x5755_0002;
 export const lock = (query: Query, namespace: number, key: string) =>
   query('SELECT pg_advisory_xact_lock($1::integer, hashtext($2))', [namespace, key]);
 
-export const scan = (o: ClaimOptions) => Math.max(64, o.limit * 4);
+const scan = (o: ClaimOptions) => Math.max(64, o.limit * 4);
+
+/**
+ * The values of the parameters both PostgreSQL claims end with (`pgClaimSlots` in
+ * `claim-sql.ts`): remaining, perHost, scan, limit, owner, until.
+ */
+export const pgClaimParams = (o: ClaimOptions) => [
+  JSON.stringify(o.hostRemaining),
+  o.perHost,
+  scan(o),
+  o.limit,
+  o.owner,
+  o.now + o.leaseMs,
+];
 
 export function upsertSubscription(query: Query, s: NewSubscription, now: number) {
   return query(

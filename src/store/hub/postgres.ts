@@ -13,8 +13,8 @@ import {
   HOST_LOCK,
   insertIntent,
   lock,
+  pgClaimParams,
   removeSubscription,
-  scan,
   upsertSubscription,
 } from './postgres-statements.js';
 import {
@@ -51,15 +51,7 @@ function intentQueue(db: PgDb): Pick<WebSubStore, 'addIntent' | 'claimIntents' |
       }),
 
     async claimIntents(o) {
-      const { rows } = await db.query<IntentRow>(claimIntentsPgSql, [
-        o.now,
-        JSON.stringify(o.hostRemaining),
-        o.perHost,
-        scan(o),
-        o.limit,
-        o.owner,
-        o.now + o.leaseMs,
-      ]);
+      const { rows } = await db.query<IntentRow>(claimIntentsPgSql, [o.now, ...pgClaimParams(o)]);
       return rows.map(toIntent);
     },
 

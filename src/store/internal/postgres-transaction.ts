@@ -10,7 +10,7 @@ import {
 } from '../core/types.js';
 import { isConflict } from './postgres-connection.js';
 import type { PgDb, Query } from './postgres-db.js';
-import { toStored, type ReviewRow } from './review-row.js';
+import { forEachPage, REVIEW_COLUMNS, toStored, type ReviewRow } from './review-row.js';
 
 /**
  * The channel of change notifications: every transaction that bumps the data version (an
@@ -20,8 +20,6 @@ import { toStored, type ReviewRow } from './review-row.js';
  */
 export const CHANGE_CHANNEL = 'dealer_reviews_changed';
 
-const COLUMNS =
-  'id, source, source_review_id, source_hash, source_record, public_json, ingested_at, derived_version';
 const R_COLUMNS =
   'r.id, r.source, r.source_review_id, r.source_hash, r.source_record, r.public_json, r.ingested_at, r.derived_version';
 
@@ -70,7 +68,7 @@ async function upsert(query: Query, rows: readonly StoredReview[]): Promise<void
   const latest = new Map(rows.map((r) => [reviewKey(r.source, r.sourceReviewId), r]));
   for (const part of chunks([...latest.values()])) {
     await query(
-      `INSERT INTO reviews (${COLUMNS})
+      `INSERT INTO reviews (${REVIEW_COLUMNS})
        SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[],
                             $6::text[], $7::timestamptz[], $8::integer[])
        ON CONFLICT (source, source_review_id) DO UPDATE SET
@@ -133,19 +131,16 @@ function transactionOn(query: Query) {
       for (const row of rows) out.set(reviewKey(row.source, row.source_review_id), toStored(row));
       return out;
     },
-    async forEachReview(pageSize, fn, filter = {}) {
-      const before = filter.derivedBefore ?? Number.MAX_SAFE_INTEGER;
-      let after = '';
-      for (;;) {
+    forEachReview(pageSize, fn, filter = {}) {
+      const page = async (after: string, before: number) => {
         const { rows } = await query<ReviewRow>(
-          `SELECT ${COLUMNS} FROM reviews WHERE id > $1 AND derived_version < $2::bigint
+          `SELECT ${REVIEW_COLUMNS} FROM reviews WHERE id > $1 AND derived_version < $2::bigint
            ORDER BY id LIMIT $3`,
           [after, before, pageSize],
         );
-        if (rows.length === 0) return;
-        await fn(rows.map(toStored));
-        after = rows[rows.length - 1]!.id;
-      }
+        return rows;
+      };
+      return forEachPage(page, fn, filter);
     },
     async upsertReviews(rows) {
       if (rows.length === 0) return;

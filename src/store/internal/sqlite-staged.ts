@@ -9,7 +9,7 @@ import {
   type StoredReview,
 } from '../core/types.js';
 
-import { toStored, type ReviewRow } from './review-row.js';
+import { forEachPage, REVIEW_COLUMNS, toStored, type ReviewRow } from './review-row.js';
 
 type Db = Database.Database;
 
@@ -26,9 +26,6 @@ export function readBusiness(db: Db): Business | null {
     { record: string } | undefined;
   return row ? (JSON.parse(row.record) as Business) : null;
 }
-
-const COLUMNS =
-  'id, source, source_review_id, source_hash, source_record, public_json, ingested_at, derived_version';
 
 /**
  * Creates the connection's temporary staging tables (once per connection). TEMP tables live in
@@ -66,10 +63,10 @@ function stagedReads(
   staging: Staging,
 ): Pick<StoreTransaction, 'getBusiness' | 'getReviews' | 'forEachReview'> {
   const getStaged = db.prepare(
-    `SELECT ${COLUMNS} FROM temp.staged_reviews WHERE source = ? AND source_review_id = ?`,
+    `SELECT ${REVIEW_COLUMNS} FROM temp.staged_reviews WHERE source = ? AND source_review_id = ?`,
   );
   const getStored = db.prepare(
-    `SELECT ${COLUMNS} FROM main.reviews WHERE source = ? AND source_review_id = ?`,
+    `SELECT ${REVIEW_COLUMNS} FROM main.reviews WHERE source = ? AND source_review_id = ?`,
   );
   return {
     async getBusiness() {
@@ -84,19 +81,16 @@ function stagedReads(
       }
       return out;
     },
-    async forEachReview(pageSize, fn, filter = {}) {
+    forEachReview(pageSize, fn, filter = {}) {
       // The committed reviews: what this transaction stages meanwhile does not move the pages.
       const page = db.prepare(
-        `SELECT ${COLUMNS} FROM main.reviews WHERE id > ? AND derived_version < ? ORDER BY id LIMIT ?`,
+        `SELECT ${REVIEW_COLUMNS} FROM main.reviews WHERE id > ? AND derived_version < ? ORDER BY id LIMIT ?`,
       );
-      const before = filter.derivedBefore ?? Number.MAX_SAFE_INTEGER;
-      let after = '';
-      for (;;) {
-        const rows = page.all(after, before, pageSize) as ReviewRow[];
-        if (rows.length === 0) return;
-        await fn(rows.map(toStored));
-        after = rows[rows.length - 1]!.id;
-      }
+      return forEachPage(
+        (after, before) => page.all(after, before, pageSize) as ReviewRow[],
+        fn,
+        filter,
+      );
     },
   };
 }
@@ -107,7 +101,7 @@ function stagedWrites(
   staging: Staging,
 ): Pick<StoreTransaction, 'putBusiness' | 'upsertReviews' | 'pruneReviews' | 'bumpVersion'> {
   const stage = db.prepare(
-    `INSERT OR REPLACE INTO temp.staged_reviews (${COLUMNS})
+    `INSERT OR REPLACE INTO temp.staged_reviews (${REVIEW_COLUMNS})
      VALUES (@id, @source, @sourceReviewId, @sourceHash, @sourceRecord, @publicJson, @ingestedAt, @derivedVersion)`,
   );
   return {
@@ -199,8 +193,8 @@ function apply(db: Db, base: DataState, business: Business | null, bumpedAt: str
   }
   // `WHERE true` tells SQLite's parser that ON CONFLICT belongs to the upsert, not to a join.
   db.exec(`
-    INSERT INTO main.reviews (${COLUMNS})
-    SELECT ${COLUMNS} FROM temp.staged_reviews WHERE true
+    INSERT INTO main.reviews (${REVIEW_COLUMNS})
+    SELECT ${REVIEW_COLUMNS} FROM temp.staged_reviews WHERE true
     ON CONFLICT (source, source_review_id) DO UPDATE SET
       source_hash = excluded.source_hash,
       source_record = excluded.source_record,

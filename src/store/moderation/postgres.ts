@@ -1,14 +1,7 @@
 import { bumpVersion } from '../internal/postgres-transaction.js';
 import type { PgDb } from '../internal/postgres-db.js';
+import { LOG_COLUMNS, toRecord, unchangedOutcome, type LogRow } from './engines.js';
 import type { ModerationOutcome, ModerationStore } from './types.js';
-
-interface LogRow {
-  review_id: string;
-  action: 'hide' | 'unhide';
-  reason: string | null;
-  actor: string;
-  at: string;
-}
 
 /**
  * The PostgreSQL moderation store, on the same tables as SQLite's. A decision is one READ
@@ -26,11 +19,8 @@ export function createPostgresModerationStore(db: PgDb): ModerationStore {
                   EXISTS (SELECT 1 FROM hidden_reviews WHERE review_id = $1) AS hidden`,
           [record.reviewId],
         );
-        const { stored, hidden } = rows[0]!;
-        // Only a stored review can be hidden; a hidden one can be shown again even after
-        // --prune removed its row (the hide outlives the row).
-        if (!stored && !hidden) return { status: 'unknown' };
-        if (hidden === (record.action === 'hide')) return { status: 'unchanged' };
+        const unchanged = unchangedOutcome(record, rows[0]!);
+        if (unchanged) return unchanged;
         if (record.action === 'hide') {
           await query('INSERT INTO hidden_reviews (review_id, hidden_at) VALUES ($1, $2)', [
             record.reviewId,
@@ -54,17 +44,11 @@ export function createPostgresModerationStore(db: PgDb): ModerationStore {
     },
     async log(reviewId) {
       const { rows } = await db.query<LogRow>(
-        `SELECT review_id, action, reason, actor, at FROM moderation_log
+        `SELECT ${LOG_COLUMNS} FROM moderation_log
          WHERE review_id = $1 ORDER BY seq`,
         [reviewId],
       );
-      return rows.map((r) => ({
-        reviewId: r.review_id,
-        action: r.action,
-        reason: r.reason,
-        actor: r.actor,
-        at: r.at,
-      }));
+      return rows.map(toRecord);
     },
   };
 }

@@ -1,17 +1,10 @@
 import type Database from 'better-sqlite3';
 import type { DataState } from '../core/types.js';
+import { LOG_COLUMNS, toRecord, unchangedOutcome, type LogRow } from './engines.js';
 import type { ModerationOutcome, ModerationRecord, ModerationStore } from './types.js';
 import { readState, type WriteRunner } from '../internal/sqlite-staged.js';
 
 type Db = Database.Database;
-
-interface LogRow {
-  review_id: string;
-  action: 'hide' | 'unhide';
-  reason: string | null;
-  actor: string;
-  at: string;
-}
 
 /** Whether the review is stored, and whether it is hidden, as the writer sees it now. */
 function stateOf(db: Db, reviewId: string): { stored: boolean; hidden: boolean } {
@@ -50,12 +43,8 @@ export function createSqliteModerationStore(
   return {
     apply(record) {
       return writeSync((): ModerationOutcome => {
-        const { stored, hidden } = stateOf(writer, record.reviewId);
-        // Only a stored review can be hidden; a hidden one can be shown again even after
-        // --prune removed its row (the hide outlives the row).
-        const known = stored || hidden;
-        if (!known) return { status: 'unknown' };
-        if (hidden === (record.action === 'hide')) return { status: 'unchanged' };
+        const unchanged = unchangedOutcome(record, stateOf(writer, record.reviewId));
+        if (unchanged) return unchanged;
         return { status: 'changed', state: change(writer, record) };
       });
     },
@@ -65,17 +54,9 @@ export function createSqliteModerationStore(
     },
     async log(reviewId) {
       const rows = reader
-        .prepare(
-          'SELECT review_id, action, reason, actor, at FROM moderation_log WHERE review_id = ? ORDER BY seq',
-        )
+        .prepare(`SELECT ${LOG_COLUMNS} FROM moderation_log WHERE review_id = ? ORDER BY seq`)
         .all(reviewId) as LogRow[];
-      return rows.map((r) => ({
-        reviewId: r.review_id,
-        action: r.action,
-        reason: r.reason,
-        actor: r.actor,
-        at: r.at,
-      }));
+      return rows.map(toRecord);
     },
   };
 }

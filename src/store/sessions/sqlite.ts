@@ -44,6 +44,11 @@ export function createSqliteSessionStore(
   write: WriteRunner,
   requestWrite: WriteRunner,
 ): SessionStore {
+  /** One statement, written for a request. */
+  const run = (sql: string, ...params: unknown[]): Promise<void> =>
+    requestWrite(() => {
+      writer.prepare(sql).run(...params);
+    });
   return {
     ...sessionReads(reader),
     secret(name, candidate) {
@@ -60,13 +65,11 @@ export function createSqliteSessionStore(
       });
     },
     end(sessionKey, expiresAtMs) {
-      return requestWrite(() => {
-        writer
-          .prepare(
-            'INSERT OR REPLACE INTO mcp_ended_sessions (session_key, expires_at) VALUES (?, ?)',
-          )
-          .run(sessionKey, expiresAtMs);
-      });
+      return run(
+        'INSERT OR REPLACE INTO mcp_ended_sessions (session_key, expires_at) VALUES (?, ?)',
+        sessionKey,
+        expiresAtMs,
+      );
     },
     purgeEnded(nowMs) {
       return write(
@@ -77,29 +80,27 @@ export function createSqliteSessionStore(
       );
     },
     subscribe(sessionKey, uri, expiresAtMs) {
-      return requestWrite(() => {
-        writer
-          .prepare(
-            'INSERT OR REPLACE INTO mcp_subscriptions (session_key, uri, expires_at) VALUES (?, ?, ?)',
-          )
-          .run(sessionKey, uri, expiresAtMs);
-      });
+      return run(
+        'INSERT OR REPLACE INTO mcp_subscriptions (session_key, uri, expires_at) VALUES (?, ?, ?)',
+        sessionKey,
+        uri,
+        expiresAtMs,
+      );
     },
     unsubscribe(sessionKey, uri) {
-      return requestWrite(() => {
-        writer
-          .prepare('DELETE FROM mcp_subscriptions WHERE session_key = ? AND uri = ?')
-          .run(sessionKey, uri);
-      });
+      return run(
+        'DELETE FROM mcp_subscriptions WHERE session_key = ? AND uri = ?',
+        sessionKey,
+        uri,
+      );
     },
     setLogLevel(sessionKey, level, expiresAtMs) {
-      return requestWrite(() => {
-        writer
-          .prepare(
-            'INSERT OR REPLACE INTO mcp_log_levels (session_key, level, expires_at) VALUES (?, ?, ?)',
-          )
-          .run(sessionKey, level, expiresAtMs);
-      });
+      return run(
+        'INSERT OR REPLACE INTO mcp_log_levels (session_key, level, expires_at) VALUES (?, ?, ?)',
+        sessionKey,
+        level,
+        expiresAtMs,
+      );
     },
   };
 }
