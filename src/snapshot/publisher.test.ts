@@ -92,6 +92,13 @@ function builds(): Builds {
   return b;
 }
 
+/** The change events `p` announces from now on, collected as they come. */
+function changesOf(p: Publisher): ChangeEvent[] {
+  const events: ChangeEvent[] = [];
+  p.onChange((e) => events.push(e));
+  return events;
+}
+
 /** Makes every build fail with `message`, counting the attempts, until `restore()`. */
 function failEveryBuild(b: Builds, message: string): { attempts: number; restore(): void } {
   const working = b.builder.build;
@@ -217,8 +224,7 @@ describe('startPublisher', () => {
     await commit(['a']);
     const b = builds();
     publisher = await start(b);
-    const events: ChangeEvent[] = [];
-    publisher.onChange((e) => events.push(e));
+    const events = changesOf(publisher);
     const before = publisher.current();
     await publisher.refresh();
     await publisher.refresh();
@@ -260,8 +266,7 @@ describe('startPublisher', () => {
     const v1 = await commit(['a']);
     const b = builds();
     publisher = await start(b);
-    const events: ChangeEvent[] = [];
-    publisher.onChange((e) => events.push(e));
+    const events = changesOf(publisher);
     const v2 = await commit(['b']);
     const calls = Array.from({ length: 5 }, () => publisher!.refresh());
     await Promise.all(calls);
@@ -274,8 +279,7 @@ describe('startPublisher', () => {
     await commit(['a']);
     const b = builds();
     publisher = await start(b);
-    const events: ChangeEvent[] = [];
-    publisher.onChange((e) => events.push(e));
+    const events = changesOf(publisher);
     const held = gate();
     b.hold = held.wait;
     const v2 = await commit(['b']);
@@ -302,8 +306,7 @@ describe('startPublisher', () => {
     const { logger, lines } = capturingLogger();
     publisher = await start(b, { logger });
     const first = publisher.current();
-    const events: ChangeEvent[] = [];
-    publisher.onChange((e) => events.push(e));
+    const events = changesOf(publisher);
     const v2 = await commit(['b']);
     b.failNext = new Error('disk on fire');
     await expect(publisher.refresh()).resolves.toBeUndefined();
@@ -484,8 +487,7 @@ describe('startPublisher', () => {
     n.tell('listening');
     await publisher.refresh();
     expect(publisher.stale()).toBeNull();
-    const events: ChangeEvent[] = [];
-    publisher.onChange((e) => events.push(e));
+    const events = changesOf(publisher);
 
     // The build worker fails (its database restarting) when the change is told, and for 3.5 s.
     const v2 = await commit(['b']);
