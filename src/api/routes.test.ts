@@ -1,13 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { testBusiness } from '../../test/helpers/fixtures.js';
 import { reviewRecord } from '../../test/helpers/records.js';
-import { Business } from '../domain/business.js';
+import { testSnapshot } from '../../test/helpers/snapshots.js';
 import { SearchResponse } from '../domain/public-schemas.js';
 import { serializeReview } from '../domain/serialize.js';
-import { serviceUrls } from '../catalogue.js';
 import { isServiceError, type ServiceError } from '../platform/errors.js';
 import { sincePage } from '../reviews/since.js';
-import { buildSnapshot } from '../snapshot/index.js';
 import type { Snapshot } from '../snapshot/types.js';
 import { healthOf } from './health.js';
 import { searchDocument } from './search.js';
@@ -36,18 +33,7 @@ const RECORDS = [
 ];
 
 beforeAll(async () => {
-  snapshot = await buildSnapshot(
-    {
-      state: { version: 3, changedAt: '2025-03-02T00:00:00.000Z' },
-      business: Business.parse(testBusiness()),
-      reviews: RECORDS.map(serializeReview),
-    },
-    {
-      urls: serviceUrls('https://reviews.example.com'),
-      hub: false,
-      responseCache: { maxEntries: 10, maxBytes: 1_000_000 },
-    },
-  );
+  snapshot = await testSnapshot({ version: 3, changedAt: '2025-03-02T00:00:00.000Z' }, RECORDS);
 });
 
 const json = (body: Buffer): unknown => JSON.parse(body.toString('utf8'));

@@ -1,14 +1,12 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { testBusiness } from '../../test/helpers/fixtures.js';
 import { sourceRow } from '../../test/helpers/records.js';
+import { withTempStore } from '../../test/helpers/temp-store.js';
 import { Business } from '../domain/business.js';
 import { reviewId } from '../domain/ids.js';
 import { Review, type ReviewSource } from '../domain/review.js';
 import { compileMentionMatcher } from '../mentions/index.js';
-import { openStore, reviewKey, type Store, type StoredReview } from '../store/index.js';
+import { reviewKey, type Store, type StoredReview } from '../store/index.js';
 import { deriveReview } from './derive.js';
 import { ingest, ingestStream, type IngestResult } from './ingest.js';
 
@@ -17,17 +15,9 @@ const T1 = '2025-06-01T10:00:00.000Z';
 const T2 = '2025-06-02T10:00:00.000Z';
 const T3 = '2025-06-03T10:00:00.000Z';
 
-let dir: string;
 let store: Store;
 
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'ingest-'));
-  store = openStore(`sqlite:${join(dir, 'reviews.db')}`);
-});
-afterEach(async () => {
-  await store.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+withTempStore('ingest-', (opened) => (store = opened));
 
 /** Every stored review, keyed `source\u0000sourceReviewId`. */
 async function stored(): Promise<Map<string, StoredReview>> {

@@ -1,20 +1,16 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openStore, type Store } from '../store/index.js';
+import { describe, expect, it } from 'vitest';
+import { withTempStore } from '../../test/helpers/temp-store.js';
+import type { Store } from '../store/index.js';
 import { runImport } from './run.js';
 
 let dir: string;
 let store: Store;
 
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'run-import-'));
-  store = openStore(`sqlite:${join(dir, 'reviews.db')}`);
-});
-afterEach(async () => {
-  await store.close();
-  rmSync(dir, { recursive: true, force: true });
+withTempStore('run-import-', (opened, folder) => {
+  store = opened;
+  dir = folder;
 });
 
 /** A Google reviews file of `n` reviews, every byte on one line. */

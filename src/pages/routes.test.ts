@@ -1,13 +1,10 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { testBusiness } from '../../test/helpers/fixtures.js';
 import { reviewRecord } from '../../test/helpers/records.js';
+import { testSnapshot } from '../../test/helpers/snapshots.js';
 import { serviceUrls } from '../catalogue.js';
-import { Business } from '../domain/business.js';
-import { serializeReview } from '../domain/serialize.js';
 import { createRouter } from '../http/router.js';
-import { buildSnapshot } from '../snapshot/index.js';
 import type { Published } from '../snapshot/types.js';
 import type * as sitemaps from './internal/sitemap.js';
 import { renderSitemap } from './internal/sitemap.js';
@@ -26,17 +23,9 @@ beforeAll(async () => {
   const reviews = Array.from({ length: 30 }, (_, i) =>
     reviewRecord({ key: `r${i}`, date: `2025-01-${String(i + 1).padStart(2, '0')}` }),
   );
-  const snapshot = await buildSnapshot(
-    {
-      state: { version: 1, changedAt: '2025-02-01T00:00:00.000Z' },
-      business: Business.parse(testBusiness()),
-      reviews: reviews.map(serializeReview),
-    },
-    {
-      urls: serviceUrls('https://reviews.example.com'),
-      hub: false,
-      responseCache: { maxEntries: 10, maxBytes: 1_000_000 },
-    },
+  const snapshot = await testSnapshot(
+    { version: 1, changedAt: '2025-02-01T00:00:00.000Z' },
+    reviews,
   );
   // One data version that never changes.
   const published: Published = { current: () => snapshot, onChange: () => () => undefined };

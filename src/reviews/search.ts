@@ -15,30 +15,31 @@ export interface SearchHits {
 
 export type SearchOutcome = { ok: true; hits: SearchHits } | { ok: false; issues: Issue[] };
 
-/** First position whose date is <= `until` (dates descend). */
-export function firstOnOrBefore(index: SearchIndex, until: string): number {
-  const day = dayNumber(until);
+/**
+ * The first of the positions 0 to `size` - 1 for which `ahead` is false, by binary search: the
+ * positions for which it holds must all come first (`size` when it holds for all).
+ */
+function partitionPoint(size: number, ahead: (position: number) => boolean): number {
   let lo = 0;
-  let hi = index.size;
+  let hi = size;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (index.day(mid) > day) lo = mid + 1;
+    if (ahead(mid)) lo = mid + 1;
     else hi = mid;
   }
   return lo;
 }
 
+/** First position whose date is <= `until` (dates descend). */
+export function firstOnOrBefore(index: SearchIndex, until: string): number {
+  const day = dayNumber(until);
+  return partitionPoint(index.size, (i) => index.day(i) > day);
+}
+
 /** First position whose date is < `since` (the count of reviews dated on or after it). */
 export function firstBefore(index: SearchIndex, since: string): number {
   const day = dayNumber(since);
-  let lo = 0;
-  let hi = index.size;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (index.day(mid) >= day) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
+  return partitionPoint(index.size, (i) => index.day(i) >= day);
 }
 
 /**
@@ -46,15 +47,10 @@ export function firstBefore(index: SearchIndex, since: string): number {
  * place a keyset cursor resumes from, even when the review with that key is gone.
  */
 export function positionAfterKey(index: SearchIndex, key: SortKey, inclusive = false): number {
-  let lo = 0;
-  let hi = index.size;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    const c = compareKeys(index.key(mid), key);
-    if (c < 0 || (c === 0 && !inclusive)) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
+  return partitionPoint(index.size, (i) => {
+    const c = compareKeys(index.key(i), key);
+    return c < 0 || (c === 0 && !inclusive);
+  });
 }
 
 const RUN_CACHE_MAX = 512;
@@ -182,14 +178,7 @@ export function runSearch(index: SearchIndex, f: SearchFilters, after?: SortKey)
 
 /** First index of a sorted list whose value is >= `value`. */
 function lowerBound(list: Uint32Array, value: number): number {
-  let lo = 0;
-  let hi = list.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (list[mid]! < value) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
+  return partitionPoint(list.length, (i) => list[i]! < value);
 }
 
 /**

@@ -92,6 +92,29 @@ function builds(): Builds {
   return b;
 }
 
+/** The change events `p` announces from now on, collected as they come. */
+function changesOf(p: Publisher): ChangeEvent[] {
+  const events: ChangeEvent[] = [];
+  p.onChange((e) => events.push(e));
+  return events;
+}
+
+/** Makes every build fail with `message`, counting the attempts, until `restore()`. */
+function failEveryBuild(b: Builds, message: string): { attempts: number; restore(): void } {
+  const working = b.builder.build;
+  const failing = {
+    attempts: 0,
+    restore: () => {
+      b.builder.build = working;
+    },
+  };
+  b.builder.build = () => {
+    failing.attempts++;
+    return Promise.reject(new Error(message));
+  };
+  return failing;
+}
+
 /** Starts the publisher over a builder, the insights following each version. */
 function start(b: Builds, more: Partial<PublisherOptions> = {}): Promise<Publisher> {
   return startPublisher({
@@ -201,8 +224,7 @@ describe('startPublisher', () => {
     await commit(['a']);
     const b = builds();
     publisher = await start(b);
-    const events: ChangeEvent[] = [];
-    publisher.onChange((e) => events.push(e));
+    const events = changesOf(publisher);
     const before = publisher.current();
     await publisher.refresh();
     await publisher.refresh();
@@ -244,8 +266,7 @@ describe('startPublisher', () => {
     const v1 = await commit(['a']);
     const b = builds();
     publisher = await start(b);
-    const events: ChangeEvent[] = [];
-    publisher.onChange((e) => events.push(e));
+    const events = changesOf(publisher);
     const v2 = await commit(['b']);
     const calls = Array.from({ length: 5 }, () => publisher!.refresh());
     await Promise.all(calls);
@@ -258,8 +279,7 @@ describe('startPublisher', () => {
     await commit(['a']);
     const b = builds();
     publisher = await start(b);
-    const events: ChangeEvent[] = [];
-    publisher.onChange((e) => events.push(e));
+    const events = changesOf(publisher);
     const held = gate();
     b.hold = held.wait;
     const v2 = await commit(['b']);
@@ -286,8 +306,7 @@ describe('startPublisher', () => {
     const { logger, lines } = capturingLogger();
     publisher = await start(b, { logger });
     const first = publisher.current();
-    const events: ChangeEvent[] = [];
-    publisher.onChange((e) => events.push(e));
+    const events = changesOf(publisher);
     const v2 = await commit(['b']);
     b.failNext = new Error('disk on fire');
     await expect(publisher.refresh()).resolves.toBeUndefined();
@@ -315,14 +334,9 @@ describe('startPublisher', () => {
     const v2 = await commit(['b']);
     // Every build fails for 90 s, as while the store is away: tried at the poll (0.5 s), then
     // after 0.5, 1, 2, 4, 8 and every 10 s (1, 2, 4, 8, 16, 26, ..., 66 s: the eleventh).
-    const failing = b.builder.build;
-    let attempts = 0;
-    b.builder.build = () => {
-      attempts++;
-      return Promise.reject(new Error('store away'));
-    };
+    const failing = failEveryBuild(b, 'store away');
     await vi.advanceTimersByTimeAsync(90_000);
-    expect(attempts).toBe(13);
+    expect(failing.attempts).toBe(13);
     const errors = lines.filter((l) => l.level === 50) as {
       msg: string;
       failures?: number;
@@ -333,7 +347,7 @@ describe('startPublisher', () => {
       'could not rebuild the published data',
     ]);
     expect(errors[1]).toMatchObject({ failures: 11, failingMs: 65_500 });
-    b.builder.build = failing;
+    failing.restore();
     await vi.advanceTimersByTimeAsync(500);
     await publisher.refresh();
     expect(publisher.current().state).toEqual(v2);
@@ -407,13 +421,20 @@ describe('startPublisher', () => {
     };
   }
 
-  it('with notifications: rebuilds at each one, polls every 30 s while they come and every pollMs while they do not', async () => {
+  /** With fake timers and one version committed: a publisher told of changes, polling every 1 s. */
+  async function startNotified(
+    n: ReturnType<typeof notifications>,
+    logger: PublisherOptions['logger'],
+  ): Promise<Publisher> {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     await commit(['a']);
-    const b = builds();
+    return start(builds(), { store: n.store, pollMs: 1_000, logger });
+  }
+
+  it('with notifications: rebuilds at each one, polls every 30 s while they come and every pollMs while they do not', async () => {
     const n = notifications();
     const { logger, lines } = capturingLogger();
-    publisher = await start(b, { store: n.store, pollMs: 1_000, logger });
+    publisher = await startNotified(n, logger);
     const published = () => publisher!.current().state.version;
     n.tell('listening');
     await publisher.refresh();
@@ -466,21 +487,15 @@ describe('startPublisher', () => {
     n.tell('listening');
     await publisher.refresh();
     expect(publisher.stale()).toBeNull();
-    const events: ChangeEvent[] = [];
-    publisher.onChange((e) => events.push(e));
+    const events = changesOf(publisher);
 
     // The build worker fails (its database restarting) when the change is told, and for 3.5 s.
     const v2 = await commit(['b']);
-    const working = b.builder.build;
-    let attempts = 0;
-    b.builder.build = () => {
-      attempts++;
-      return Promise.reject(new Error('the database system is shutting down'));
-    };
+    const failing = failEveryBuild(b, 'the database system is shutting down');
     const failedAt = Date.now();
     n.tell('change');
     await vi.advanceTimersByTimeAsync(0);
-    expect(attempts).toBe(1);
+    expect(failing.attempts).toBe(1);
     expect(publisher.stale()).toEqual({
       since: failedAt,
       reason: `data version ${v2.version} could not be published`,
@@ -489,12 +504,12 @@ describe('startPublisher', () => {
     });
     // Not at the next poll (30 s while listening): after 0.5, 1 and 2 s.
     await vi.advanceTimersByTimeAsync(499);
-    expect(attempts).toBe(1);
+    expect(failing.attempts).toBe(1);
     await vi.advanceTimersByTimeAsync(1);
-    expect(attempts).toBe(2);
+    expect(failing.attempts).toBe(2);
     await vi.advanceTimersByTimeAsync(1_000);
-    expect(attempts).toBe(3);
-    b.builder.build = working;
+    expect(failing.attempts).toBe(3);
+    failing.restore();
     await vi.advanceTimersByTimeAsync(2_000);
     expect(publisher.current().state).toEqual(v2);
     expect(publisher.stale()).toBeNull();
@@ -538,12 +553,9 @@ describe('startPublisher', () => {
   });
 
   it('with notifications that never start: polls every pollMs, and says so once', async () => {
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-    await commit(['a']);
-    const b = builds();
     const n = notifications();
     const { logger, lines } = capturingLogger();
-    publisher = await start(b, { store: n.store, pollMs: 1_000, logger });
+    publisher = await startNotified(n, logger);
     const v2 = await commit(['b']);
     await vi.advanceTimersByTimeAsync(1_000);
     await publisher.refresh();

@@ -11,15 +11,8 @@ import {
   parseYesNo,
   splitNames,
 } from '../internal/values.js';
-import {
-  fieldError,
-  rejectField,
-  rejectRow,
-  type FieldNames,
-  type FormatReader,
-  type MappedRow,
-  type RowContext,
-} from '../types.js';
+import { fieldError, rejectField, rejectRow } from '../types.js';
+import type { FieldNames, FormatReader, MappedRow, RowContext } from '../types.js';
 import {
   CSV_ALIASES,
   mapColumns,

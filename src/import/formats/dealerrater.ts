@@ -1,4 +1,4 @@
-import { iterateArray, parseJsonAt, scanJsonRoot, type JsonSpan } from '../internal/json-scan.js';
+import { scanJsonRoot, type JsonSpan } from '../internal/json-scan.js';
 import { fileError, type TextDocument } from '../internal/text.js';
 import {
   asRecord,
@@ -12,15 +12,9 @@ import {
   splitNames,
   text,
 } from '../internal/values.js';
-import {
-  fieldError,
-  rejectField,
-  rejectRow,
-  type FieldNames,
-  type FormatReader,
-  type MappedRow,
-  type RowContext,
-} from '../types.js';
+import { fieldError } from '../types.js';
+import type { FieldNames, FormatReader, RowContext } from '../types.js';
+import { jsonReviewMapper, jsonReviewRows, type ReviewItemMapper } from './json-review.js';
 import { dict, type Dict } from '../../platform/dict.js';
 
 /** The author name used when a DealerRater review carries none. */
@@ -132,54 +126,43 @@ function responseOf(
   return last;
 }
 
-/** Maps one DealerRater review object (see docs/importing.md) to a candidate row. */
-export function mapDealerRaterReview(
-  raw: unknown,
-  row: number,
-  line: number | null,
+function candidateOf(
+  r: Record<string, unknown>,
+  id: string,
   ctx: RowContext,
-): MappedRow {
-  const r = asRecord(raw);
-  const base = { row, line, raw, key: null };
-  if (!r) return rejectRow(base, '(row)', 'not a JSON object');
+): { candidate: Record<string, unknown>; fields: FieldNames } {
   const fields = fieldNames(r);
-  const id = text(pick(r, 'Id', 'ReviewId')?.value);
-  const withKey = {
-    ...base,
-    key: id === null ? null : { source: 'dealerrater', sourceReviewId: id },
+  const overall = rating(pick(r, 'Rating', 'OverallRating')?.value, fields.reviewRating!);
+  if (overall === null) throw fieldError(fields.reviewRating!, 'missing rating');
+  const candidate: Record<string, unknown> = {
+    source: 'dealerrater',
+    sourceReviewId: id,
+    sourceUrl: text(pick(r, 'ReviewUrl', 'Url')?.value),
+    reviewRating: { ratingValue: overall },
+    name: text(pick(r, 'Title')?.value),
+    reviewBody: text(pick(r, 'ReviewText', 'Body', 'Text')?.value),
+    inLanguage: text(pick(r, 'Language')?.value),
+    author: { name: text(pick(r, 'UserName')?.value) ?? DEALERRATER_ANONYMOUS },
+    datePublished: parseDateTime(pick(r, 'DateCreated')?.value, fields.datePublished!, ctx),
+    dateModified: parseOptionalDateTime(pick(r, 'DateModified')?.value, fields.dateModified!, ctx),
+    department: parseDepartment(pick(r, 'Department', 'VisitType')?.value),
+    subRatings: subRatingsOf(r),
+    recommendsDealer: recommendOf(r),
+    taggedStaff: staffOf(r),
   };
-  if (id === null) return rejectRow(withKey, fields.sourceReviewId!, 'missing review id');
-  try {
-    const overall = rating(pick(r, 'Rating', 'OverallRating')?.value, fields.reviewRating!);
-    if (overall === null) throw fieldError(fields.reviewRating!, 'missing rating');
-    const candidate: Record<string, unknown> = {
-      source: 'dealerrater',
-      sourceReviewId: id,
-      sourceUrl: text(pick(r, 'ReviewUrl', 'Url')?.value),
-      reviewRating: { ratingValue: overall },
-      name: text(pick(r, 'Title')?.value),
-      reviewBody: text(pick(r, 'ReviewText', 'Body', 'Text')?.value),
-      inLanguage: text(pick(r, 'Language')?.value),
-      author: { name: text(pick(r, 'UserName')?.value) ?? DEALERRATER_ANONYMOUS },
-      datePublished: parseDateTime(pick(r, 'DateCreated')?.value, fields.datePublished!, ctx),
-      dateModified: parseOptionalDateTime(
-        pick(r, 'DateModified')?.value,
-        fields.dateModified!,
-        ctx,
-      ),
-      department: parseDepartment(pick(r, 'Department', 'VisitType')?.value),
-      subRatings: subRatingsOf(r),
-      recommendsDealer: recommendOf(r),
-      taggedStaff: staffOf(r),
-    };
-    const reply = responseOf(r, ctx);
-    candidate.ownerResponse = reply?.response ?? null;
-    const named = reply ? { ...fields, 'ownerResponse.dateModified': reply.dateField } : fields;
-    return { ...withKey, candidate, fields: named };
-  } catch (err) {
-    return rejectField(withKey, err);
-  }
+  const reply = responseOf(r, ctx);
+  candidate.ownerResponse = reply?.response ?? null;
+  const named = reply ? { ...fields, 'ownerResponse.dateModified': reply.dateField } : fields;
+  return { candidate, fields: named };
 }
+
+/** Maps one DealerRater review object (see docs/importing.md) to a candidate row. */
+export const mapDealerRaterReview: ReviewItemMapper = jsonReviewMapper({
+  source: 'dealerrater',
+  idOf: (r) => text(pick(r, 'Id', 'ReviewId')?.value),
+  missingId: (r) => ({ field: fieldNames(r).sourceReviewId!, reason: 'missing review id' }),
+  map: candidateOf,
+});
 
 function reviewsSpan(doc: TextDocument): JsonSpan {
   const root = scanJsonRoot(doc.bytes);
@@ -200,12 +183,7 @@ export function readDealerRaterReviews(doc: TextDocument): FormatReader {
   return {
     format: 'dealerrater',
     warnings: [],
-    *rows(ctx) {
-      for (const item of iterateArray(doc.bytes, span)) {
-        const json = parseJsonAt(item.text, item.line);
-        yield { ...mapDealerRaterReview(json, item.index, item.line, ctx), end: item.end };
-      }
-    },
+    rows: (ctx) => jsonReviewRows(doc, span, mapDealerRaterReview, ctx),
   };
 }
 

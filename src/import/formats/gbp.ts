@@ -1,10 +1,4 @@
-import {
-  iterateArray,
-  parseJsonAt,
-  parseSpan,
-  scanJsonRoot,
-  type JsonSpan,
-} from '../internal/json-scan.js';
+import { parseSpan, scanJsonRoot, type JsonSpan } from '../internal/json-scan.js';
 import { fileError, type TextDocument } from '../internal/text.js';
 import {
   asRecord,
@@ -14,14 +8,8 @@ import {
   pick,
   text,
 } from '../internal/values.js';
-import {
-  rejectField,
-  rejectRow,
-  type FieldNames,
-  type FormatReader,
-  type MappedRow,
-  type RowContext,
-} from '../types.js';
+import type { FieldNames, FormatReader, RowContext } from '../types.js';
+import { jsonReviewMapper, jsonReviewRows, type ReviewItemMapper } from './json-review.js';
 import { splitGoogleTranslation } from './translation.js';
 import { dict, type Dict } from '../../platform/dict.js';
 
@@ -71,40 +59,34 @@ function replyOf(r: Record<string, unknown>, ctx: RowContext): Record<string, un
   };
 }
 
-/** Maps one item of a GBP `reviews.list` page (or a Takeout `reviews.json`) to a candidate row. */
-export function mapGoogleReview(
-  raw: unknown,
-  row: number,
-  line: number | null,
+function candidateOf(
+  r: Record<string, unknown>,
+  id: string,
   ctx: RowContext,
-): MappedRow {
-  const r = asRecord(raw);
-  const base = { row, line, raw, key: null };
-  if (!r) return rejectRow(base, '(row)', 'not a JSON object');
-  const id = reviewIdOf(r);
-  const key = id === null ? null : { source: 'google', sourceReviewId: id };
-  const withKey = { ...base, key };
-  if (id === null) return rejectRow(withKey, 'reviewId', 'missing review id (reviewId or name)');
-  try {
-    const comment = typeof r.comment === 'string' ? r.comment : null;
-    const split = splitGoogleTranslation(comment);
-    const candidate = {
-      source: 'google',
-      sourceReviewId: id,
-      reviewRating: { ratingValue: parseStarWord(r.starRating, 'starRating') },
-      reviewBody: split.original,
-      reviewBodyTranslated: split.translated,
-      inLanguage: split.language,
-      author: { name: authorOf(r) },
-      datePublished: parseDateTime(r.createTime, 'createTime', ctx),
-      dateModified: parseOptionalDateTime(r.updateTime, 'updateTime', ctx),
-      ownerResponse: replyOf(r, ctx),
-    };
-    return { ...withKey, candidate, fields: FIELDS };
-  } catch (err) {
-    return rejectField(withKey, err);
-  }
+): Record<string, unknown> {
+  const comment = typeof r.comment === 'string' ? r.comment : null;
+  const split = splitGoogleTranslation(comment);
+  return {
+    source: 'google',
+    sourceReviewId: id,
+    reviewRating: { ratingValue: parseStarWord(r.starRating, 'starRating') },
+    reviewBody: split.original,
+    reviewBodyTranslated: split.translated,
+    inLanguage: split.language,
+    author: { name: authorOf(r) },
+    datePublished: parseDateTime(r.createTime, 'createTime', ctx),
+    dateModified: parseOptionalDateTime(r.updateTime, 'updateTime', ctx),
+    ownerResponse: replyOf(r, ctx),
+  };
 }
+
+/** Maps one item of a GBP `reviews.list` page (or a Takeout `reviews.json`) to a candidate row. */
+export const mapGoogleReview: ReviewItemMapper = jsonReviewMapper({
+  source: 'google',
+  idOf: reviewIdOf,
+  missingId: () => ({ field: 'reviewId', reason: 'missing review id (reviewId or name)' }),
+  map: (r, id, ctx) => ({ candidate: candidateOf(r, id, ctx), fields: FIELDS }),
+});
 
 function reviewsSpan(doc: TextDocument): { span: JsonSpan; reported: Record<string, unknown> } {
   const root = scanJsonRoot(doc.bytes);
@@ -133,12 +115,7 @@ export function readGoogleReviews(doc: TextDocument): FormatReader {
     format: 'gbp',
     reported: Object.keys(reported).length > 0 ? { google: reported } : undefined,
     warnings: [],
-    *rows(ctx) {
-      for (const item of iterateArray(doc.bytes, span)) {
-        const row = mapGoogleReview(parseJsonAt(item.text, item.line), item.index, item.line, ctx);
-        yield { ...row, end: item.end };
-      }
-    },
+    rows: (ctx) => jsonReviewRows(doc, span, mapGoogleReview, ctx),
   };
 }
 

@@ -49,14 +49,14 @@ export interface AbsaModelFile {
   neural?: { detection: NeuralDetection[]; polarity: NeuralPolarity[] };
 }
 
+/** The part of a model file a loaded model keeps as it is. */
+type AbsaModelHeader = Pick<
+  AbsaModelFile,
+  'name' | 'version' | 'description' | 'categories' | 'features' | 'atLeastOne'
+>;
+
 /** A model ready for prediction: the file's content with its tables as maps. */
-export interface AbsaModel {
-  name: ModelName;
-  version: string;
-  description: string;
-  categories: AspectCategory[];
-  features: FeatureConfig;
-  atLeastOne: boolean;
+export interface AbsaModel extends AbsaModelHeader {
   lexicon: Map<string, number>;
   detectBias: number[];
   detectThreshold: number[];

@@ -1,7 +1,7 @@
 import type { Polarity } from '../analyzer.js';
 import type { AspectInsight } from '../schema.js';
 import type { PreparedReview } from './prepare.js';
-import { combine, Tally } from './tally.js';
+import { combine, sentenceCandidate, Tally } from './tally.js';
 
 export interface Category {
   id: string;
@@ -48,14 +48,7 @@ export function computeAspects(
         const list = perAspect.get(a.category) ?? [];
         list.push(a.polarity);
         perAspect.set(a.category, list);
-        tally.offer({
-          reviewId: p.review.id,
-          order: p.order,
-          quote: s.text,
-          polarity: a.polarity,
-          confidence: a.confidence,
-          rating: p.review.reviewRating.ratingValue,
-        });
+        tally.offer(sentenceCandidate(p, s, a.polarity, a.confidence));
       }
     }
     const month = p.review.date.slice(0, 7);

@@ -3,7 +3,7 @@ import type { Business } from '../../domain/business.js';
 import type { EvidenceByPolarity, Sentiment } from '../schema.js';
 import { sentencePolarity, type PreparedReview, type PreparedSentence } from './prepare.js';
 import { textArea } from './themes.js';
-import { combine, ratingPolarity, Tally } from './tally.js';
+import { combine, ratingPolarity, sentenceCandidate, Tally } from './tally.js';
 import { dict, type ReadonlyDict } from '../../platform/dict.js';
 
 /** DealerRater shows employee ratings from a handful of reviews on; so do we. */
@@ -36,14 +36,7 @@ function tallySubject(
         (ratingPolarity(p.review.reviewRating.ratingValue) === 'positive' ? 'positive' : 'neutral');
       polarities.push(polarity);
       const confidence = Math.max(0, ...s.aspects.map((a) => a.confidence));
-      tally.offer({
-        reviewId: p.review.id,
-        order: p.order,
-        quote: s.text,
-        polarity,
-        confidence,
-        rating: p.review.reviewRating.ratingValue,
-      });
+      tally.offer(sentenceCandidate(p, s, polarity, confidence));
     }
     tally.add(
       polarities.length > 0
@@ -158,14 +151,8 @@ export function serviceAreaInsights(
         for (const s of p.sentences) {
           const polarity = sentencePolarity(s);
           if (polarity && polarity !== 'conflict') {
-            tally.offer({
-              reviewId: p.review.id,
-              order: p.order,
-              quote: s.text,
-              polarity,
-              confidence: Math.max(...s.aspects.map((a) => a.confidence)),
-              rating: p.review.reviewRating.ratingValue,
-            });
+            const confidence = Math.max(...s.aspects.map((a) => a.confidence));
+            tally.offer(sentenceCandidate(p, s, polarity, confidence));
           }
         }
       }

@@ -4,7 +4,7 @@ import { proportionalEvidence } from './evidence.js';
 import type { PreparedReview } from './prepare.js';
 import type { TopicInsight } from './topics.js';
 import { FLAG_PRESSURE, FLAG_QUOTE } from './themes.js';
-import { combine, Tally } from './tally.js';
+import { combine, sentenceCandidate, Tally } from './tally.js';
 
 type Faq = Insights['faq'][number];
 
@@ -69,14 +69,7 @@ function aspectSubset(prepared: readonly PreparedReview[], aspect: string, flag:
       const a = s.aspects.find((x) => x.category === aspect);
       if (!a || !(s.flags & flag)) continue;
       polarities.push(a.polarity);
-      tally.offer({
-        reviewId: p.review.id,
-        order: p.order,
-        quote: s.text,
-        polarity: a.polarity,
-        confidence: a.confidence,
-        rating: p.review.reviewRating.ratingValue,
-      });
+      tally.offer(sentenceCandidate(p, s, a.polarity, a.confidence));
     }
     if (polarities.length) tally.add(combine(polarities));
   }

@@ -1,6 +1,7 @@
 import type { Polarity } from '../analyzer.js';
 import type { Evidence, EvidenceByPolarity, Sentiment } from '../schema.js';
 import { quoteKey } from './evidence.js';
+import type { PreparedReview, PreparedSentence } from './prepare.js';
 
 /** One review's opinion about one subject (an aspect, a person, a topic...). */
 export type ReviewPolarity = 'positive' | 'negative' | 'neutral' | 'mixed';
@@ -32,6 +33,23 @@ export interface Candidate {
   confidence: number;
   /** The review's star rating: a quote should not contradict the stars its author gave. */
   rating: number;
+}
+
+/** The candidate that quotes sentence `s` of review `p` with the given polarity and confidence. */
+export function sentenceCandidate(
+  p: PreparedReview,
+  s: PreparedSentence,
+  polarity: Polarity,
+  confidence: number,
+): Candidate {
+  return {
+    reviewId: p.review.id,
+    order: p.order,
+    quote: s.text,
+    polarity,
+    confidence,
+    rating: p.review.reviewRating.ratingValue,
+  };
 }
 
 /**

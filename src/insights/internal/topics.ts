@@ -1,7 +1,7 @@
 import type { Polarity } from '../analyzer.js';
 import type { EvidenceByPolarity, Sentiment } from '../schema.js';
 import { sentencePolarity, type PreparedReview } from './prepare.js';
-import { combine, ratingPolarity, Tally } from './tally.js';
+import { combine, ratingPolarity, sentenceCandidate, Tally } from './tally.js';
 import { THEMES } from './themes.js';
 
 export type TopicInsight = Sentiment & {
@@ -34,14 +34,7 @@ export function topicInsights(
         if (!(s.themes & (1 << i))) continue;
         touched |= 1 << i;
         perTheme[i]!.push(polarity);
-        tallies[i]!.offer({
-          reviewId: p.review.id,
-          order: p.order,
-          quote: s.text,
-          polarity,
-          confidence,
-          rating: p.review.reviewRating.ratingValue,
-        });
+        tallies[i]!.offer(sentenceCandidate(p, s, polarity, confidence));
       }
     }
     if (touched === 0) continue;
