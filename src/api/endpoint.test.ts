@@ -44,7 +44,7 @@ describe('endpoint declarations', () => {
     });
     const [route] = endpointRoutes([endpoint], null);
     void route!.methods.GET!(req, res, { path: '/things/1', query: 'n=2', params: { day: '1' } });
-    expect(seen).toEqual([{ query: { n: 2 }, params: { day: '1' } }]);
+    expect(seen).toEqual([{ query: { n: 2 }, params: { day: '1' }, rawQuery: 'n=2' }]);
     let thrown: unknown;
     try {
       void route!.methods.GET!(req, res, {
