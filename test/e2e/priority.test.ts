@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { chmodSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { getPriority } from 'node:os';
 import { join } from 'node:path';
@@ -24,34 +24,49 @@ function processNiceness(pid: number): number[] {
   });
 }
 
+/**
+ * Runs an import of a business profile, started by `start(file, db)`, held alive at its commit by
+ * another connection's write lock while `check(pid)` looks at it; then lets it finish (exit 0).
+ */
+async function withHeldImport(
+  start: (file: string, db: string) => ChildProcess,
+  check: (pid: number) => Promise<void>,
+): Promise<void> {
+  const { dir, cleanup } = tempDir();
+  try {
+    const db = join(dir, 'reviews.db');
+    const file = join(dir, 'business.json');
+    writeFileSync(file, JSON.stringify(testBusiness()));
+    const holder = new Database(db);
+    holder.pragma('journal_mode = WAL');
+    holder.exec('CREATE TABLE IF NOT EXISTS hold (x)');
+    holder.exec('BEGIN IMMEDIATE');
+    const child = start(file, db);
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    try {
+      await check(child.pid!);
+    } finally {
+      holder.exec('ROLLBACK');
+      holder.close();
+    }
+    expect(await exited).toBe(0);
+  } finally {
+    cleanup();
+  }
+}
+
 describe.runIf(linux)('an import runs at a lower priority', () => {
   it('an import runs niced, every thread of it', async () => {
-    const { dir, cleanup } = tempDir();
-    try {
-      const db = join(dir, 'reviews.db');
-      const file = join(dir, 'business.json');
-      writeFileSync(file, JSON.stringify(testBusiness()));
-      // Hold the write lock so that the import stays alive, waiting to commit.
-      const holder = new Database(db);
-      holder.pragma('journal_mode = WAL');
-      holder.exec('CREATE TABLE IF NOT EXISTS hold (x)');
-      holder.exec('BEGIN IMMEDIATE');
-      const child = spawnCli([file], db);
-      const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
-      try {
+    await withHeldImport(
+      (file, db) => spawnCli([file], db),
+      async (pid) => {
         const nices = await waitUntil(() => {
-          const n = processNiceness(child.pid!);
+          const n = processNiceness(pid);
           return n.length > 1 && n.every((x) => x === BACKGROUND_NICENESS) ? n : false;
         }, 'the import to lower its priority');
         expect(nices.every((x) => x === BACKGROUND_NICENESS)).toBe(true);
-      } finally {
-        holder.exec('ROLLBACK');
-        holder.close();
-      }
-      expect(await exited).toBe(0);
-    } finally {
-      cleanup();
-    }
+      },
+    );
   });
 
   it('the launcher starts an import niced from its first instruction, and nothing else', () => {
@@ -82,35 +97,19 @@ describe.runIf(linux)('an import runs at a lower priority', () => {
   });
 
   it('never raises a priority an operator lowered further', async () => {
-    const { dir, cleanup } = tempDir();
-    try {
-      const db = join(dir, 'reviews.db');
-      const file = join(dir, 'business.json');
-      writeFileSync(file, JSON.stringify(testBusiness()));
-      const holder = new Database(db);
-      holder.pragma('journal_mode = WAL');
-      holder.exec('CREATE TABLE IF NOT EXISTS hold (x)');
-      holder.exec('BEGIN IMMEDIATE');
+    await withHeldImport(
       // As an operator who wants it lower still: `nice -n 15 node dist/src/bin.js import …`.
-      const child = spawn('nice', ['-n', '15', process.execPath, BIN, 'import', file], {
-        env: { ...process.env, DATABASE_URL: `sqlite:${db}`, BASE_URL: '' },
-        stdio: 'ignore',
-      });
-      const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
-      try {
+      (file, db) =>
+        spawn('nice', ['-n', '15', process.execPath, BIN, 'import', file], {
+          env: { ...process.env, DATABASE_URL: `sqlite:${db}`, BASE_URL: '' },
+          stdio: 'ignore',
+        }),
+      async (pid) => {
         // Long enough for the import to have loaded and lowered whatever it would lower.
-        await waitUntil(() => processNiceness(child.pid!).length > 4, 'the import to start');
+        await waitUntil(() => processNiceness(pid).length > 4, 'the import to start');
         await new Promise((r) => setTimeout(r, 500));
-        expect(new Set(processNiceness(child.pid!))).toEqual(
-          new Set([Math.max(15, getPriority())]),
-        );
-      } finally {
-        holder.exec('ROLLBACK');
-        holder.close();
-      }
-      expect(await exited).toBe(0);
-    } finally {
-      cleanup();
-    }
+        expect(new Set(processNiceness(pid))).toEqual(new Set([Math.max(15, getPriority())]));
+      },
+    );
   });
 });
