@@ -34,6 +34,8 @@ export function readTarget(target: string): RequestTarget {
 }
 
 function decodePath(rawPath: string): string {
+  // Most paths have nothing encoded: no decoding, no new string.
+  if (!rawPath.includes('%')) return rawPath;
   try {
     return decodeURIComponent(rawPath);
   } catch {
@@ -53,7 +55,9 @@ const HOST = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9\-._~%!$&'()*+,;=]*)(?::\d*)?$/;
 export function hostProblem(req: IncomingMessage): ServiceError | null {
   let count = 0;
   for (let i = 0; i < req.rawHeaders.length; i += 2) {
-    if (req.rawHeaders[i]!.toLowerCase() === 'host') count++;
+    const name = req.rawHeaders[i]!;
+    // Compared without a lower-cased copy of every header name.
+    if (name.length === 4 && name.toLowerCase() === 'host') count++;
   }
   let why: string | null;
   if (count === 0)

@@ -8,12 +8,16 @@ import type { ResponseCache } from './types.js';
 export function createResponseCache(maxEntries: number, maxBytes: number): ResponseCache {
   const entries = new Map<string, Representation>();
   let bytes = 0;
+  // The most recently used key: a hit on it (a popular search asked again and again) needs no
+  // reordering, which cost a repeated search a Map delete and insert per request.
+  let newest: string | undefined;
   return {
     get(key) {
       const rep = entries.get(key);
-      if (rep) {
+      if (rep && key !== newest) {
         entries.delete(key);
         entries.set(key, rep);
+        newest = key;
       }
       return rep;
     },
@@ -25,6 +29,7 @@ export function createResponseCache(maxEntries: number, maxBytes: number): Respo
         entries.delete(key);
       }
       entries.set(key, rep);
+      newest = key;
       bytes += rep.body.length;
       for (const [k, v] of entries) {
         if (entries.size <= maxEntries && bytes <= maxBytes) break;
