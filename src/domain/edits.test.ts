@@ -47,7 +47,10 @@ describe('sameAuthoredContent', () => {
     ['the text removed', { reviewBody: null }],
     ['a category rating', { subRatings: { ...nullSubRatings(), quality: 3 } }],
     ['the recommendation', { recommendsDealer: false }],
-    ['the staff tagged', { taggedStaff: [{ name: 'Sarah Lopez', via: 'tagged' as const, rating: 5 }] }],
+    [
+      'the staff tagged',
+      { taggedStaff: [{ name: 'Sarah Lopez', via: 'tagged' as const, rating: 5 }] },
+    ],
   ])('is false when %s changed', (_what, change) => {
     expect(sameAuthoredContent(base, { ...base, ...change })).toBe(false);
   });

@@ -69,10 +69,11 @@ export function renderAtomFeed(
   hub: boolean,
 ): string {
   const items = newest.slice(0, FEED_SIZE);
-  const updated = items.reduce((m, r) => {
-    const u = entryUpdated(r);
-    return u > m ? u : m;
-  }, '') || fallbackUpdated;
+  const updated =
+    items.reduce((m, r) => {
+      const u = entryUpdated(r);
+      return u > m ? u : m;
+    }, '') || fallbackUpdated;
   const name = business?.name ?? 'Customer reviews';
   const head = [
     '<?xml version="1.0" encoding="utf-8"?>\n',

@@ -227,11 +227,12 @@ describe('the pages in a browser', () => {
     expect(await time.getAttribute('datetime')).toBe('2026-01-13T15:30:00.000Z');
     expect(await time.getAttribute('title')).toBe('Edited on January 13, 2026 at 9:30 AM CST');
     // Discreet: the muted colour of the line it is on, nothing of its own.
-    const colours = await card.evaluate((el) => {
-      const meta = el.querySelector('.meta')!;
-      const edited = el.querySelector('.edited')!;
-      return [getComputedStyle(meta).color, getComputedStyle(edited).color];
-    });
+    const colours = (await page.evaluate(`(() => {
+      const card = document.querySelector('article[data-review-id="${id}"]');
+      return [card.querySelector('.meta'), card.querySelector('.edited')].map(
+        (el) => getComputedStyle(el).color,
+      );
+    })()`)) as string[];
     expect(colours[1]).toBe(colours[0]);
     await page.goto(`${svc.url}/reviews/${id}`);
     expect(await page.locator('article .edited').innerText()).toBe('(edited Jan 13, 2026)');

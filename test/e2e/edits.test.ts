@@ -67,7 +67,8 @@ async function atomFeed(): Promise<{
   entries: Map<string, { updated: string; published: string; content: string }>;
 }> {
   const doc = new DOMParser().parseFromString((await http(`${svc.url}/feed.xml`)).text, 'text/xml');
-  const text = (e: Element, name: string) => e.getElementsByTagNameNS(ATOM_NS, name)[0]!.textContent!;
+  const text = (e: Element, name: string) =>
+    e.getElementsByTagNameNS(ATOM_NS, name)[0]!.textContent!;
   const entries = new Map<string, { updated: string; published: string; content: string }>();
   for (const e of Array.from(doc.getElementsByTagNameNS(ATOM_NS, 'entry'))) {
     entries.set(text(e, 'id').slice('urn:uuid:'.length), {
@@ -154,15 +155,18 @@ describe('issue 28: edits in the feeds', () => {
 });
 
 describe('issue 28: edits on the pages', () => {
-  const mark = /<span class="edited">\(edited <time datetime="([^"]+)" title="Edited on ([^"]+)">([^<]+)<\/time>\)<\/span>/;
+  const mark =
+    /<span class="edited">\(edited <time datetime="([^"]+)" title="Edited on ([^"]+)">([^<]+)<\/time>\)<\/span>/;
 
   it('marks an edited review in the list with the local date of its edit, and no other', async () => {
     const res = await http(`${svc.url}/`);
     expect(res.status).toBe(200);
     const cards = new Map(
-      [...res.text.matchAll(/<article class="card review" id="review-([^"]+)"[\s\S]*?<\/article>/g)].map(
-        (m) => [m[1]!, m[0]],
-      ),
+      [
+        ...res.text.matchAll(
+          /<article class="card review" id="review-([^"]+)"[\s\S]*?<\/article>/g,
+        ),
+      ].map((m) => [m[1]!, m[0]]),
     );
     expect(cards.size).toBe(5);
     const [, datetime, title, shown] = mark.exec(cards.get(ID.google)!)!;
@@ -181,7 +185,11 @@ describe('issue 28: edits on the pages', () => {
     const m = mark.exec(edited.text)!;
     expect(m[1]! >= editStarted && m[1]! <= editFinished).toBe(true);
     const [ld] = jsonLdBlocks(edited.text);
-    expect(ld).toMatchObject({ '@type': 'Review', datePublished: '2025-05-01', dateModified: m[1] });
+    expect(ld).toMatchObject({
+      '@type': 'Review',
+      datePublished: '2025-05-01',
+      dateModified: m[1],
+    });
 
     const replied = await http(`${svc.url}/reviews/${ID.replied}`);
     expect(replied.text).not.toMatch(mark);

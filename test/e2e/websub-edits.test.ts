@@ -83,9 +83,16 @@ const feedIds = (body: Buffer): string[] =>
 
 const edit = (row: Record<string, unknown>, text: string, dateModified?: string) => () =>
   ingestInAnotherProcess(w.databaseUrl, [{ ...row, reviewBody: text, dateModified }]);
-const remove = (id: string, ...more: string[]) => async () =>
-  (await runCommand('remove', [id, '--reason', 'issue 28 test', ...more], join(w.dir, 'reviews.db')))
-    .code ?? -1;
+const remove =
+  (id: string, ...more: string[]) =>
+  async () =>
+    (
+      await runCommand(
+        'remove',
+        [id, '--reason', 'issue 28 test', ...more],
+        join(w.dir, 'reviews.db'),
+      )
+    ).code ?? -1;
 
 describe('issue 28: WebSub on edits and removals', () => {
   it('an edit of an old review (not in the feeds) notifies /reviews.json alone, with the edited text', async () => {

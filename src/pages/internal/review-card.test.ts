@@ -44,7 +44,9 @@ describe('the edited mark of a review card (issue 28)', () => {
       serviceNames: new Map(),
       timeZone: 'UTC',
     }).toString();
-    expect(card).toContain('title="Edited on February 10, 2025 at 3:30 AM UTC">Feb 10, 2025</time>');
+    expect(card).toContain(
+      'title="Edited on February 10, 2025 at 3:30 AM UTC">Feb 10, 2025</time>',
+    );
   });
 });
 
