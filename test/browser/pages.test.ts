@@ -61,11 +61,9 @@ const LONG: ReviewSourceInput[] = [
 
 /** A review its author edited four days later (issue 28), among the newest. */
 const EDITED: ReviewSourceInput = {
-  source: 'google',
+  ...LONG[2]!,
   sourceReviewId: 'edited-1',
-  reviewRating: { ratingValue: 4 },
   reviewBody: 'Good service. UPDATE: they called me back about the rattle and fixed it.',
-  author: { name: 'Edith Edwards' },
   datePublished: '2026-01-09T18:00:00.000Z',
   dateModified: '2026-01-13T15:30:00.000Z',
 };

@@ -25,6 +25,14 @@ export function formatShortDate(date: string): string {
   return SHORT_DATE.format(new Date(`${date}T00:00:00Z`));
 }
 
+const MOMENT: Intl.DateTimeFormatOptions = {
+  year: 'numeric',
+  month: 'long',
+  day: 'numeric',
+  hour: 'numeric',
+  minute: '2-digit',
+  timeZoneName: 'short',
+};
 const MOMENTS = new Map<string, Intl.DateTimeFormat>();
 
 /**
@@ -33,19 +41,8 @@ const MOMENTS = new Map<string, Intl.DateTimeFormat>();
  * AM/PM is written as a plain space, so the words do not depend on the ICU version.
  */
 export function formatMoment(instant: string, timeZone: string): string {
-  let format = MOMENTS.get(timeZone);
-  if (!format) {
-    format = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      year: 'numeric',
-      month: 'long',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: '2-digit',
-      timeZoneName: 'short',
-    });
-    MOMENTS.set(timeZone, format);
-  }
+  const format = MOMENTS.get(timeZone) ?? new Intl.DateTimeFormat('en-US', { ...MOMENT, timeZone });
+  MOMENTS.set(timeZone, format);
   return format.format(new Date(instant)).replace(/\u202f/g, ' ');
 }
 
