@@ -65,6 +65,12 @@ export function isTimeZone(timeZone: string): boolean {
   }
 }
 
+/**
+ * The time zone local dates are taken in while no business profile has been imported yet (the
+ * import derives `date` in it; the pages show edit dates in it).
+ */
+export const FALLBACK_TIME_ZONE = 'UTC';
+
 /** The calendar date (`YYYY-MM-DD`) of a UTC instant in the given IANA time zone. */
 export function localDate(instant: string, timeZone: string): string {
   const parts = formatterFor(timeZone).formatToParts(new Date(instant));

@@ -1,4 +1,5 @@
 import type { Business } from '../domain/business.js';
+import { editedAt } from '../domain/edits.js';
 import { reviewUrn } from '../domain/ids.js';
 import type { Review } from '../domain/review.js';
 import { entryTags, entryText, entryTitle } from './entry-text.js';
@@ -28,12 +29,21 @@ export function xmlText(s: string): string {
   });
 }
 
+/**
+ * An entry's `updated` (required by RFC 4287: the last change the publisher considers
+ * significant): the review's edit time when it was edited (domain/edits.ts), else its
+ * publication time.
+ */
+function entryUpdated(r: Review): string {
+  return editedAt(r) ?? r.datePublished;
+}
+
 function entry(r: Review): string {
   const parts = [
     '<entry>',
     `<id>${reviewUrn(r.id)}</id>`,
     `<title type="text">${xmlText(entryTitle(r))}</title>`,
-    `<updated>${r.dateModified}</updated>`,
+    `<updated>${entryUpdated(r)}</updated>`,
     `<published>${r.datePublished}</published>`,
     `<author><name>${xmlText(r.author.name)}</name></author>`,
   ];
@@ -60,7 +70,10 @@ export function renderAtomFeed(
 ): string {
   const items = newest.slice(0, FEED_SIZE);
   const updated =
-    items.reduce((m, r) => (r.dateModified > m ? r.dateModified : m), '') || fallbackUpdated;
+    items.reduce((m, r) => {
+      const u = entryUpdated(r);
+      return u > m ? u : m;
+    }, '') || fallbackUpdated;
   const name = business?.name ?? 'Customer reviews';
   const head = [
     '<?xml version="1.0" encoding="utf-8"?>\n',

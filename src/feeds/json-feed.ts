@@ -1,4 +1,5 @@
 import type { Business } from '../domain/business.js';
+import { editedAt } from '../domain/edits.js';
 import { reviewUrn } from '../domain/ids.js';
 import type { Review } from '../domain/review.js';
 import { entryTags, entryText, entryTitle } from './entry-text.js';
@@ -33,10 +34,12 @@ function toItem(r: Review, urls: ServiceUrls): Record<string, unknown> {
     content_text: entryText(r),
     content_html: contentHtml(r),
     date_published: r.datePublished,
-    date_modified: r.dateModified,
-    authors: [{ name: r.author.name }],
-    tags: entryTags(r),
   };
+  // JSON Feed 1.1: `date_modified` is optional; only an edited review has one (domain/edits.ts).
+  const edited = editedAt(r);
+  if (edited !== null) item.date_modified = edited;
+  item.authors = [{ name: r.author.name }];
+  item.tags = entryTags(r);
   if (r.sourceUrl) item.external_url = r.sourceUrl;
   if (r.inLanguage) item.language = r.inLanguage;
   item._dealer_reviews = {

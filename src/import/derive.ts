@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Business } from '../domain/business.js';
-import { localDate } from '../domain/dates.js';
+import { FALLBACK_TIME_ZONE, localDate } from '../domain/dates.js';
+import { sameAuthoredContent } from '../domain/edits.js';
 import { reviewId } from '../domain/ids.js';
 import { detectLanguage } from '../domain/language.js';
 import type { Review, ReviewSource } from '../domain/review.js';
@@ -23,8 +24,8 @@ export function hashSource(source: ReviewSource): string {
  */
 export const DERIVATION_VERSION = 1;
 
-/** The time zone used when no business profile has been imported yet. */
-export const FALLBACK_TIME_ZONE = 'UTC';
+/** The time zone used when no business profile has been imported yet (it lives in domain/dates). */
+export { FALLBACK_TIME_ZONE };
 
 export interface DeriveContext {
   business: Business | null;
@@ -35,7 +36,8 @@ export interface DeriveContext {
 /**
  * Derives the public review record from its source fields. `previous` is the stored version of
  * the same review, if any: its first-seen verification time is kept, and `dateModified` moves to
- * `now` when the source itself gives no modification time but the content changed.
+ * `now` when the source itself gives no modification time but what the reviewer wrote changed
+ * (`sameAuthoredContent`: a new reply, verification or department is no edit of the review).
  */
 export function deriveReview(
   source: ReviewSource,
@@ -45,9 +47,12 @@ export function deriveReview(
   const sourceHash = hashSource(source);
   const prior = previous ? (JSON.parse(previous.publicJson) as Review) : undefined;
   const timeZone = ctx.business?.timeZone ?? FALLBACK_TIME_ZONE;
-  const contentChanged = previous !== undefined && previous.sourceHash !== sourceHash;
+  const edited =
+    previous !== undefined &&
+    previous.sourceHash !== sourceHash &&
+    !sameAuthoredContent(previous.sourceRecord, source);
   let dateModified = source.dateModified ?? prior?.dateModified ?? source.datePublished;
-  if (source.dateModified === null && contentChanged) dateModified = ctx.now;
+  if (source.dateModified === null && edited) dateModified = ctx.now;
   if (dateModified < source.datePublished) dateModified = source.datePublished;
 
   const review: Review = {

@@ -103,6 +103,25 @@ describe('ingest', () => {
     expect((await publicReview('b')).dateModified).toBe('2025-05-05T05:05:05.000Z');
   });
 
+  it('issue 28: keeps dateModified when only the reply, verification or department changed (no edit of the review)', async () => {
+    await ingest(store, { reviews: ROWS, now: T1 });
+    const before = await publicReview('b');
+    const replied = {
+      ...ROWS[1]!,
+      ownerResponse: { text: 'Thank you, Dave will call you.', dateModified: null },
+      department: 'sales' as const,
+      verification: { level: 'transaction-matched' as const, checkedAt: T2 },
+    };
+    const result = await ingest(store, { reviews: [replied], now: T2 });
+    expect(counts(result)).toEqual({ ...NONE, updated: 1 });
+    const after = await publicReview('b');
+    expect(after.ownerResponse?.text).toBe('Thank you, Dave will call you.');
+    expect(after.dateModified).toBe(before.dateModified);
+    // The reviewer's own change after that is an edit, at the import time.
+    await ingest(store, { reviews: [{ ...replied, reviewRating: { ratingValue: 3 } }], now: T3 });
+    expect((await publicReview('b')).dateModified).toBe(T3);
+  });
+
   it('keys rows on (source, sourceReviewId): the same id from two sources is two reviews', async () => {
     const result = await ingest(store, {
       reviews: [sourceRow('1'), sourceRow('1', {}, 'dealerrater')],

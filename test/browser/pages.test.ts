@@ -59,6 +59,15 @@ const LONG: ReviewSourceInput[] = [
   },
 ];
 
+/** A review its author edited four days later (issue 28), among the newest. */
+const EDITED: ReviewSourceInput = {
+  ...LONG[2]!,
+  sourceReviewId: 'edited-1',
+  reviewBody: 'Good service. UPDATE: they called me back about the rattle and fixed it.',
+  datePublished: '2026-01-09T18:00:00.000Z',
+  dateModified: '2026-01-13T15:30:00.000Z',
+};
+
 /** The sample dealership's profile and its 200 newest reviews. */
 function sampleData(): { business: BusinessInput; reviews: ReviewSourceInput[] } {
   const sample = JSON.parse(readFileSync(join(ROOT, 'sample', 'dealership.json'), 'utf8')) as {
@@ -97,7 +106,7 @@ beforeAll(async () => {
   stranger = await framingSite(() => `${svc.url}/embed`);
   svc = await startTestService({
     business: testBusiness(),
-    reviews: [...testReviews(150), ...hostileReviews(), ...LONG],
+    reviews: [...testReviews(150), ...hostileReviews(), ...LONG, EDITED],
     env: { EMBED_ALLOWED_ORIGINS: allowed.origin },
   });
   sample = await startTestService(sampleData());
@@ -199,6 +208,33 @@ describe('the pages in a browser', () => {
     expect(await page.locator('h1').isVisible()).toBe(true);
     await expectAccessible(page);
     await screenshots(page, 'review');
+    expect(problems).toEqual([]);
+  });
+
+  it('issue 28: marks an edited review in words, with its edit date, on the list and on its page', async () => {
+    const id = all.find((r) => r.sourceReviewId === 'edited-1')!.id;
+    await page.goto(`${svc.url}/`);
+    const marks = page.locator('article[data-review-id] .edited');
+    expect(await marks.count()).toBe(1);
+    const card = page.locator(`article[data-review-id="${id}"]`);
+    const mark = card.locator('.edited');
+    expect(await mark.isVisible()).toBe(true);
+    // 15:30 UTC is 9:30 in Chicago, the business's time zone.
+    expect(await mark.innerText()).toBe('(edited Jan 13, 2026)');
+    const time = mark.locator('time');
+    expect(await time.getAttribute('datetime')).toBe('2026-01-13T15:30:00.000Z');
+    expect(await time.getAttribute('title')).toBe('Edited on January 13, 2026 at 9:30 AM CST');
+    // Discreet: the muted colour of the line it is on, nothing of its own.
+    const colours = (await page.evaluate(`(() => {
+      const card = document.querySelector('article[data-review-id="${id}"]');
+      return [card.querySelector('.meta'), card.querySelector('.edited')].map(
+        (el) => getComputedStyle(el).color,
+      );
+    })()`)) as string[];
+    expect(colours[1]).toBe(colours[0]);
+    await page.goto(`${svc.url}/reviews/${id}`);
+    expect(await page.locator('article .edited').innerText()).toBe('(edited Jan 13, 2026)');
+    await expectAccessible(page);
     expect(problems).toEqual([]);
   });
 

@@ -25,6 +25,27 @@ export function formatShortDate(date: string): string {
   return SHORT_DATE.format(new Date(`${date}T00:00:00Z`));
 }
 
+const MOMENT: Intl.DateTimeFormatOptions = {
+  year: 'numeric',
+  month: 'long',
+  day: 'numeric',
+  hour: 'numeric',
+  minute: '2-digit',
+  timeZoneName: 'short',
+};
+const MOMENTS = new Map<string, Intl.DateTimeFormat>();
+
+/**
+ * An instant as a local date and time in words, with the zone's abbreviation (`November 3, 2026
+ * at 2:05 PM CST`). One formatter per time zone, made once. ICU's narrow no-break space before
+ * AM/PM is written as a plain space, so the words do not depend on the ICU version.
+ */
+export function formatMoment(instant: string, timeZone: string): string {
+  const format = MOMENTS.get(timeZone) ?? new Intl.DateTimeFormat('en-US', { ...MOMENT, timeZone });
+  MOMENTS.set(timeZone, format);
+  return format.format(new Date(instant)).replace(/\u202f/g, ' ');
+}
+
 /** A local calendar date `YYYY-MM-DD` (already in the business's time zone) in words. */
 export function formatDate(date: string): string {
   return DATE.format(new Date(`${date}T00:00:00Z`));

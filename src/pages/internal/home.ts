@@ -1,3 +1,4 @@
+import { FALLBACK_TIME_ZONE } from '../../domain/dates.js';
 import type { Issue } from '../../domain/issues.js';
 import type { Review } from '../../domain/review.js';
 import { normalizeName } from '../../reviews/search-index.js';
@@ -14,9 +15,13 @@ import { queryValues, REVIEWS_ANCHOR, viewHref, viewPath } from './links.js';
 import { invalidQuery, pageNotFound, type PageError } from './page-errors.js';
 import { reviewCard, type CardContext } from './review-card.js';
 
-/** Service ids to names, from the business's catalogue. */
+/** Service ids to names, from the business's catalogue, and the zone its dates are shown in. */
 export function cardContext(snapshot: Snapshot): CardContext {
-  return { serviceNames: new Map((snapshot.business?.services ?? []).map((s) => [s.id, s.name])) };
+  const { business } = snapshot;
+  return {
+    serviceNames: new Map((business?.services ?? []).map((s) => [s.id, s.name])),
+    timeZone: business?.timeZone ?? FALLBACK_TIME_ZONE,
+  };
 }
 
 /** The display name of a staff filter value (normalised by the schema): the roster's spelling. */

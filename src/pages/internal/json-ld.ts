@@ -1,5 +1,6 @@
 import type { AggregateRating } from '../../domain/aggregate.js';
 import type { Business } from '../../domain/business.js';
+import { editedAt } from '../../domain/edits.js';
 import type { Review } from '../../domain/review.js';
 import { businessName, type Site } from './layout.js';
 import { reviewHeading } from './review-card.js';
@@ -36,7 +37,10 @@ export function businessLd(site: Site, business: Business | null, aggregate: Agg
   return ld;
 }
 
-/** One review as a schema.org `Review` (its page's URL as `@id` and `url`). */
+/**
+ * One review as a schema.org `Review` (its page's URL as `@id` and `url`), with `dateModified`
+ * when it was edited.
+ */
 export function reviewLd(site: Site, r: Review, itemReviewed?: Ld): Ld {
   const url = `${site.urls.base}${reviewPath(r.id)}`;
   const ld: Ld = {
@@ -53,6 +57,9 @@ export function reviewLd(site: Site, r: Review, itemReviewed?: Ld): Ld {
       worstRating: 1,
     },
   };
+  // schema.org CreativeWork: the edit time of an edited review (domain/edits.ts), else nothing.
+  const edited = editedAt(r);
+  if (edited !== null) ld.dateModified = edited;
   if (itemReviewed) ld.itemReviewed = itemReviewed;
   if (r.reviewBody) ld.reviewBody = r.reviewBody;
   if (r.inLanguage) ld.inLanguage = r.inLanguage;

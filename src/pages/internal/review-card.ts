@@ -1,13 +1,17 @@
+import { localDate } from '../../domain/dates.js';
+import { editedAt } from '../../domain/edits.js';
 import type { Review } from '../../domain/review.js';
-import { formatDate, sourceLabel, words } from './format.js';
+import { formatDate, formatMoment, formatShortDate, sourceLabel, words } from './format.js';
 import { html, raw, type Html } from './html.js';
 import { reviewPath } from '../paths.js';
 import { servicePath, staffPath } from './links.js';
 import { reviewStars } from './stars.js';
 
-/** Lookups the review cards need: service ids to names. */
+/** Lookups the review cards need: service ids to names, and the business's time zone. */
 export interface CardContext {
   readonly serviceNames: ReadonlyMap<string, string>;
+  /** The IANA zone edit dates are shown in (the one `date` is in). */
+  readonly timeZone: string;
 }
 
 /** The heading of a review: its title, or who wrote it. */
@@ -93,8 +97,21 @@ function verification(r: Review): Html | '' {
 }
 
 /**
+ * The discreet mark of an edited review (domain/edits.ts): the word "edited" and the local date of
+ * the edit, its exact time in `datetime` and, in words with the zone, in `title`. Nothing for an
+ * unedited review.
+ */
+function editedMark(r: Review, ctx: CardContext): Html | '' {
+  const at = editedAt(r);
+  if (at === null) return '';
+  const day = formatShortDate(localDate(at, ctx.timeZone));
+  const title = `Edited on ${formatMoment(at, ctx.timeZone)}`;
+  return html` <span class="edited">(edited <time datetime="${at}" title="${title}">${day}</time>)</span>`;
+}
+
+/**
  * One review as an `article`: author (the heading; the review's own page has its title), stars,
- * local date (linking to the review's page), source, title, text, the staff and services it mentions (linking to the filtered views)
+ * local date (linking to the review's page), the edited mark, source, title, text, the staff and services it mentions (linking to the filtered views)
  * and the owner's reply. `level` is the heading's level on the page.
  */
 export function reviewCard(r: Review, ctx: CardContext, level: 1 | 3 = 3): Html {
@@ -111,7 +128,7 @@ export function reviewCard(r: Review, ctx: CardContext, level: 1 | 3 = 3): Html 
           level === 1
             ? html`${r.author.name} · ${date}`
             : html`<a href="${reviewPath(r.id)}">${date}</a>`
-        }
+        }${editedMark(r, ctx)}
         · on
         ${sourceLabel(r.source)}${r.department ? html` · ${words(r.department)}` : ''}${verification(r)}
       </p>

@@ -70,6 +70,7 @@ ol.reviews{list-style:none;margin:0;padding:0}
 .review h3 a:hover{text-decoration:underline}
 .meta{color:var(--muted);font-size:.875rem;margin:0}
 .meta a{color:var(--muted)}
+.edited{white-space:nowrap}
 .badge{display:inline-block;padding:.05rem .5rem;border-radius:99px;font-size:.75rem;font-weight:600;border:1px solid transparent;white-space:nowrap}
 .badge.verified{background:#e7f6ec;color:#14532d;border-color:#b7e4c7}
 .badge.plain{background:#f3f4f6;color:#374151;border-color:#d1d5db}
