@@ -100,6 +100,7 @@ describe('tools', () => {
       'list_services',
       'get_insights',
       'list_technicians',
+      'get_changes',
     ]);
     for (const t of tools) {
       expect(t.description!.length, t.name).toBeGreaterThan(30);
