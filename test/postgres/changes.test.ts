@@ -38,7 +38,7 @@ beforeAll(async () => {
   await store.close();
   await importRows(pgUrl, ROWS);
   instances = await Promise.all([0, 1].map(() => startChildService({ databaseUrl: pgUrl })));
-});
+}, 120_000);
 afterAll(async () => {
   await Promise.all(instances.map((i) => i.stop()));
   await database.drop();
@@ -72,5 +72,5 @@ describe('the change feed on PostgreSQL, two instances', () => {
     expect(copy).toEqual(await publishedReviews(bases[0]!));
     expect(copy).toEqual(await publishedReviews(bases[1]!));
     expect(Object.keys(copy)).toHaveLength(ROWS.length);
-  });
+  }, 120_000);
 });
