@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reviewId } from '../../src/domain/ids.js';
+import { ChangesResponse } from '../../src/domain/public-schemas.js';
 import type { Review } from '../../src/domain/review.js';
 import { encodeChangeCursor } from '../../src/reviews/change-cursor.js';
 import {
@@ -20,6 +21,7 @@ import {
 } from '../helpers/changes.js';
 import { testBusiness, testReviews } from '../helpers/fixtures.js';
 import { http } from '../helpers/http.js';
+import { connectClient } from '../helpers/mcp.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 
 interface Change {
@@ -161,6 +163,51 @@ describe('GET /api/reviews/changes', () => {
     expect((await http(`${svc.url}/healthz`)).json()).toEqual(before.json());
     expect((await follow(shown.cursor)).changes).toEqual([]);
   }, 60_000);
+
+  it('is in the OpenAPI document: its parameters, its answers and their schema', async () => {
+    const doc = (await http(`${svc.url}/openapi.json`)).json<{
+      paths: Record<string, { get: { parameters: { name: string }[]; responses: object } }>;
+      components: { schemas: Record<string, unknown> };
+    }>();
+    const op = doc.paths['/api/reviews/changes']!.get;
+    expect(op.parameters.map((p) => p.name)).toEqual(
+      expect.arrayContaining(['after', 'limit', 'If-None-Match']),
+    );
+    expect(Object.keys(op.responses).sort()).toEqual(['200', '304', '400', '410']);
+    expect(doc.components.schemas.ChangesResponse).toBeDefined();
+    ChangesResponse.parse(await feed('?limit=1000'));
+  });
+
+  it('gives the same changes and cursors over MCP (get_changes, the official client)', async () => {
+    const { client } = await connectClient(svc.url);
+    try {
+      const call = async (args: Record<string, unknown>) =>
+        (await client.callTool({ name: 'get_changes', arguments: args })) as {
+          isError?: boolean;
+          structuredContent: Page;
+          content: { text: string }[];
+        };
+      const http1 = await feed('?limit=3');
+      const first = await call({ limit: 3, detail: 'full' });
+      expect(first.isError ?? false).toBe(false);
+      expect(first.structuredContent).toEqual(http1);
+      const second = await call({
+        after: first.structuredContent.nextCursor,
+        limit: 3,
+        detail: 'full',
+      });
+      expect(second.structuredContent).toEqual(await feed(`?limit=3&after=${http1.nextCursor}`));
+      const compact = await call({ limit: 2 });
+      expect(compact.structuredContent.changes.map((c) => c.seq)).toEqual(
+        http1.changes.slice(0, 2).map((c) => c.seq),
+      );
+      const gone = await call({ after: encodeChangeCursor('ffffffffffffffff', 1) });
+      expect(gone.isError).toBe(true);
+      expect(gone.content[0]!.text).toMatch(/reviews\.json/);
+    } finally {
+      await client.close();
+    }
+  });
 
   it('shows in docs/api.md the example client the tests run, as it is', () => {
     const root = join(import.meta.dirname, '..', '..');
