@@ -182,7 +182,7 @@ describe('GET /api/reviews/changes', () => {
     const { client } = await connectClient(svc.url);
     try {
       const call = async (args: Record<string, unknown>) =>
-        (await client.callTool({ name: 'get_changes', arguments: args })) as {
+        (await client.callTool({ name: 'get_changes', arguments: args })) as unknown as {
           isError?: boolean;
           structuredContent: Page;
           content: { text: string }[];

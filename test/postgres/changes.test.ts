@@ -27,7 +27,7 @@ const ROWS = testReviews(12);
 let database: Awaited<ReturnType<typeof throwawayDatabase>>;
 let pgUrl: string;
 let temp: ReturnType<typeof tempDir>;
-let instances: ChildService[] = [];
+const instances: ChildService[] = [];
 
 beforeAll(async () => {
   database = await throwawayDatabase(adminUrl, `changes_${process.pid}`);
