@@ -12,7 +12,7 @@ import {
 } from '../agent.js';
 import { reviewText, type TextBuilder } from '../text-copy.js';
 import { PAGE_OVERHEAD_BYTES } from './paging.js';
-import { detailField, ReviewItem } from './schemas.js';
+import { detailField } from './schemas.js';
 import type { ToolContext, ToolDefinition } from './types.js';
 
 /**
@@ -21,7 +21,9 @@ import type { ToolContext, ToolDefinition } from './types.js';
  */
 
 const ChangesInput = z.strictObject({
-  after: ChangeCursorParam.optional(),
+  after: ChangeCursorParam.optional().describe(
+    '`nextCursor` of the previous call; without it, the beginning.',
+  ),
   limit: z
     .number()
     .int()
@@ -29,7 +31,7 @@ const ChangesInput = z.strictObject({
     .max(100)
     .default(20)
     .describe('Changes per page (1-100, default 20).'),
-  detail: detailField,
+  detail: detailField.describe('compact (default) or full, as in search_reviews.'),
 });
 
 const Removal = z.object({
@@ -41,7 +43,12 @@ const Removal = z.object({
 });
 type Removal = z.infer<typeof Removal>;
 
-const Upsert = z.object({ seq: z.number().int(), type: z.literal('upsert'), review: ReviewItem });
+// The review loosely (its shapes are search_reviews'), so that `tools/list` stays short.
+const Upsert = z.object({
+  seq: z.number().int(),
+  type: z.literal('upsert'),
+  review: z.looseObject({ id: z.string() }),
+});
 type Change = { seq: number; type: 'upsert'; review: AgentReview | Review } | Removal;
 
 /** The entries of a page, each with its size and how to cut it to a budget. */
@@ -82,7 +89,7 @@ export const getChanges: ToolDefinition = {
   name: 'get_changes',
   title: 'Changes to the reviews',
   description:
-    'The change feed of GET /api/reviews/changes: every change to the published reviews in commit order, each review once at its latest change: `upsert` carries the review as published now, `removal` its id, time and reason (deleted at the source, or hidden). Without `after` it starts at the beginning (every published review); pass `nextCursor` back as `after` for the next page, or later for what changed since (the same cursors as the HTTP feed). A page ends at `limit` or at its size budget (about 375 tokens per change asked for); `more` says whether more follow now.',
+    'The change feed of GET /api/reviews/changes, same cursors: each review once, at its latest change, oldest first: `upsert` (the review now) or `removal` (id, removedAt, reason: deleted or hidden). No `after`: from the beginning; pass `nextCursor` as `after` for more, or later for what changed since.',
   input: ChangesInput,
   output: z.object({
     changes: z.array(z.discriminatedUnion('type', [Upsert, Removal])),
