@@ -8,7 +8,6 @@ import { prepareRepresentation } from '../representation/index.js';
 import { CURSOR_EXPIRED_MESSAGE } from '../reviews/change-cursor.js';
 import type { ChangeIndex } from '../reviews/change-index.js';
 import type { ChangesQuery } from '../reviews/changes-schema.js';
-import { writeFragments } from '../reviews/dataset.js';
 import type { Representation, Snapshot } from '../snapshot/types.js';
 
 /** The 410 of a cursor of another store's feed. */
@@ -32,11 +31,11 @@ function renderChanges(snapshot: Snapshot, after: number, limit: number): Buffer
   const index = snapshot.changes;
   const page = index.page(after, limit);
   const next = index.cursor(page.next);
-  const fragment = snapshot.fragments();
-  return writeFragments(
+  return index.write(
+    page.start,
+    page.end,
+    snapshot.fragments(),
     '{"changes":[',
-    page.end - page.start,
-    (i) => index.entry(page.start + i, fragment),
     `],"nextCursor":"${next}","more":${page.more}}`,
   );
 }

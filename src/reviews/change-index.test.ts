@@ -25,12 +25,19 @@ describe('the change index', () => {
       removedAt: '2025-01-02T00:00:00.000Z',
       reason: 'hidden',
     });
-    const entry = idx.entry(0, () => Buffer.from('{"id":"r1"}'));
-    expect(JSON.parse(Buffer.from(entry).toString())).toEqual({
-      seq: 2,
-      type: 'upsert',
-      review: { id: 'r1' },
-    });
+    const page = idx.write(0, 3, (pos) => Buffer.from(`{"id":"r${pos}"}`), '[', ']');
+    expect(JSON.parse(page.toString())).toEqual([
+      { seq: 2, type: 'upsert', review: { id: 'r1' } },
+      {
+        seq: 3,
+        type: 'removal',
+        id: 'x',
+        removedAt: '2025-01-01T00:00:00.000Z',
+        reason: 'deleted',
+      },
+      { seq: 4, type: 'upsert', review: { id: 'r3' } },
+    ]);
+    expect(idx.write(2, 2, () => Buffer.alloc(0), '{', '}').toString()).toBe('{}');
   });
 
   it('pages after a sequence number, and past the end answers an empty page at the same place', () => {

@@ -93,6 +93,9 @@ export class ChangeIndexBuilder {
   }
 }
 
+/** The JSON of an upsert entry up to the review (ASCII). */
+const upsertHead = (seq: number): string => `{"seq":${seq},"type":"upsert","review":`;
+
 /** A page of the feed: entries `start` to `end`, and the sequence number the next one follows. */
 export interface ChangePage {
   readonly start: number;
@@ -164,18 +167,45 @@ export class ChangeIndex {
   }
 
   /**
-   * The JSON bytes of entry `i`: a removal's text, or `head` + the review's bytes + `}` for an
-   * upsert, the review's bytes from `fragment` (those of `/reviews.json`).
+   * `open`, the JSON of entries `start` to `end` separated by commas, and `close`, in one buffer
+   * of the exact size: a removal's text, or an upsert's head, the review's bytes from `fragment`
+   * (those of `/reviews.json`, copied once) and `}`.
    */
-  entry(i: number, fragment: (pos: number) => Uint8Array): Uint8Array {
-    const ref = this.data.refs[i]!;
-    if (ref < 0) return bytesAt(this.data.removals, -1 - ref);
-    const review = fragment(ref);
-    const head = Buffer.from(`{"seq":${this.data.seqs[i]!},"type":"upsert","review":`);
-    const out = Buffer.allocUnsafe(head.length + review.length + 1);
-    out.set(head, 0);
-    out.set(review, head.length);
-    out[out.length - 1] = 0x7d; // '}'
+  write(
+    start: number,
+    end: number,
+    fragment: (pos: number) => Uint8Array,
+    open: string,
+    close: string,
+  ): Buffer {
+    const { refs, seqs, removals } = this.data;
+    let size = Buffer.byteLength(open) + Buffer.byteLength(close) + Math.max(0, end - start - 1);
+    for (let i = start; i < end; i++) {
+      const ref = refs[i]!;
+      size +=
+        ref < 0
+          ? removals.offsets[-ref]! - removals.offsets[-1 - ref]!
+          : upsertHead(seqs[i]!).length + fragment(ref).length + 1;
+    }
+    const out = Buffer.allocUnsafe(size);
+    let at = out.write(open, 0, 'latin1');
+    for (let i = start; i < end; i++) {
+      if (i > start) out[at++] = 0x2c; // ','
+      const ref = refs[i]!;
+      if (ref < 0) {
+        const text = bytesAt(removals, -1 - ref);
+        out.set(text, at);
+        at += text.length;
+        continue;
+      }
+      at += out.write(upsertHead(seqs[i]!), at, 'latin1');
+      const review = fragment(ref);
+      out.set(review, at);
+      at += review.length;
+      out[at++] = 0x7d; // '}'
+    }
+    at += out.write(close, at, 'latin1');
+    if (at !== size) throw new Error(`ChangeIndex.write wrote ${at} of ${size} bytes`);
     return out;
   }
 }
