@@ -25,6 +25,7 @@ describe('endpoint declarations', () => {
       ...DOCUMENT_IDS.map((id) => DOCUMENTS[id].path),
       '/api/reviews/search',
       '/api/reviews/since/',
+      '/api/reviews/changes',
       OPENAPI_PATH,
       '/healthz',
     ]);
@@ -71,6 +72,7 @@ describe('endpoint declarations', () => {
       ...DOCUMENT_IDS.map((id) => DOCUMENTS[id].path),
       '/api/reviews/search',
       '/api/reviews/since/{date}',
+      '/api/reviews/changes',
       '/healthz',
     ]);
     const since = doc.paths['/api/reviews/since/{date}']!.get.parameters!;

@@ -4,12 +4,19 @@
  * document are derived from this list.
  */
 import { DOCUMENT_IDS, DOCUMENTS, OPENAPI_PATH, type DocumentId } from '../catalogue.js';
-import { ErrorResponse, SearchResponse, SinceResponse } from '../domain/public-schemas.js';
+import {
+  ChangesResponse,
+  ErrorResponse,
+  SearchResponse,
+  SinceResponse,
+} from '../domain/public-schemas.js';
 import { ServiceError } from '../platform/errors.js';
 import { sendJson, sendRepresentation } from '../http/respond.js';
 import type { Representation } from '../representation/index.js';
+import { ChangesQuery } from '../reviews/changes-schema.js';
 import { DateParam, SearchFilters, SinceQuery } from '../reviews/search-schema.js';
 import type { Published, Staleness } from '../snapshot/types.js';
+import { changesDocument } from './changes.js';
 import { defineEndpoint, type Endpoint, type ResponseSpec } from './endpoint.js';
 import { healthOf } from './health.js';
 import { knownSearch, searchDocument } from './search.js';
@@ -34,6 +41,7 @@ export interface ApiContext {
 export const API_SCHEMAS = {
   SearchResponse,
   SinceResponse,
+  ChangesResponse,
   Error: ErrorResponse,
 } as const;
 
@@ -98,6 +106,25 @@ const since = defineEndpoint({
     sendSince(req, res, api.published.current(), params.date!, query, api.baseUrl, api.streams),
 });
 
+const changes = defineEndpoint({
+  method: 'GET',
+  path: '/api/reviews/changes',
+  summary:
+    'The change feed: every change to the published reviews in commit order (an upsert carries the review, a removal its tombstone), each review once at its latest change; follow `nextCursor` to keep a copy in step.',
+  query: ChangesQuery,
+  conditional: true,
+  responses: {
+    '200': json('ChangesResponse', 'The changes after the cursor.'),
+    '400': badRequest,
+    '410': json(
+      'Error',
+      "`cursor_expired`: the cursor is not one of this store's feed (the store was replaced); start again from /reviews.json.",
+    ),
+  },
+  handle: ({ published }: ApiContext, req, res, { query }) =>
+    sendRepresentation(req, res, changesDocument(published.current(), query)),
+});
+
 const openapi = defineEndpoint<ApiContext>({
   method: 'GET',
   path: OPENAPI_PATH,
@@ -132,6 +159,7 @@ export const API_ENDPOINTS: readonly Endpoint<ApiContext>[] = [
   ...DOCUMENT_IDS.map(documentEndpoint),
   search,
   since,
+  changes,
   openapi,
   healthz,
 ];

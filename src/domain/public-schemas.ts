@@ -58,6 +58,45 @@ export const SinceResponse = z.object({
   reviews: z.array(Review).describe('Reviews dated on or after `since`, oldest first.'),
 });
 
+const seq = z
+  .number()
+  .int()
+  .min(1)
+  .describe(
+    'Sequence number of the change in this store: increasing along the feed; a review appears once, at its latest change.',
+  );
+
+export const ChangesResponse = z.object({
+  changes: z
+    .array(
+      z.discriminatedUnion('type', [
+        z.object({
+          seq,
+          type: z.literal('upsert'),
+          review: Review.describe(
+            'The review as it is published now, exactly as /reviews.json has it.',
+          ),
+        }),
+        z.object({
+          seq,
+          type: z.literal('removal'),
+          id: z.string().describe('The id of the review that is no longer published.'),
+          removedAt: z.string().describe('When it was removed (RFC 3339).'),
+          reason: z
+            .enum(['deleted', 'hidden'])
+            .describe('`deleted`: no longer in its source; `hidden`: taken down by the operator.'),
+        }),
+      ]),
+    )
+    .describe('The changes after `after`, in commit order (sequence numbers ascending).'),
+  nextCursor: z
+    .string()
+    .describe(
+      'Where to continue: pass it as `after` (also when `more` is false, to poll for new changes).',
+    ),
+  more: z.boolean().describe('Whether further changes follow at once.'),
+});
+
 export const ErrorResponse = z.object({
   error: z
     .string()

@@ -45,7 +45,7 @@ describe('notModifiedHeaders (RFC 9110 section 15.4.5)', () => {
   it('keeps the fields a 304 repeats and those CORS needs, and nothing else', () => {
     const ok = {
       'Access-Control-Allow-Origin': '*',
-      'Access-Control-Expose-Headers': 'ETag, Last-Modified, Link, Retry-After',
+      'Access-Control-Expose-Headers': 'ETag, Last-Modified, Link, Retry-After, Changes-Cursor',
       'X-Content-Type-Options': 'nosniff',
       'Cache-Control': 'public, max-age=60',
       Expires: 'Tue, 01 Oct 2024 10:01:00 GMT',
@@ -61,7 +61,7 @@ describe('notModifiedHeaders (RFC 9110 section 15.4.5)', () => {
     };
     expect(notModifiedHeaders(ok)).toEqual({
       'Access-Control-Allow-Origin': '*',
-      'Access-Control-Expose-Headers': 'ETag, Last-Modified, Link, Retry-After',
+      'Access-Control-Expose-Headers': 'ETag, Last-Modified, Link, Retry-After, Changes-Cursor',
       'Cache-Control': 'public, max-age=60',
       Expires: 'Tue, 01 Oct 2024 10:01:00 GMT',
       'Content-Location': '/reviews.json',

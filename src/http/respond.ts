@@ -7,7 +7,7 @@ import { chooseCoding, type Coding } from './negotiate.js';
 /** Headers on every response: CORS for any origin, and no MIME sniffing. */
 export const COMMON_HEADERS: Readonly<Record<string, string>> = Object.freeze({
   'Access-Control-Allow-Origin': '*',
-  'Access-Control-Expose-Headers': 'ETag, Last-Modified, Link, Retry-After',
+  'Access-Control-Expose-Headers': 'ETag, Last-Modified, Link, Retry-After, Changes-Cursor',
   'X-Content-Type-Options': 'nosniff',
 });
 

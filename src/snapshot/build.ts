@@ -9,6 +9,8 @@ import { FEED_SIZE, renderJsonFeed } from '../feeds/json-feed.js';
 import { prepareParts, type RepresentationParts } from '../representation/index.js';
 import { ReviewsDocumentWriter } from '../reviews/dataset.js';
 import { orderReviews } from '../reviews/order.js';
+import { CHANGES_CURSOR_HEADER, encodeChangeCursor } from '../reviews/change-cursor.js';
+import { ChangeIndexBuilder, type ChangeIndexData } from '../reviews/change-index.js';
 import { IndexBuilder, type IndexData } from '../reviews/search-index.js';
 import { ViewsBuilder, type Views } from '../reviews/views.js';
 import type { Dataset, DataState, PublishedHead, PublishedReader } from '../store/index.js';
@@ -25,6 +27,8 @@ export interface BuiltVersion {
   readonly aggregate: AggregateRating;
   readonly views: Views;
   readonly index: IndexData;
+  /** The change feed as of this version (`GET /api/reviews/changes`). */
+  readonly changes: ChangeIndexData;
   /** Where each review's JSON lies in the `/reviews.json` body (published order). */
   readonly fragmentStarts: Uint32Array;
   readonly fragmentEnds: Uint32Array;
@@ -64,13 +68,14 @@ export function prepareDocument(
   body: Uint8Array | string,
   state: DataState,
   options: BuildOptions,
+  headers: Readonly<Record<string, string>> = {},
 ): BuiltDocument {
   return {
     id,
     parts: prepareParts(body, {
       contentType: DOCUMENTS[id].contentType,
       lastModifiedMs: Date.parse(state.changedAt),
-      headers: topicHeaders(options, id),
+      headers: { ...topicHeaders(options, id), ...headers },
       ...(options.codingsFollow ? { codingsFollow: true } : {}),
       ...(options.followCodingsAbove !== undefined
         ? { followAbove: options.followCodingsAbove }
@@ -79,16 +84,22 @@ export function prepareDocument(
   };
 }
 
+/** The epoch of the change feed of a dataset read whole (which has no feed of its own). */
+export const DATASET_EPOCH = '0000000000000000';
+
 /**
  * Hands a dataset read whole (`Store.readDataset`) to `reader` in published order, as
- * `Store.readPublished` does (tests and tools).
+ * `Store.readPublished` does (tests and tools); its change feed holds each review once, in
+ * published order, in an epoch of its own (`DATASET_EPOCH`).
  */
 export function readInOrder(dataset: Dataset, reader: PublishedReader): void {
   const pairs = orderReviews(dataset.reviews);
   let bytes = 0;
   for (const p of pairs) bytes += Buffer.byteLength(p.json);
-  reader.begin({ state: dataset.state, business: dataset.business, count: pairs.length, bytes });
-  for (const p of pairs) reader.review(p.json);
+  const { state, business } = dataset;
+  const feed = { epoch: DATASET_EPOCH, lastSeq: pairs.length };
+  reader.begin({ state, business, count: pairs.length, bytes, feed });
+  pairs.forEach((p, i) => reader.review(p.json, i + 1));
 }
 
 /**
@@ -146,6 +157,7 @@ interface Accumulators {
   aggregate: AggregateBuilder;
   views: ViewsBuilder;
   index: IndexBuilder;
+  changes: ChangeIndexBuilder;
   /** The newest reviews whole, for the feeds. */
   newest: Review[];
 }
@@ -153,7 +165,8 @@ interface Accumulators {
 /**
  * Builds everything published for one data version but the insights, from one ordered read
  * (`Store.readPublished(builder)`, then `finish`): reviews in published order, their aggregate,
- * the search indexes, the staff and service figures, and the prepared bytes of each document.
+ * the search indexes, the staff and service figures, the change feed (`ChangeIndexBuilder`), and
+ * the prepared bytes of each document.
  * Each review is parsed once as it is read: its JSON text is written into `/reviews.json`, its
  * facts go into the aggregate, the indexes and the figures, and it is dropped but for the newest
  * (the feeds). No record of every review is held at once: at 100,000 reviews their texts took
@@ -170,12 +183,14 @@ export function versionBuilder(options: BuildOptions): VersionBuilder {
         aggregate: new AggregateBuilder(),
         views: new ViewsBuilder(head.business),
         index: new IndexBuilder(head.business, head.count, head.bytes),
+        changes: new ChangeIndexBuilder(head.feed, head.count),
         newest: [],
       };
     },
-    review(json) {
+    review(json, seq) {
       const a = acc!;
       a.writer.add(json);
+      a.changes.add(seq);
       const review = JSON.parse(json) as Review;
       a.aggregate.add(
         review.reviewRating.ratingValue,
@@ -185,6 +200,9 @@ export function versionBuilder(options: BuildOptions): VersionBuilder {
       a.views.add(review);
       a.index.add(review);
       if (a.newest.length < FEED_SIZE) a.newest.push(review);
+    },
+    removal(removal) {
+      acc!.changes.removal(removal);
     },
     finish() {
       if (!acc) throw new Error('no data version was read');
@@ -199,6 +217,10 @@ function finishVersion(acc: Accumulators, options: BuildOptions): BuildResult {
   const aggregate = acc.aggregate.result();
   const document = writer.finish(aggregate);
   const { urls, hub } = options;
+  // Where a mirror that fetched this `/reviews.json` follows the change feed from.
+  const cursor = {
+    [CHANGES_CURSOR_HEADER]: encodeChangeCursor(head.feed.epoch, head.feed.lastSeq),
+  };
   const bodies: [DocumentId, Uint8Array | string][] = [
     ['reviews', document.body],
     ['jsonFeed', renderJsonFeed(business, newest, urls, hub)],
@@ -221,9 +243,12 @@ function finishVersion(acc: Accumulators, options: BuildOptions): BuildResult {
       aggregate,
       views: acc.views.finish(),
       index: acc.index.finish(),
+      changes: acc.changes.finish(),
       fragmentStarts: document.starts,
       fragmentEnds: document.ends,
-      documents: bodies.map(([id, body]) => prepareDocument(id, body, state, options)),
+      documents: bodies.map(([id, body]) =>
+        prepareDocument(id, body, state, options, id === 'reviews' ? cursor : {}),
+      ),
     },
     text: { body: document.body, starts: document.starts, ends: document.ends },
   };

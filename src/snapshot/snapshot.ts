@@ -5,6 +5,7 @@ import {
   type Codings,
   type PreparedRepresentation,
 } from '../representation/index.js';
+import { ChangeIndex } from '../reviews/change-index.js';
 import { SearchIndex } from '../reviews/search-index.js';
 import type { Dataset } from '../store/index.js';
 import {
@@ -27,6 +28,7 @@ class LiveSnapshot implements Snapshot {
   readonly business: BuiltVersion['business'];
   readonly aggregate: BuiltVersion['aggregate'];
   readonly views: BuiltVersion['views'];
+  readonly changes: ChangeIndex;
   readonly responses: ResponseCache;
 
   constructor(
@@ -40,6 +42,7 @@ class LiveSnapshot implements Snapshot {
     this.business = built.business;
     this.aggregate = built.aggregate;
     this.views = built.views;
+    this.changes = new ChangeIndex(built.changes);
     this.responses = createResponseCache(
       options.responseCache.maxEntries,
       options.responseCache.maxBytes,

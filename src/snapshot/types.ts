@@ -2,6 +2,7 @@ import type { AggregateRating } from '../domain/aggregate.js';
 import type { Business } from '../domain/business.js';
 import type { Review } from '../domain/review.js';
 import type { Representation } from '../representation/index.js';
+import type { ChangeIndex } from '../reviews/change-index.js';
 import type { SearchIndex } from '../reviews/search-index.js';
 import type { Views } from '../reviews/views.js';
 import type { DataState } from '../store/index.js';
@@ -22,6 +23,8 @@ export interface Snapshot {
   readonly index: SearchIndex;
   /** Staff and service figures. */
   readonly views: Views;
+  /** The change feed as of this version: its entries in sequence order. */
+  readonly changes: ChangeIndex;
   /** The JSON bytes of the review at a position (a view into the `/reviews.json` body). */
   fragment(pos: number): Buffer;
   /**

@@ -1,11 +1,13 @@
 /**
  * The store's public surface: the interfaces every feature uses, the openers, and the store's
  * error codes. One folder per capability, each with its types and both engines side by side:
- * `core` (the data version, the published data, the write transaction, the openers), `sessions`,
+ * `core` (the data version, the published data, the write transaction, the openers), `changes`
+ * (the change feed of the published reviews), `sessions`,
  * `analyses`, `moderation`, `rates`, `transfer` and `hub` (the WebSub hub's subscriptions and
  * queues). Nothing outside `src/store` imports anything else from it.
  */
 export type { AnalysisStore } from './analyses/types.js';
+export type { ChangeFeedHead, RemovalReason, ReviewRemoval } from './changes/types.js';
 export type {
   DataState,
   Dataset,

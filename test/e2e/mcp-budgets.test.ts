@@ -154,6 +154,11 @@ const CALLS: {
   { name: 'list_technicians', defaults: {}, maxima: [] },
   { name: 'list_services', defaults: {}, maxima: [] },
   {
+    name: 'get_changes',
+    defaults: {},
+    maxima: [{ limit: 100 }, { limit: 100, detail: 'full' }, { limit: 1, detail: 'full' }],
+  },
+  {
     name: 'get_insights',
     defaults: {},
     maxima: [

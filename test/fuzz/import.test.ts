@@ -73,7 +73,14 @@ function storeHash(db: string): string {
   const sqlite = new Database(db, { readonly: true, fileMustExist: true });
   try {
     const hash = createHash('sha256');
-    for (const table of ['data_state', 'business', 'reviews', 'hidden_reviews', 'moderation_log']) {
+    for (const table of [
+      'data_state',
+      'business',
+      'reviews',
+      'hidden_reviews',
+      'moderation_log',
+      'review_changes',
+    ]) {
       const rows = sqlite
         .prepare(`SELECT * FROM ${table}`)
         .all()

@@ -74,13 +74,18 @@ export function describeModerationContract(
       await store.moderation.apply(hide(A.id));
       const heads: PublishedHead[] = [];
       const texts: string[] = [];
-      await store.readPublished({ begin: (h) => heads.push(h), review: (t) => texts.push(t) });
+      await store.readPublished({
+        begin: (h) => heads.push(h),
+        review: (t) => texts.push(t),
+        removal: () => undefined,
+      });
       expect(heads).toEqual([
         {
           state: await store.state(),
           business: null,
           count: 1,
           bytes: Buffer.byteLength(B.publicJson),
+          feed: { epoch: expect.stringMatching(/^[0-9a-f]{16}$/) as unknown, lastSeq: 3 },
         },
       ]);
       expect(texts).toEqual([B.publicJson]);

@@ -10,6 +10,7 @@ import { Business } from '../../src/domain/business.js';
 import { compareKeys, sortKeyOf } from '../../src/domain/order.js';
 import type { Review } from '../../src/domain/review.js';
 import { reviewKey, type Store, type StoredReview } from '../../src/store/index.js';
+import { describeChangesContract } from './changes-contract.js';
 import { describeConcurrencyContract, gate } from './concurrency-contract.js';
 import { describeModerationContract } from './moderation-contract.js';
 import { describeWatchContract } from './watch-contract.js';
@@ -136,6 +137,7 @@ export function describeStoreContract(
         await store.readPublished({
           begin: (head) => events.push(head),
           review: (json) => events.push(json),
+          removal: (r) => events.push(r),
         });
         const review = (r: StoredReview) => JSON.parse(r.publicJson) as Review;
         const expected = [...rows].sort((a, b) =>
@@ -149,6 +151,10 @@ export function describeStoreContract(
             business: BUSINESS,
             count: rows.length,
             bytes: rows.reduce((n, r) => n + Buffer.byteLength(r.publicJson), 0),
+            feed: {
+              epoch: expect.stringMatching(/^[0-9a-f]{16}$/) as unknown,
+              lastSeq: rows.length,
+            },
           },
           ...expected.map((r) => r.publicJson),
         ]);
@@ -156,9 +162,19 @@ export function describeStoreContract(
 
       it('reads an empty store as a head with no reviews', async () => {
         const events: unknown[] = [];
-        await store.readPublished({ begin: (h) => events.push(h), review: (j) => events.push(j) });
+        await store.readPublished({
+          begin: (h) => events.push(h),
+          review: (j) => events.push(j),
+          removal: (r) => events.push(r),
+        });
         expect(events).toEqual([
-          { state: await store.state(), business: null, count: 0, bytes: 0 },
+          {
+            state: await store.state(),
+            business: null,
+            count: 0,
+            bytes: 0,
+            feed: { epoch: expect.stringMatching(/^[0-9a-f]{16}$/) as unknown, lastSeq: 0 },
+          },
         ]);
       });
 
@@ -532,6 +548,11 @@ export function describeStoreContract(
     );
 
     describeModerationContract(
+      () => store,
+      () => fixture.openAnother(),
+    );
+
+    describeChangesContract(
       () => store,
       () => fixture.openAnother(),
     );

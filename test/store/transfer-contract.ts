@@ -4,6 +4,7 @@
  * engine's test file runs it for the pairs it can open; not a test file itself.
  */
 import { isServiceError } from '../../src/platform/errors.js';
+import { readFeed } from './changes-contract.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { testBusiness } from '../helpers/fixtures.js';
 import { storedRow } from '../helpers/records.js';
@@ -127,6 +128,8 @@ async function view(store: Store) {
     topics: await store.websub.listTopics(),
     intents: await store.websub.countPendingIntents(),
     analyses: [...(await store.analyses.get(['k1', 'k2', 'k3']))],
+    // The feed, its epoch included: cursors stay valid on the copy.
+    feed: await readFeed(store),
   };
 }
 

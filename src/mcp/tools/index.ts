@@ -1,6 +1,7 @@
 import { toIssues } from '../../domain/issues.js';
 import { invalidParams } from '../internal/errors.js';
 import { getBusiness } from './get-business.js';
+import { getChanges } from './get-changes.js';
 import { insightsTool } from './get-insights.js';
 import { getReview } from './get-review.js';
 import { listServices } from './list-services.js';
@@ -28,6 +29,7 @@ export const TOOLS: readonly ToolDefinition[] = [
   listServices,
   insightsTool,
   listStaff('list_technicians', 'technicians'),
+  getChanges,
 ];
 
 /** Validates tool arguments; invalid ones are a JSON-RPC -32602 naming each offending field. */

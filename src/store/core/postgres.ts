@@ -5,6 +5,7 @@
  */
 import { compareKeys } from '../../domain/order.js';
 import { createPostgresAnalysisStore } from '../analyses/postgres.js';
+import { forEachPostgresRemoval, readPostgresFeedHead } from '../changes/postgres.js';
 import { createPostgresWebSubStore } from '../hub/postgres.js';
 import { clientConfig, createPool, parsePostgresUrl } from '../internal/postgres-connection.js';
 import { createPgDb, type PgDb } from '../internal/postgres-db.js';
@@ -53,19 +54,23 @@ function publishedReads(
           // The sort keys first, ordered here (as every list is, whatever the server's
           // collation), then the rows a batch at a time in that order.
           const keys = (
-            await query<{ d: string; p: string; id: string; n: number }>(
-              `SELECT j->>'date' AS d, j->>'datePublished' AS p, r.id, octet_length(r.public_json) AS n
+            await query<{ d: string; p: string; id: string; n: number; seq: number | null }>(
+              `SELECT j->>'date' AS d, j->>'datePublished' AS p, r.id, octet_length(r.public_json) AS n,
+                      c.seq
              FROM reviews r CROSS JOIN LATERAL (SELECT r.public_json::json AS j) parsed
+             LEFT JOIN review_changes c ON c.review_id = r.id
              WHERE NOT EXISTS (SELECT 1 FROM hidden_reviews h WHERE h.review_id = r.id)`,
             )
-          ).rows.map((r) => [r.d, r.p, r.id, Number(r.n)] as const);
+          ).rows.map((r) => [r.d, r.p, r.id, Number(r.n), r.seq ?? 0] as const);
           keys.sort(compareKeys);
           let bytes = 0;
           for (const k of keys) bytes += k[3];
-          // Only the ids are kept through the read.
+          // Only the ids and seqs are kept through the read.
           const order = keys.map((k) => k[2]);
+          const seqs = Float64Array.from(keys, (k) => k[4]);
           keys.length = 0;
-          into.begin({ state, business, count: order.length, bytes });
+          const feed = await readPostgresFeedHead(query);
+          into.begin({ state, business, count: order.length, bytes, feed });
           for (let i = 0; i < order.length; i += READ_BATCH) {
             const ids = order.slice(i, i + READ_BATCH);
             const batch = await query<{ id: string; public_json: string }>(
@@ -73,8 +78,9 @@ function publishedReads(
               [ids],
             );
             const byId = new Map(batch.rows.map((r) => [r.id, r.public_json]));
-            for (const id of ids) into.review(byId.get(id)!);
+            ids.forEach((id, j) => into.review(byId.get(id)!, seqs[i + j]!));
           }
+          await forEachPostgresRemoval(query, (r) => into.removal(r));
         },
         { isolation: 'REPEATABLE READ', readOnly: true },
       ),

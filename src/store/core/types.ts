@@ -2,6 +2,7 @@ import type { Business } from '../../domain/business.js';
 import type { ReviewSource } from '../../domain/review.js';
 import type { WebSubStore } from '../hub/types.js';
 import type { AnalysisStore } from '../analyses/types.js';
+import type { ChangeFeedHead, ReviewRemoval } from '../changes/types.js';
 import type { ModerationStore } from '../moderation/types.js';
 import type { RateStore } from '../rates/types.js';
 import type { SessionStore } from '../sessions/types.js';
@@ -44,12 +45,19 @@ export interface PublishedHead {
   /** How many reviews follow, and the UTF-8 bytes of their JSON texts together. */
   count: number;
   bytes: number;
+  /** Where the change feed stands in this read (`changes/types.ts`). */
+  feed: ChangeFeedHead;
 }
 
-/** Receives an ordered read: `begin` once, then `review` for each review, in published order. */
+/**
+ * Receives an ordered read: `begin` once, then `review` for each review, in published order, with
+ * the sequence number of its latest change in the feed, then `removal` for each tombstone of the
+ * feed, in sequence order.
+ */
 export interface PublishedReader {
   begin(head: PublishedHead): void;
-  review(json: string): void;
+  review(json: string, seq: number): void;
+  removal(removal: ReviewRemoval): void;
 }
 
 export interface ReviewKey {

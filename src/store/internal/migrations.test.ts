@@ -31,6 +31,7 @@ describe('the schema migrations', () => {
       [6, '1a994cab57a3f22c', 'c32bc306a531bfc0'],
       [7, '0de9e1ff779fcfba', '75bdecf28f9e18d9'],
       [8, '804b8935e3b4378c', '406630e390e68eab'],
+      [9, 'd39494c2097689c3', '08cb0395dd5accdd'],
     ]);
   });
 });
@@ -85,6 +86,54 @@ describe('migrating a SQLite store', () => {
     db.close();
     expect(applied.map((a) => a.version)).toEqual(MIGRATIONS.map((m) => m.version));
     expect(applied.slice(0, 5).every((a) => a.applied_at === 'then')).toBe(true);
+  });
+
+  it('back-fills the change feed with every published review, in published order', async () => {
+    const old = new Database(path);
+    old.exec(
+      'CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)',
+    );
+    for (const m of MIGRATIONS.slice(0, 8)) old.exec(m.sqlite);
+    old.exec(
+      `INSERT INTO schema_migrations SELECT value, 'then' FROM json_each('[1,2,3,4,5,6,7,8]')`,
+    );
+    const rows = ['2024-03-01', '2025-01-01', '2024-06-01', '2023-01-01'].map((day, i) =>
+      storedRow(`k${i}`, { datePublished: `${day}T12:00:00.000Z` }),
+    );
+    const insert = old.prepare(
+      `INSERT INTO reviews (id, source, source_review_id, source_hash, source_record,
+         public_json, ingested_at, derived_version) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    for (const r of rows) {
+      insert.run(
+        r.id,
+        r.source,
+        r.sourceReviewId,
+        r.sourceHash,
+        JSON.stringify(r.sourceRecord),
+        r.publicJson,
+        r.ingestedAt,
+        r.derivedVersion,
+      );
+    }
+    old.prepare('INSERT INTO hidden_reviews VALUES (?, ?)').run(rows[3]!.id, 'then');
+    old.close();
+
+    const store = openStore(`sqlite:${path}`);
+    const seqs: [string, number][] = [];
+    let head = { epoch: '', lastSeq: 0 };
+    await store.readPublished({
+      begin: (h) => (head = h.feed),
+      review: (json, seq) => seqs.push([(JSON.parse(json) as { id: string }).id, seq]),
+      removal: () => undefined,
+    });
+    await store.close();
+    expect(seqs).toEqual([
+      [rows[1]!.id, 1],
+      [rows[2]!.id, 2],
+      [rows[0]!.id, 3],
+    ]);
+    expect(head).toEqual({ epoch: expect.stringMatching(/^[0-9a-f]{16}$/) as unknown, lastSeq: 3 });
   });
 
   it('applies nothing again when the store is opened again', async () => {

@@ -1,4 +1,5 @@
 import type { Business } from '../../domain/business.js';
+import { recordPostgresChanges, type PendingChanges } from '../changes/postgres.js';
 import { CONCURRENT_CHANGE, concurrentChange } from '../errors.js';
 import { isServiceError } from '../../platform/errors.js';
 import {
@@ -63,19 +64,36 @@ function chunks<T>(items: readonly T[]): T[][] {
   return out;
 }
 
-async function upsert(query: Query, rows: readonly StoredReview[]): Promise<void> {
-  // One statement may not write a row twice: the last write of a key wins, as in SQLite.
+/**
+ * Writes the rows (the last write of a key wins, as in SQLite); returns the ids whose public
+ * record is new or differs from the stored one (what the change feed records).
+ */
+async function upsert(query: Query, rows: readonly StoredReview[]): Promise<string[]> {
+  // One statement may not write a row twice.
   const latest = new Map(rows.map((r) => [reviewKey(r.source, r.sourceReviewId), r]));
+  const changed: string[] = [];
   for (const part of chunks([...latest.values()])) {
-    await query(
-      `INSERT INTO reviews (${REVIEW_COLUMNS})
-       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[],
-                            $6::text[], $7::timestamptz[], $8::integer[])
-       ON CONFLICT (source, source_review_id) DO UPDATE SET
-         source_hash = excluded.source_hash,
-         source_record = excluded.source_record,
-         public_json = excluded.public_json,
-         derived_version = excluded.derived_version`,
+    // Every part of the statement sees the rows as they were before it (one snapshot).
+    const { rows: written } = await query<{ id: string }>(
+      `WITH input AS (
+         SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[],
+                              $6::text[], $7::timestamptz[], $8::integer[])
+           AS t(${REVIEW_COLUMNS})
+       ), old AS (
+         SELECT r.source, r.source_review_id, r.public_json FROM reviews r
+         JOIN input i ON i.source = r.source AND i.source_review_id = r.source_review_id
+       ), up AS (
+         INSERT INTO reviews (${REVIEW_COLUMNS}) SELECT * FROM input
+         ON CONFLICT (source, source_review_id) DO UPDATE SET
+           source_hash = excluded.source_hash,
+           source_record = excluded.source_record,
+           public_json = excluded.public_json,
+           derived_version = excluded.derived_version
+         RETURNING id, source, source_review_id, public_json
+       )
+       SELECT up.id FROM up LEFT JOIN old
+         ON old.source = up.source AND old.source_review_id = up.source_review_id
+       WHERE old.public_json IS DISTINCT FROM up.public_json`,
       [
         part.map((r) => r.id),
         part.map((r) => r.source),
@@ -87,28 +105,37 @@ async function upsert(query: Query, rows: readonly StoredReview[]): Promise<void
         part.map((r) => r.derivedVersion),
       ],
     );
+    for (const r of written) changed.push(r.id);
   }
+  return changed;
 }
 
+/** Deletes the reviews of `sources` not in `keep`; returns their ids. */
 async function prune(
   query: Query,
   sources: readonly string[],
   keep: ReadonlySet<string>,
-): Promise<number> {
-  if (sources.length === 0) return 0;
+): Promise<string[]> {
+  if (sources.length === 0) return [];
   const kept = [...keep].map((key) => key.split('\u0000'));
-  const { rowCount } = await query(
+  const { rows } = await query<{ id: string }>(
     `DELETE FROM reviews r WHERE r.source = ANY($1::text[])
        AND NOT EXISTS (SELECT 1 FROM unnest($2::text[], $3::text[]) k(source, source_review_id)
-                       WHERE k.source = r.source AND k.source_review_id = r.source_review_id)`,
+                       WHERE k.source = r.source AND k.source_review_id = r.source_review_id)
+     RETURNING r.id`,
     [sources, kept.map((k) => k[0]), kept.map((k) => k[1] ?? '')],
   );
-  return rowCount ?? 0;
+  return rows.map((r) => r.id);
 }
 
 /** The operations of one transaction on `query` (its connection), and what it wrote. */
 function transactionOn(query: Query) {
-  const written = { any: false, state: null as DataState | null };
+  const written = {
+    any: false,
+    state: null as DataState | null,
+    /** What the change feed records at the end (`recordPostgresChanges`). */
+    changes: new Map() as PendingChanges,
+  };
   const tx: StoreTransaction = {
     getBusiness: () => readBusiness(query),
     async putBusiness(business) {
@@ -145,12 +172,13 @@ function transactionOn(query: Query) {
     async upsertReviews(rows) {
       if (rows.length === 0) return;
       written.any = true;
-      await upsert(query, rows);
+      for (const id of await upsert(query, rows)) written.changes.set(id, 'upsert');
     },
     async pruneReviews(sources, keep) {
       const removed = await prune(query, sources, keep);
-      if (removed > 0) written.any = true;
-      return removed;
+      if (removed.length > 0) written.any = true;
+      for (const id of removed) written.changes.set(id, 'deleted');
+      return removed.length;
     },
     async bumpVersion(changedAt) {
       written.any = true;
@@ -198,6 +226,9 @@ export async function runPostgresTransaction<T>(
         if (written.any && !written.state) {
           await query('SELECT version FROM data_state WHERE id = 1 FOR UPDATE');
         }
+        // Last, under the data version row's lock: sequence numbers in commit order.
+        const at = written.state?.changedAt ?? new Date().toISOString();
+        await recordPostgresChanges(query, written.changes, at);
         return result;
       },
       { isolation: 'REPEATABLE READ' },

@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { Business } from '../../domain/business.js';
+import { recordSqliteChanges, stagedSqliteChanges } from '../changes/sqlite.js';
 import { concurrentChange } from '../errors.js';
 import {
   reviewKey,
@@ -185,6 +186,8 @@ export async function runStaged<T>(
 /** Applies what a transaction staged, in the write transaction `write` opened. */
 function apply(db: Db, base: DataState, business: Business | null, bumpedAt: string | null): void {
   if (readState(db).version !== base.version) throw concurrentChange();
+  // What the feed records, compared with the stored rows before they are overwritten.
+  const changes = stagedSqliteChanges(db, bumpedAt ?? new Date().toISOString());
   if (business) {
     db.prepare(
       `INSERT INTO business (id, record, updated_at) VALUES (1, ?, ?)
@@ -202,6 +205,7 @@ function apply(db: Db, base: DataState, business: Business | null, bumpedAt: str
       derived_version = excluded.derived_version;
     DELETE FROM main.reviews WHERE id IN (SELECT id FROM temp.staged_deletes);
   `);
+  recordSqliteChanges(db, changes);
   if (bumpedAt !== null) {
     db.prepare('UPDATE data_state SET version = version + 1, changed_at = ? WHERE id = 1').run(
       bumpedAt,

@@ -1,5 +1,7 @@
 import { bumpVersion } from '../internal/postgres-transaction.js';
 import type { PgDb } from '../internal/postgres-db.js';
+import { writePostgresChanges } from '../changes/postgres.js';
+import { moderationChange } from '../changes/moderation.js';
 import { LOG_COLUMNS, toRecord, unchangedOutcome, type LogRow } from './engines.js';
 import type { ModerationOutcome, ModerationStore } from './types.js';
 
@@ -33,7 +35,10 @@ export function createPostgresModerationStore(db: PgDb): ModerationStore {
           'INSERT INTO moderation_log (review_id, action, reason, actor, at) VALUES ($1, $2, $3, $4, $5)',
           [record.reviewId, record.action, record.reason, record.actor, record.at],
         );
-        return { status: 'changed', state: await bumpVersion(query, record.at, null) };
+        const state = await bumpVersion(query, record.at, null);
+        // A removal of the published review, or its record published again (if still stored).
+        if (rows[0]!.stored) await writePostgresChanges(query, [moderationChange(record)]);
+        return { status: 'changed', state };
       });
     },
     async hiddenIds() {

@@ -1,5 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { DataState } from '../core/types.js';
+import { recordSqliteChanges } from '../changes/sqlite.js';
+import { moderationChange } from '../changes/moderation.js';
 import { LOG_COLUMNS, toRecord, unchangedOutcome, type LogRow } from './engines.js';
 import type { ModerationOutcome, ModerationRecord, ModerationStore } from './types.js';
 import { readState, type WriteRunner } from '../internal/sqlite-staged.js';
@@ -14,7 +16,7 @@ function stateOf(db: Db, reviewId: string): { stored: boolean; hidden: boolean }
   return { stored, hidden };
 }
 
-function change(db: Db, r: ModerationRecord): DataState {
+function change(db: Db, r: ModerationRecord, stored: boolean): DataState {
   if (r.action === 'hide') {
     db.prepare('INSERT INTO hidden_reviews (review_id, hidden_at) VALUES (?, ?)').run(
       r.reviewId,
@@ -27,6 +29,8 @@ function change(db: Db, r: ModerationRecord): DataState {
     'INSERT INTO moderation_log (review_id, action, reason, actor, at) VALUES (?, ?, ?, ?, ?)',
   ).run(r.reviewId, r.action, r.reason, r.actor, r.at);
   db.prepare('UPDATE data_state SET version = version + 1, changed_at = ? WHERE id = 1').run(r.at);
+  // A removal of the published review, or its record published again (if it is still stored).
+  if (stored) recordSqliteChanges(db, [moderationChange(r)]);
   return readState(db);
 }
 
@@ -43,9 +47,10 @@ export function createSqliteModerationStore(
   return {
     apply(record) {
       return writeSync((): ModerationOutcome => {
-        const unchanged = unchangedOutcome(record, stateOf(writer, record.reviewId));
+        const now = stateOf(writer, record.reviewId);
+        const unchanged = unchangedOutcome(record, now);
         if (unchanged) return unchanged;
-        return { status: 'changed', state: change(writer, record) };
+        return { status: 'changed', state: change(writer, record, now.stored) };
       });
     },
     async hiddenIds() {

@@ -11,7 +11,7 @@ export interface TransferTable {
 }
 
 export const TRANSFER_TABLES: readonly TransferTable[] = [
-  { name: 'data_state', columns: ['id', 'version', 'changed_at'] },
+  { name: 'data_state', columns: ['id', 'version', 'changed_at', 'change_seq', 'change_epoch'] },
   { name: 'business', columns: ['id', 'record', 'updated_at'] },
   {
     name: 'reviews',
@@ -27,6 +27,8 @@ export const TRANSFER_TABLES: readonly TransferTable[] = [
     ],
   },
   { name: 'hidden_reviews', columns: ['review_id', 'hidden_at'] },
+  // The change feed and (in data_state) its counter and epoch: cursors stay valid on the copy.
+  { name: 'review_changes', columns: ['review_id', 'seq', 'removed_at', 'reason'] },
   {
     name: 'moderation_log',
     columns: ['seq', 'review_id', 'action', 'reason', 'actor', 'at'],
