@@ -1,7 +1,4 @@
-import {
-  LATEST_PROTOCOL_VERSION,
-  SUPPORTED_PROTOCOL_VERSIONS,
-} from '@modelcontextprotocol/sdk/types.js';
+import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';
 import type { SessionClaims } from './sessions.js';
 
 /**
@@ -23,6 +20,13 @@ export interface Revision {
    */
   readonly toolInputErrorsAsResults: boolean;
 }
+
+/**
+ * The stateless revision (2026-07-28): no `initialize`, no session; each request carries its
+ * version in `_meta`. Its requests are served by the SDK's `createMcpHandler`
+ * (`endpoint/stateless.ts`), never by the session gate.
+ */
+export const MODERN_VERSION = '2026-07-28';
 
 /** First protocol version without JSON-RPC batching. */
 const NO_BATCH_FROM = '2025-06-18';

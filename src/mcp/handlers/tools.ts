@@ -1,8 +1,4 @@
-import {
-  CallToolRequestSchema,
-  ListToolsRequestSchema,
-  type CallToolResult,
-} from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import { isServiceError } from '../../platform/errors.js';
 import { jsonBytes } from '../agent.js';
 import { fitText } from '../text-copy.js';
@@ -52,11 +48,11 @@ export function createToolHandlers(deps: McpDeps): HandlerFamily {
   const listed = { tools: describeTools(tools) };
   return (server, { snapshot, revision }) => {
     server.setRequestHandler(
-      ListToolsRequestSchema,
+      'tools/list',
       answering(() => listed),
     );
     server.setRequestHandler(
-      CallToolRequestSchema,
+      'tools/call',
       answering((request) => {
         const tool = byName.get(request.params.name) ?? unknownTool();
         let outcome: ToolOutcome;

@@ -1,4 +1,4 @@
-import { JSONRPCMessageSchema, RequestIdSchema } from '@modelcontextprotocol/sdk/types.js';
+import { JSONRPCMessageSchema, RequestIdSchema } from '@modelcontextprotocol/core';
 import type { z } from 'zod';
 import { toIssues, type Issue } from '../../domain/issues.js';
 
