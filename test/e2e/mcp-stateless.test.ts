@@ -5,15 +5,18 @@
  * made by another process, on either of two instances sharing the store.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
-import { createLogger } from '../../src/logger.js';
 import { DATA_CACHE_CONTROL } from '../../src/http/respond.js';
 import { DATA_TTL_MS, SURFACE_TTL_MS } from '../../src/mcp/cache-hints.js';
-import { startService, type RunningService } from '../../src/service.js';
+import type { RunningService } from '../../src/service.js';
 import { freshReview, ingestInAnotherProcess, waitUntil } from '../helpers/child-service.js';
 import { testBusiness, testReviews } from '../helpers/fixtures.js';
 import { rpc } from '../helpers/mcp.js';
-import { startTestService, TEST_BASE_URL, type TestService } from '../helpers/service.js';
+import {
+  startInstanceOn,
+  startTestService,
+  TEST_BASE_URL,
+  type TestService,
+} from '../helpers/service.js';
 
 let svc: TestService;
 let second: RunningService;
@@ -43,18 +46,7 @@ type Answer = { result?: Record<string, unknown>; error?: { code: number; messag
 
 beforeAll(async () => {
   svc = await startTestService({ business: testBusiness(), reviews: testReviews(20) });
-  second = await startService(
-    loadConfig({
-      PORT: '0',
-      HOST: '127.0.0.1',
-      BASE_URL: TEST_BASE_URL,
-      DATABASE_URL: svc.databaseUrl,
-      SAMPLE_DATA: 'off',
-      LOG_LEVEL: 'silent',
-      DATA_POLL_MS: '100',
-    }),
-    createLogger('silent'),
-  );
+  second = await startInstanceOn(svc.databaseUrl);
 });
 afterAll(async () => {
   await second.close();

@@ -488,12 +488,11 @@ describe('issue 15: hostile requests get a JSON-RPC error, never a 500', () => {
     // The second instance has the default body cap (64 KiB).
     const session = await initSession(second.url, '2025-11-25');
     const deep = `${'['.repeat(5000)}1${']'.repeat(5000)}`;
-    // An `experimental` capability is an object (the SDK v2 checks it), which holds the nesting.
     const bodies = [
       `{"jsonrpc":"2.0","id":41,"method":"tools/list","params":{"x":${deep}}}`,
       `{"jsonrpc":"2.0","id":42,"method":"tools/call","params":{"name":"search_reviews","arguments":{"query":${deep}}}}`,
       `{"jsonrpc":"2.0","id":43,"method":"tools/call","params":{"name":"get_business","arguments":{},"_meta":{"x":${deep}}}}`,
-      `{"jsonrpc":"2.0","id":44,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"experimental":{"x":{"deep":${deep}}}},"clientInfo":{"name":"x","version":"1"}}}`,
+      `{"jsonrpc":"2.0","id":44,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"experimental":{"x":${deep}}},"clientInfo":{"name":"x","version":"1"}}}`,
     ];
     for (const body of bodies) {
       const res = await rpc(second.url, body, { 'Mcp-Session-Id': session });

@@ -9,8 +9,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as V1Transport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   freshReview,
   ingestInAnotherProcess,
@@ -20,30 +19,23 @@ import {
 } from '../helpers/child-service.js';
 import { testBusiness, testReviews } from '../helpers/fixtures.js';
 import { seedStore, TEST_BASE_URL } from '../helpers/service.js';
+import { systemDatabaseUrl } from '../system/database.js';
 
-const adminUrl = inject('pgAdminUrl');
-const database = `mcp_eras_${process.pid}`;
 const REVIEWS = `${TEST_BASE_URL}/reviews.json`;
 
-let admin: pg.Client;
 let pgUrl: string;
+let cleanup: (() => Promise<void>) | undefined;
 let instances: ChildService[] = [];
 
 beforeAll(async () => {
-  admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${database}`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${database}`;
-  pgUrl = url.toString();
+  ({ url: pgUrl, cleanup } = await systemDatabaseUrl(''));
   await seedStore(pgUrl, testBusiness(), testReviews(30));
   instances = await Promise.all([0, 1].map(() => startChildService({ databaseUrl: pgUrl })));
 });
 
 afterAll(async () => {
   await Promise.all(instances.map((i) => i.stop()));
-  await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
-  await admin.end();
+  await cleanup?.();
 });
 
 /** Which instance each POST went to, in order. */

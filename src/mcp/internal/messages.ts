@@ -41,6 +41,21 @@ export function ignoreTaskAugmentation(message: unknown): void {
   }
 }
 
+/**
+ * Drops `capabilities.experimental` from an `initialize`: the server reads no experimental
+ * capability of a client, and the SDK v2 walks those values as nested JSON objects, which
+ * refuses an array and overflows the stack on a value nested thousands deep (an internal error);
+ * the SDK 1.x checked one level. What the server does not read cannot make the request fail.
+ */
+export function ignoreExperimentalCapabilities(message: unknown): void {
+  if (!message || typeof message !== 'object' || Array.isArray(message)) return;
+  const m = message as { method?: unknown; params?: { capabilities?: unknown } };
+  const capabilities = m.method === 'initialize' ? m.params?.capabilities : undefined;
+  if (capabilities && typeof capabilities === 'object' && 'experimental' in capabilities) {
+    delete (capabilities as { experimental?: unknown }).experimental;
+  }
+}
+
 /** The `id` of a single message when it can be read, so that an error answers it; else null. */
 export function readableId(body: unknown): RequestId | null {
   if (!body || typeof body !== 'object' || Array.isArray(body)) return null;
