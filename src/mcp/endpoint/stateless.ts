@@ -34,8 +34,6 @@ export interface Stateless {
     extra: Record<string, string>,
     address: string,
   ): Promise<void>;
-  /** Open `subscriptions/listen` streams on this instance. */
-  readonly listening: number;
 }
 
 export interface StatelessOptions {
@@ -81,11 +79,7 @@ export function statelessEndpoint(o: StatelessOptions): Stateless {
   );
   forwardNotices(o, handler);
   const perAddress = new Map<string, number>();
-  let listening = 0;
   return {
-    get listening() {
-      return listening;
-    },
     async serve(req, res, body, extra, address) {
       const listen = isListen(body);
       if (listen && (perAddress.get(address) ?? 0) >= o.listenPerAddress) {
@@ -102,9 +96,7 @@ export function statelessEndpoint(o: StatelessOptions): Stateless {
       });
       if (listen) {
         perAddress.set(address, (perAddress.get(address) ?? 0) + 1);
-        listening += 1;
         res.on('close', () => {
-          listening -= 1;
           const left = (perAddress.get(address) ?? 1) - 1;
           if (left > 0) perAddress.set(address, left);
           else perAddress.delete(address);
