@@ -19,6 +19,8 @@ export interface Revision {
    * 2025-11-25), so the model sees why; before, a JSON-RPC -32602.
    */
   readonly toolInputErrorsAsResults: boolean;
+  /** Stateless requests (2026-07-28): no session; served by `endpoint/stateless.ts`. */
+  readonly stateless: boolean;
 }
 
 /**
@@ -46,6 +48,7 @@ export function revisionOf(version: string): Revision {
     version,
     batches: version < NO_BATCH_FROM,
     toolInputErrorsAsResults: version >= INPUT_ERRORS_AS_RESULTS_FROM,
+    stateless: version >= MODERN_VERSION,
   };
 }
 
