@@ -1,4 +1,4 @@
-import type { GetPromptResult } from '@modelcontextprotocol/sdk/types.js';
+import type { GetPromptResult } from '@modelcontextprotocol/server';
 import { BYTES_PER_TOKEN, clip, MAX_RESULT_TOKENS, TEXT_CUT, wholeReviewAt } from './agent.js';
 import { invalidParams } from './internal/errors.js';
 import { stringBytes } from './internal/fit.js';

@@ -14,7 +14,7 @@ import { Business } from '../domain/business.js';
 import { buildSnapshot } from '../snapshot/index.js';
 import type { Published, Snapshot } from '../snapshot/index.js';
 import { openStore, type Store } from '../store/index.js';
-import { McpResultCache } from './result-cache.js';
+import { McpResultCache, toolResultKey } from './result-cache.js';
 import { mcpRoutes } from './endpoint/route.js';
 import { createMcpServerFactory } from './server.js';
 import { createSessionManager } from './sessions.js';
@@ -148,5 +148,44 @@ describe('the MCP result cache', () => {
     expect(built - before).toBe(2);
     const cache = new McpResultCache();
     for (const m of batch) expect(cache.lookup(live, m)?.response).not.toBeNull();
+  });
+
+  it('keeps the result of a 2026-07-28 tool call with its version, so a repeated call is computed once', async () => {
+    const params = { name: 'get_rating_summary', arguments: { group_by: 'source' } };
+    const call = async (id: number) => {
+      const res = await fetch(url, {
+        method: 'POST',
+        headers: {
+          'Content-Type': 'application/json',
+          Accept: 'application/json, text/event-stream',
+          'MCP-Protocol-Version': '2026-07-28',
+          'Mcp-Method': 'tools/call',
+          'Mcp-Name': params.name,
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id,
+          method: 'tools/call',
+          params: {
+            ...params,
+            _meta: {
+              'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+              'io.modelcontextprotocol/clientCapabilities': {},
+            },
+          },
+        }),
+      });
+      return ((await res.json()) as { result: Record<string, unknown> }).result;
+    };
+    const key = toolResultKey(params);
+    expect(live.responses.get(key)).toBeUndefined();
+    const first = await call(1);
+    const kept = live.responses.get(key);
+    expect(kept).toBeDefined();
+    const second = await call(2);
+    // Answered from what was kept: the same result, and the entry was not replaced.
+    expect(live.responses.get(key)).toBe(kept);
+    expect(second.structuredContent).toEqual(first.structuredContent);
+    expect(second.resultType).toBe('complete');
   });
 });

@@ -1,6 +1,7 @@
 import { stableJson } from '../domain/stable-json.js';
 import { prepareRepresentation } from '../representation/index.js';
 import type { Snapshot } from '../snapshot/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 
 /**
  * Methods whose result depends only on the published data and the request params (never on the
@@ -80,4 +81,36 @@ export class McpResultCache {
       }),
     );
   }
+}
+
+/** The key of a 2026-07-28 tool call's result: the tool and its arguments (not `_meta`). */
+export function toolResultKey(params: { name: string; arguments?: unknown }): string {
+  return `mcp-2026:tools/call:${stableJson({ name: params.name, arguments: params.arguments ?? {} })}`;
+}
+
+/**
+ * A 2026-07-28 tool call's result, kept with the snapshot it was computed from (in its bounded
+ * response cache), so a repeated call is computed once per data version, as the 2025 era's are
+ * (`McpResultCache`). The SDK answers it (its envelope, `resultType` and `_meta` are added per
+ * request), so the result is kept before them, not as response bytes; errors are not kept.
+ */
+export function keptToolResult(
+  snapshot: Snapshot,
+  params: { name: string; arguments?: unknown },
+  call: () => CallToolResult,
+): CallToolResult {
+  const key = toolResultKey(params);
+  const hit = snapshot.responses.get(key);
+  if (hit) return JSON.parse(hit.body.toString('utf8')) as CallToolResult;
+  const result = call();
+  if (!result.isError) {
+    snapshot.responses.set(
+      key,
+      prepareRepresentation(JSON.stringify(result), {
+        contentType: 'application/json',
+        lastModifiedMs: Date.parse(snapshot.state.changedAt),
+      }),
+    );
+  }
+  return result;
 }

@@ -1,7 +1,4 @@
-import {
-  LATEST_PROTOCOL_VERSION,
-  SUPPORTED_PROTOCOL_VERSIONS,
-} from '@modelcontextprotocol/sdk/types.js';
+import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';
 import type { SessionClaims } from './sessions.js';
 
 /**
@@ -22,7 +19,16 @@ export interface Revision {
    * 2025-11-25), so the model sees why; before, a JSON-RPC -32602.
    */
   readonly toolInputErrorsAsResults: boolean;
+  /** Stateless requests (2026-07-28): no session; served by `endpoint/stateless.ts`. */
+  readonly stateless: boolean;
 }
+
+/**
+ * The stateless revision (2026-07-28): no `initialize`, no session; each request carries its
+ * version in `_meta`. Its requests are served by the SDK's `createMcpHandler`
+ * (`endpoint/stateless.ts`), never by the session gate.
+ */
+export const MODERN_VERSION = '2026-07-28';
 
 /** First protocol version without JSON-RPC batching. */
 const NO_BATCH_FROM = '2025-06-18';
@@ -42,6 +48,7 @@ export function revisionOf(version: string): Revision {
     version,
     batches: version < NO_BATCH_FROM,
     toolInputErrorsAsResults: version >= INPUT_ERRORS_AS_RESULTS_FROM,
+    stateless: version >= MODERN_VERSION,
   };
 }
 

@@ -1,5 +1,5 @@
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
+import { Server } from '@modelcontextprotocol/server';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/ajv';
 import {
   CallToolRequestSchema,
   CompleteRequestSchema,
@@ -14,8 +14,9 @@ import {
   SetLevelRequestSchema,
   SubscribeRequestSchema,
   UnsubscribeRequestSchema,
-} from '@modelcontextprotocol/sdk/types.js';
+} from '@modelcontextprotocol/core';
 import type { Snapshot } from '../snapshot/types.js';
+import { CACHE_HINTS } from './cache-hints.js';
 import type { HandlerFamily, McpDeps } from './handlers/family.js';
 import { createPromptHandlers } from './handlers/prompts.js';
 import { createResourceHandlers } from './handlers/resources.js';
@@ -51,7 +52,8 @@ export const ANSWERED_REQUESTS = requestSchemas([
 /** What the server declares (a fresh object per server: the SDK keeps and may merge into it). */
 const capabilities = () => ({
   tools: { listChanged: false },
-  // Changes are sent over the session's event stream (GET /mcp).
+  // Changes are sent over the session's event stream (GET /mcp) in 2025, and over
+  // `subscriptions/listen` streams in 2026-07-28.
   resources: { listChanged: true, subscribe: true },
   prompts: { listChanged: false },
   completions: {},
@@ -78,7 +80,13 @@ export function createMcpServerFactory(
   return (snapshot, { protocolVersion, session }) => {
     const server = new Server(
       { name: 'dealer-reviews', title: 'Customer reviews', version: deps.version },
-      { capabilities: capabilities(), instructions: instructions(snapshot), jsonSchemaValidator },
+      {
+        capabilities: capabilities(),
+        instructions: instructions(snapshot),
+        jsonSchemaValidator,
+        // Used by 2026-07-28 answers only (cache-hints.ts).
+        cacheHints: CACHE_HINTS,
+      },
     );
     const request = { snapshot, session, revision: revisionOf(protocolVersion) };
     for (const register of families) register(server, request);

@@ -6,15 +6,20 @@ import { toRpcError } from '../platform/errors.js';
 import type { SessionStore } from '../store/index.js';
 import { refused } from './internal/errors.js';
 import type { SessionClaims } from './sessions.js';
-import { deliverNotice, noticeOf, type NoticeDelivery } from './stream-notices.js';
+import {
+  deliverNotice,
+  noticeOf,
+  type ChangeNotice,
+  type NoticeDelivery,
+} from './stream-notices.js';
 import { StreamRegistry, type Admission, type OpenStream } from './stream-registry.js';
 
 /** A comment line every 25 s keeps proxies and clients from closing an idle stream. */
-const KEEP_ALIVE_MS = 25_000;
+export const KEEP_ALIVE_MS = 25_000;
 /** Open streams per session on one instance, at most (a client needs one). */
 const STREAMS_PER_SESSION = 4;
 /** Open streams on one instance, at most; beyond, the longest idle one makes room. */
-const MAX_STREAMS = 10_000;
+export const MAX_STREAMS = 10_000;
 /** When full, a stream idle this long (or the idle time, if shorter) is closed for a new one. */
 const EVICTABLE_AFTER_MS = 60_000;
 
@@ -43,11 +48,15 @@ export interface Streams {
   touch(sessionKey: string): void;
   /** Tells the streams of this instance what a change means for their sessions. */
   notify(event: ChangeEvent, previous: ReadonlySet<string>): Promise<void>;
+  /** Also tells `listener` what each change means (the 2026-07-28 `subscriptions/listen` streams). */
+  onNotice(listener: (notice: ChangeNotice) => void): void;
   /** Ends the streams of a session (DELETE on this instance). */
   end(sessionKey: string): void;
   /** Ends every stream (shutdown). */
   closeAll(): void;
   readonly size: number;
+  /** Streams one client address may hold open here. */
+  readonly perAddress: number;
 }
 
 export interface StreamsOptions {
@@ -157,6 +166,7 @@ export function createStreams(o: StreamsOptions): Streams {
   const stopTimers = startTimers(d, o.idleMs);
   /** The URI of each document path. */
   const uriOf = new Map<string, string>(DOCUMENT_IDS.map((id) => [DOCUMENTS[id].path, o.urls[id]]));
+  const listeners: ((notice: ChangeNotice) => void)[] = [];
   return {
     open(res, claims, address, headers) {
       openStream(d, res, { res, claims, address }, headers);
@@ -166,7 +176,12 @@ export function createStreams(o: StreamsOptions): Streams {
     },
     async notify(event, previous) {
       const notice = noticeOf(event, previous, uriOf);
-      if (notice) await deliverNotice(d, notice);
+      if (!notice) return;
+      for (const listener of listeners) listener(notice);
+      await deliverNotice(d, notice);
+    },
+    onNotice(listener) {
+      listeners.push(listener);
     },
     end(sessionKey) {
       for (const s of [...(open.bySession.get(sessionKey) ?? [])]) d.close(s);
@@ -179,5 +194,6 @@ export function createStreams(o: StreamsOptions): Streams {
     get size() {
       return open.size;
     },
+    perAddress: o.perAddress,
   };
 }

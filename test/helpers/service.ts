@@ -31,6 +31,20 @@ export async function seedStore(
   await store.close();
 }
 
+/** The configuration of a test instance on a random loopback port over `databaseUrl`. */
+function testConfig(databaseUrl: string, env: Record<string, string> = {}) {
+  return loadConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    BASE_URL: TEST_BASE_URL,
+    DATABASE_URL: databaseUrl,
+    SAMPLE_DATA: 'off',
+    LOG_LEVEL: 'silent',
+    DATA_POLL_MS: '100',
+    ...env,
+  });
+}
+
 /** Starts the real service on a random loopback port over a temp store holding the given data. */
 export async function startTestService(options: {
   business?: BusinessInput | null;
@@ -40,16 +54,7 @@ export async function startTestService(options: {
   const dir = mkdtempSync(join(tmpdir(), 'reviews-test-'));
   const databaseUrl = `sqlite:${join(dir, 'reviews.db')}`;
   await seedStore(databaseUrl, options.business ?? null, options.reviews ?? []);
-  const config = loadConfig({
-    PORT: '0',
-    HOST: '127.0.0.1',
-    BASE_URL: TEST_BASE_URL,
-    DATABASE_URL: databaseUrl,
-    SAMPLE_DATA: 'off',
-    LOG_LEVEL: 'silent',
-    DATA_POLL_MS: '100',
-    ...options.env,
-  });
+  const config = testConfig(databaseUrl, options.env);
   const service = await startService(config, createLogger(config.logLevel));
   return {
     ...service,
@@ -60,4 +65,16 @@ export async function startTestService(options: {
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Another instance of the service, in this process, on the store of a running one (no shared
+ * memory, only the store), as a second instance behind a load balancer.
+ */
+export function startInstanceOn(
+  databaseUrl: string,
+  env: Record<string, string> = {},
+): Promise<RunningService> {
+  const config = testConfig(databaseUrl, env);
+  return startService(config, createLogger(config.logLevel));
 }

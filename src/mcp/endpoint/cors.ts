@@ -46,7 +46,7 @@ export function answerPreflight(
     ...corsHeaders(origin),
     'Access-Control-Allow-Methods': 'GET, POST, DELETE, OPTIONS',
     'Access-Control-Allow-Headers':
-      'Content-Type, Accept, Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-ID, Authorization',
+      'Content-Type, Accept, Mcp-Session-Id, Mcp-Protocol-Version, Mcp-Method, Mcp-Name, Last-Event-ID, Authorization',
     'Access-Control-Max-Age': '86400',
     Allow: 'GET, POST, DELETE, OPTIONS',
   });

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { Server } from '@modelcontextprotocol/server';
 import type { Published, Snapshot } from '../../snapshot/types.js';
 import { invalidParams, invalidRequest } from '../internal/errors.js';
 import { checkParams, type ParamsProblem } from '../internal/messages.js';
@@ -10,18 +10,25 @@ import type { SessionManager } from '../sessions.js';
 import { writeJsonParts, writeWebResponse } from './answer.js';
 import { answerBatch } from './batch.js';
 import { corsHeaders } from './cors.js';
+import { eraOf } from './era.js';
 import { readMessages, type Message, type ReadBody, type Reply } from './read-request.js';
 import { runMessage, type MessageRun } from './run-message.js';
 import type { SessionGate } from './session-gate.js';
+import type { Stateless } from './stateless.js';
 
 /**
- * Dispatching a `POST /mcp`: after its body is read (read-request.ts), the params of the methods
+ * Dispatching a `POST /mcp`: after its body is read (read-request.ts), its era (era.ts): a
+ * 2026-07-28 request goes to the stateless step (stateless.ts); a 2025 one to the params of the methods
  * the server answers (-32602, short messages), the session and protocol version (session-gate.ts),
  * the batching rules of that version (-32600), then one message to a fresh SDK server and
  * transport (run-message.ts), or a batch one message at a time (batch.ts), all over one snapshot.
  */
 export interface Dispatch {
   gate: SessionGate;
+  /** The 2026-07-28 era (stateless.ts). */
+  stateless: Stateless;
+  /** The client's rate-limit key (its address). */
+  addressOf(req: IncomingMessage): string;
   sessions: SessionManager;
   published: Published;
   createServer: (snapshot: Snapshot, request: RequestInfo) => Server;
@@ -51,6 +58,9 @@ export async function dispatchPost(
 ): Promise<void> {
   const read = await readMessages(req, reply, d.maxBodyBytes);
   const { body, messages, malformedParams } = read;
+  if ((await eraOf(req, body)) === 'modern') {
+    return d.stateless.serve(req, res, body, corsHeaders(origin), d.addressOf(req));
+  }
   const problems: (ParamsProblem | null)[] = messages.map((m) => checkParams(m, ANSWERED_REQUESTS));
   // Params the method's schema accepts but the message schema does not: nothing says why.
   if (malformedParams.some((bad, i) => bad && !problems[i])) {

@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { invalidRequest, parseError, refused } from '../internal/errors.js';
 import {
   hasValidEnvelope,
+  ignoreExperimentalCapabilities,
   ignoreTaskAugmentation,
   isJsonRpcMessage,
   readableId,
@@ -118,7 +119,10 @@ function checkMessages(body: unknown): Omit<ReadBody, 'body'> {
   if (messages.length > MAX_BATCH_MESSAGES) {
     throw invalidRequest(`Invalid Request: a batch holds at most ${MAX_BATCH_MESSAGES} messages`);
   }
-  for (const m of messages) ignoreTaskAugmentation(m);
+  for (const m of messages) {
+    ignoreTaskAugmentation(m);
+    ignoreExperimentalCapabilities(m);
+  }
   const malformedParams = messages.map((m) => !isJsonRpcMessage(m));
   if (!messages.every((m, i) => !malformedParams[i] || hasValidEnvelope(m, ANSWERED_REQUESTS))) {
     throw invalidRequest('Invalid Request: not a JSON-RPC 2.0 message');

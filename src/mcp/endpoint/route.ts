@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { Server } from '@modelcontextprotocol/server';
 import { isServiceError, type ServiceError } from '../../platform/errors.js';
 import { MCP_PATH } from '../../catalogue.js';
 import { isClientGone } from '../../http/respond.js';
@@ -12,11 +12,12 @@ import { failureOf, refused, writeRpcError } from '../internal/errors.js';
 import type { McpResultCache } from '../result-cache.js';
 import type { RequestInfo } from '../revisions.js';
 import type { SessionManager } from '../sessions.js';
-import type { Streams } from '../streams.js';
+import { KEEP_ALIVE_MS, MAX_STREAMS, type Streams } from '../streams.js';
 import { answerPreflight, corsHeaders, originPolicy, type OriginPolicy } from './cors.js';
 import { dispatchPost, type Dispatch } from './dispatch.js';
 import type { Reply } from './read-request.js';
 import { sessionGate, type SessionGate } from './session-gate.js';
+import { statelessEndpoint } from './stateless.js';
 
 export interface McpRouteOptions {
   /**
@@ -141,6 +142,15 @@ export function mcpRoutes(options: McpRouteOptions): Route[] {
     initializeLimiter: options.initializeLimiter,
     clientAddress,
   });
+  const stateless = statelessEndpoint({
+    createServer: options.createServer,
+    published: options.published,
+    notices: (listener) => options.streams.onNotice(listener),
+    listenPerAddress: options.streams.perAddress,
+    maxListens: MAX_STREAMS,
+    keepAliveMs: KEEP_ALIVE_MS,
+    logger: options.logger,
+  });
   const e: Endpoint = {
     options,
     origins: originPolicy(options.allowedOrigins),
@@ -148,6 +158,8 @@ export function mcpRoutes(options: McpRouteOptions): Route[] {
     clientAddress,
     dispatch: {
       gate,
+      stateless,
+      addressOf: (req) => clientKey(clientAddress(req)),
       sessions: options.sessions,
       published: options.published,
       createServer: options.createServer,

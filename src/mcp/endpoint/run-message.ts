@@ -1,8 +1,9 @@
 import type { IncomingMessage } from 'node:http';
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { Server } from '@modelcontextprotocol/server';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
+import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 import type { Snapshot } from '../../snapshot/types.js';
+import { RESOURCE_NOT_FOUND } from '../internal/errors.js';
 import type { McpResultCache } from '../result-cache.js';
 import type { RequestInfo } from '../revisions.js';
 
@@ -27,8 +28,19 @@ class ResultCapturingTransport extends WebStandardStreamableHTTPServerTransport 
     options?: Parameters<WebStandardStreamableHTTPServerTransport['send']>[1],
   ): Promise<void> {
     if ('result' in message) this.result = message.result;
-    return super.send(message, options);
+    return super.send(legacyResourceNotFound(message), options);
   }
+}
+
+/**
+ * The SDK v2 answers an unknown resource with -32602 on every revision (the 2026-07-28 rule); the
+ * 2025 revisions this transport serves say -32002, which 2025 clients expect, so the error of
+ * `resourceNotFound` (internal/errors.ts) keeps its code here.
+ */
+function legacyResourceNotFound(message: JSONRPCMessage): JSONRPCMessage {
+  if (!('error' in message) || message.error.code !== -32602) return message;
+  if (message.error.message !== RESOURCE_NOT_FOUND) return message;
+  return { ...message, error: { ...message.error, code: -32002 } };
 }
 
 function toWebRequest(req: IncomingMessage): Request {

@@ -1,4 +1,4 @@
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { Server } from '@modelcontextprotocol/server';
 import type { ServiceUrls } from '../../catalogue.js';
 import type { Snapshot } from '../../snapshot/types.js';
 import type { SessionStore } from '../../store/index.js';

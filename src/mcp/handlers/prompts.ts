@@ -1,8 +1,3 @@
-import {
-  CompleteRequestSchema,
-  GetPromptRequestSchema,
-  ListPromptsRequestSchema,
-} from '@modelcontextprotocol/sdk/types.js';
 import type { Snapshot } from '../../snapshot/types.js';
 import { invalidParams } from '../internal/errors.js';
 import { PROMPTS, type PromptDefinition } from '../prompts.js';
@@ -64,17 +59,17 @@ export function createPromptHandlers(): HandlerFamily {
   };
   return (server, { snapshot }) => {
     server.setRequestHandler(
-      ListPromptsRequestSchema,
+      'prompts/list',
       answering(() => listed),
     );
     server.setRequestHandler(
-      GetPromptRequestSchema,
+      'prompts/get',
       answering((request) =>
         promptNamed(request.params.name, ['name']).get(request.params.arguments ?? {}, snapshot),
       ),
     );
     server.setRequestHandler(
-      CompleteRequestSchema,
+      'completion/complete',
       answering((request) => complete(request.params, snapshot)),
     );
   };

@@ -1,11 +1,3 @@
-import {
-  ListResourcesRequestSchema,
-  ListResourceTemplatesRequestSchema,
-  ReadResourceRequestSchema,
-  SetLevelRequestSchema,
-  SubscribeRequestSchema,
-  UnsubscribeRequestSchema,
-} from '@modelcontextprotocol/sdk/types.js';
 import { isStoreBusy, isStoreUnavailable } from '../../store/index.js';
 import { invalidParams, resourceNotFound, storeUnavailable } from '../internal/errors.js';
 import { documentResources, readResource, REVIEW_TEMPLATE } from '../resources.js';
@@ -61,7 +53,7 @@ function registerSessionState(deps: McpDeps): HandlerFamily {
     const { session } = request;
     // The level is kept with the session (in the store), for whichever instance holds its stream.
     server.setRequestHandler(
-      SetLevelRequestSchema,
+      'logging/setLevel',
       answering((r) =>
         session
           ? write(deps.sessions.setLogLevel(session.key, r.params.level, session.expiresAtMs))
@@ -69,14 +61,14 @@ function registerSessionState(deps: McpDeps): HandlerFamily {
       ),
     );
     server.setRequestHandler(
-      SubscribeRequestSchema,
+      'resources/subscribe',
       answering((r) => {
         const claims = subscriber(deps, request, r.params.uri);
         return write(deps.sessions.subscribe(claims.key, r.params.uri, claims.expiresAtMs));
       }),
     );
     server.setRequestHandler(
-      UnsubscribeRequestSchema,
+      'resources/unsubscribe',
       answering((r) => {
         const claims = subscriber(deps, request, r.params.uri);
         return write(deps.sessions.unsubscribe(claims.key, r.params.uri));
@@ -90,17 +82,17 @@ export function createResourceHandlers(deps: McpDeps): HandlerFamily {
   return (server, request) => {
     const { snapshot } = request;
     server.setRequestHandler(
-      ListResourcesRequestSchema,
+      'resources/list',
       answering(() => ({
         resources: documentResources(deps.urls, snapshot).map(({ path: _path, ...r }) => r),
       })),
     );
     server.setRequestHandler(
-      ListResourceTemplatesRequestSchema,
+      'resources/templates/list',
       answering(() => TEMPLATES),
     );
     server.setRequestHandler(
-      ReadResourceRequestSchema,
+      'resources/read',
       answering((r) => ({ contents: [readResource(r.params.uri, deps.urls, snapshot)] })),
     );
     sessionState(server, request);

@@ -1,13 +1,10 @@
-import {
-  CallToolRequestSchema,
-  ListToolsRequestSchema,
-  type CallToolResult,
-} from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import { isServiceError } from '../../platform/errors.js';
 import { jsonBytes } from '../agent.js';
 import { fitText } from '../text-copy.js';
 import { invalidParams } from '../internal/errors.js';
 import { renderText, type Limits } from '../internal/render.js';
+import { keptToolResult } from '../result-cache.js';
 import { describeTools } from '../tools/describe.js';
 import { parseToolArguments, TOOLS } from '../tools/index.js';
 import type { ToolDefinition, ToolOutcome } from '../tools/types.js';
@@ -52,25 +49,29 @@ export function createToolHandlers(deps: McpDeps): HandlerFamily {
   const listed = { tools: describeTools(tools) };
   return (server, { snapshot, revision }) => {
     server.setRequestHandler(
-      ListToolsRequestSchema,
+      'tools/list',
       answering(() => listed),
     );
     server.setRequestHandler(
-      CallToolRequestSchema,
+      'tools/call',
       answering((request) => {
         const tool = byName.get(request.params.name) ?? unknownTool();
-        let outcome: ToolOutcome;
-        try {
-          outcome = tool.run(parseToolArguments(tool, request.params.arguments), {
-            snapshot,
-            urls: deps.urls,
-          });
-        } catch (err) {
-          const invalid = isServiceError(err, 'invalid_params');
-          if (invalid && revision.toolInputErrorsAsResults) return toolError(err.message);
-          throw err;
-        }
-        return toResult(outcome);
+        const call = (): CallToolResult => {
+          let outcome: ToolOutcome;
+          try {
+            outcome = tool.run(parseToolArguments(tool, request.params.arguments), {
+              snapshot,
+              urls: deps.urls,
+            });
+          } catch (err) {
+            const invalid = isServiceError(err, 'invalid_params');
+            if (invalid && revision.toolInputErrorsAsResults) return toolError(err.message);
+            throw err;
+          }
+          return toResult(outcome);
+        };
+        // 2025 results are kept by the transport (result-cache.ts); 2026 ones here.
+        return revision.stateless ? keptToolResult(snapshot, request.params, call) : call();
       }),
     );
   };

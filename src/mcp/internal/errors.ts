@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolErrorCode as ErrorCode } from '@modelcontextprotocol/server';
 import { isServiceError, ServiceError, toRpcError, type Issue } from '../../platform/errors.js';
 import { isStoreBusy, isStoreUnavailable } from '../../store/index.js';
 import type { RequestId } from './messages.js';
@@ -25,9 +25,15 @@ export function invalidParams(message: string, issues?: readonly Issue[]): Servi
   });
 }
 
-/** -32002: the resource does not exist (the code the MCP specification uses). */
+/** The message of `resourceNotFound`, by which the 2025 transport knows it (run-message.ts). */
+export const RESOURCE_NOT_FOUND = 'Resource not found';
+
+/**
+ * -32002: the resource does not exist (the code of the 2025 revisions; the SDK v2 sends -32602,
+ * the code of 2026-07-28, and the 2025 transport restores -32002).
+ */
 export function resourceNotFound(uri: string): ServiceError {
-  return new ServiceError('resource_not_found', 'Resource not found', {
+  return new ServiceError('resource_not_found', RESOURCE_NOT_FOUND, {
     status: 200,
     rpcCode: -32002,
     data: { uri: uri.slice(0, 300) },

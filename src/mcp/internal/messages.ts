@@ -1,4 +1,4 @@
-import { JSONRPCMessageSchema, RequestIdSchema } from '@modelcontextprotocol/sdk/types.js';
+import { JSONRPCMessageSchema, RequestIdSchema } from '@modelcontextprotocol/core';
 import type { z } from 'zod';
 import { toIssues, type Issue } from '../../domain/issues.js';
 
@@ -38,6 +38,21 @@ export function ignoreTaskAugmentation(message: unknown): void {
   const params = (message as { params?: unknown }).params;
   if (params && typeof params === 'object' && !Array.isArray(params) && 'task' in params) {
     delete (params as { task?: unknown }).task;
+  }
+}
+
+/**
+ * Drops `capabilities.experimental` from an `initialize`: the server reads no experimental
+ * capability of a client, and the SDK v2 walks those values as nested JSON objects, which
+ * refuses an array and overflows the stack on a value nested thousands deep (an internal error);
+ * the SDK 1.x checked one level. What the server does not read cannot make the request fail.
+ */
+export function ignoreExperimentalCapabilities(message: unknown): void {
+  if (!message || typeof message !== 'object' || Array.isArray(message)) return;
+  const m = message as { method?: unknown; params?: { capabilities?: unknown } };
+  const capabilities = m.method === 'initialize' ? m.params?.capabilities : undefined;
+  if (capabilities && typeof capabilities === 'object' && 'experimental' in capabilities) {
+    delete (capabilities as { experimental?: unknown }).experimental;
   }
 }
 
