@@ -4,7 +4,7 @@ import { getBusiness } from './get-business.js';
 import { insightsTool } from './get-insights.js';
 import { getReview } from './get-review.js';
 import { listServices } from './list-services.js';
-import { listStaff } from './list-staff.js';
+import { listStaff, listTechnicians } from './list-staff.js';
 import { getRatingSummary } from './rating-summary.js';
 import { getReviewsSince } from './reviews-since.js';
 import { searchReviews } from './search-reviews.js';
@@ -24,10 +24,10 @@ export const TOOLS: readonly ToolDefinition[] = [
   getReview,
   getReviewsSince,
   getRatingSummary,
-  listStaff('list_staff', 'staff'),
+  listStaff,
   listServices,
   insightsTool,
-  listStaff('list_technicians', 'technicians'),
+  listTechnicians,
 ];
 
 /** Validates tool arguments; invalid ones are a JSON-RPC -32602 naming each offending field. */
