@@ -1,8 +1,12 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { SERVER_ICONS } from '../identity.js';
 import type { ToolDefinition } from './types.js';
 
-/** The tools as `tools/list` shows them: their zod schemas as JSON Schema, converted once. */
+/**
+ * The tools as `tools/list` shows them: their zod schemas as JSON Schema, converted once, and the
+ * server's icon (2025-11-25; older clients ignore the field).
+ */
 
 /** Zod's bounds of an integer (the safe integers), which say nothing a client needs. */
 function withoutSafeIntegerBounds(node: unknown): void {
@@ -33,5 +37,6 @@ export function describeTools(tools: readonly ToolDefinition[]): Tool[] {
     inputSchema: jsonSchema(t.input, 'input'),
     outputSchema: jsonSchema(t.output, 'output') as Tool['outputSchema'],
     annotations: { title: t.title, readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+    icons: [...SERVER_ICONS],
   }));
 }
