@@ -1,11 +1,11 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { SERVER_ICONS } from '../identity.js';
 import type { ToolDefinition } from './types.js';
 
 /**
- * The tools as `tools/list` shows them: their zod schemas as JSON Schema, converted once, and the
- * server's icon (2025-11-25; older clients ignore the field).
+ * The tools as `tools/list` shows them: their zod schemas as JSON Schema, converted once. They
+ * carry no icon of their own: the server's (`identity.ts`) would repeat 440 bytes in each, 1,260
+ * tokens in all (docs/mcp.md, "What the server says of itself").
  */
 
 /** Zod's bounds of an integer (the safe integers), which say nothing a client needs. */
@@ -37,6 +37,5 @@ export function describeTools(tools: readonly ToolDefinition[]): Tool[] {
     inputSchema: jsonSchema(t.input, 'input'),
     outputSchema: jsonSchema(t.output, 'output') as Tool['outputSchema'],
     annotations: { title: t.title, readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-    icons: [...SERVER_ICONS],
   }));
 }

@@ -103,7 +103,7 @@ const Input = z.strictObject({
     .boolean()
     .default(false)
     .describe(
-      "With section aspects: also each aspect's monthly trend (mentions and score per month, about 5 KB an aspect). Default false: the aspects come with their counts, scores and quotes.",
+      "With section aspects: add each aspect's monthly trend (about 5 KB an aspect). Default false.",
     ),
   cursor: z
     .string()

@@ -80,7 +80,7 @@ export const listTechnicians: ToolDefinition = {
   name: 'list_technicians',
   title: 'List technicians',
   description:
-    'The technicians only (staff whose role is technician), as list_staff gives them with role "technician", under `technicians`: mentions, average rating, praise and complaints, most mentioned first. For every role, use list_staff.',
+    'The technicians only (role technician), as list_staff gives them with that role, under `technicians`. list_staff lists every role.',
   input: z.strictObject({ cursor: listCursorField }),
   output: staffOutput('technicians'),
   run: (args, { snapshot }) =>
