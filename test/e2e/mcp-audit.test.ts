@@ -1,9 +1,8 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testBusiness, testReviews } from '../helpers/fixtures.js';
 import { waitUntil } from '../helpers/child-service.js';
-import { connectClient, initSession, rpc } from '../helpers/mcp.js';
+import { connectClient, initSession, rpc, rpcError, toolCaller } from '../helpers/mcp.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 
 /**
@@ -25,21 +24,7 @@ afterAll(async () => {
   await svc.stop();
 });
 
-async function call(name: string, args: Record<string, unknown> = {}) {
-  const result = await client.callTool({ name, arguments: args });
-  const text = (result.content as { type: string; text: string }[])[0]!.text;
-  return { result, structured: result.structuredContent as Record<string, unknown>, text };
-}
-
-async function rpcError(fn: () => Promise<unknown>): Promise<McpError> {
-  try {
-    await fn();
-  } catch (err) {
-    if (err instanceof McpError) return err;
-    throw err;
-  }
-  throw new Error('expected a JSON-RPC error');
-}
+const call = toolCaller(() => client);
 
 interface Property {
   description?: string;

@@ -1,12 +1,11 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ReviewsDocument, SearchResponse } from '../../src/domain/public-schemas.js';
 import type { Review } from '../../src/domain/review.js';
 import { testBusiness, testReviews } from '../helpers/fixtures.js';
 import { http } from '../helpers/http.js';
 import { waitUntil } from '../helpers/child-service.js';
-import { connectClient, initSession, rpc } from '../helpers/mcp.js';
+import { connectClient, initSession, rpc, rpcError, toolCaller } from '../helpers/mcp.js';
 import { startTestService, TEST_BASE_URL, type TestService } from '../helpers/service.js';
 
 let svc: TestService;
@@ -23,21 +22,7 @@ afterAll(async () => {
   await svc.stop();
 });
 
-async function call(name: string, args: Record<string, unknown> = {}) {
-  const result = await client.callTool({ name, arguments: args });
-  const text = (result.content as { type: string; text: string }[])[0]!.text;
-  return { result, structured: result.structuredContent as Record<string, unknown>, text };
-}
-
-async function rpcError(fn: () => Promise<unknown>): Promise<McpError> {
-  try {
-    await fn();
-  } catch (err) {
-    if (err instanceof McpError) return err;
-    throw err;
-  }
-  throw new Error('expected a JSON-RPC error');
-}
+const call = toolCaller(() => client);
 
 describe('initialize', () => {
   it('tells the agent what the server holds and what it can do', () => {
