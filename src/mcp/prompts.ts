@@ -2,6 +2,7 @@ import type { GetPromptResult } from '@modelcontextprotocol/server';
 import { BYTES_PER_TOKEN, clip, MAX_RESULT_TOKENS, TEXT_CUT, wholeReviewAt } from './agent.js';
 import { invalidParams } from './internal/errors.js';
 import { stringBytes } from './internal/fit.js';
+import { unknownServiceText, unknownStaffText } from './tools/did-you-mean.js';
 import type { Review } from '../domain/review.js';
 import { firstOnOrBefore } from '../reviews/search.js';
 import { normalizeName } from '../reviews/search-index.js';
@@ -118,6 +119,24 @@ const recentSummary: PromptDefinition = {
   },
 };
 
+/**
+ * The one staff member a prompt's argument names (the full name, or a first name only one person
+ * has), or -32602 saying who it could be, as the tools do: the people who share the first name, or
+ * the closest names.
+ */
+function staffMember(snapshot: Snapshot, name: string) {
+  const wanted = normalizeName(name);
+  const full = snapshot.views.staff.filter((s) => normalizeName(s.name) === wanted);
+  const first = snapshot.views.staff.filter((s) => normalizeName(s.name).split(' ')[0] === wanted);
+  const staff = full.length > 0 ? full : first;
+  if (staff.length === 1) return staff[0]!;
+  const why =
+    staff.length > 1
+      ? `"${name.slice(0, 120)}" matches several staff members (${staff.map((s) => s.name).join(', ')}); use the full name.`
+      : unknownStaffText(snapshot, name);
+  throw invalidParams(`Invalid argument technician: ${why}`);
+}
+
 const technicianFeedback: PromptDefinition = {
   name: 'technician_feedback',
   title: 'Feedback about one staff member',
@@ -132,16 +151,7 @@ const technicianFeedback: PromptDefinition = {
   complete: (argument, snapshot) =>
     argument === 'technician' ? snapshot.views.staff.map((s) => s.name) : [],
   get(args, snapshot) {
-    const wanted = normalizeName(required(args, 'technician'));
-    const staff = snapshot.views.staff.filter(
-      (s) => normalizeName(s.name) === wanted || normalizeName(s.name).split(' ')[0] === wanted,
-    );
-    if (staff.length !== 1) {
-      throw invalidParams(
-        'Invalid argument technician: not exactly one staff member has this name',
-      );
-    }
-    const person = staff[0]!;
+    const person = staffMember(snapshot, required(args, 'technician'));
     const reviews = reviewsAt(snapshot, snapshot.index.staff(normalizeName(person.name)));
     return {
       description: `Feedback about ${person.name}`,
@@ -164,9 +174,10 @@ const serviceFeedback: PromptDefinition = {
   complete: (argument, snapshot) =>
     argument === 'service' ? snapshot.views.services.map((s) => s.id) : [],
   get(args, snapshot) {
-    const id = required(args, 'service').toLowerCase();
-    const service = snapshot.views.services.find((s) => s.id === id);
-    if (!service) throw invalidParams('Invalid argument service: unknown service id');
+    const asked = required(args, 'service');
+    const service = snapshot.views.services.find((s) => s.id === asked.toLowerCase());
+    if (!service)
+      throw invalidParams(`Invalid argument service: ${unknownServiceText(snapshot, asked)}`);
     const reviews = reviewsAt(snapshot, snapshot.index.service(service.id.toLowerCase()));
     return {
       description: `Feedback about ${service.name}`,

@@ -21,6 +21,7 @@ import type { HandlerFamily, McpDeps } from './handlers/family.js';
 import { createPromptHandlers } from './handlers/prompts.js';
 import { createResourceHandlers } from './handlers/resources.js';
 import { createToolHandlers } from './handlers/tools.js';
+import { serverInfo } from './identity.js';
 import { instructions } from './instructions.js';
 import { requestSchemas } from './internal/messages.js';
 import { revisionOf, type RequestInfo } from './revisions.js';
@@ -78,16 +79,13 @@ export function createMcpServerFactory(
   // One JSON Schema validator for every per-request server (building Ajv is the costly part).
   const jsonSchemaValidator = new AjvJsonSchemaValidator();
   return (snapshot, { protocolVersion, session }) => {
-    const server = new Server(
-      { name: 'dealer-reviews', title: 'Customer reviews', version: deps.version },
-      {
-        capabilities: capabilities(),
-        instructions: instructions(snapshot),
-        jsonSchemaValidator,
-        // Used by 2026-07-28 answers only (cache-hints.ts).
-        cacheHints: CACHE_HINTS,
-      },
-    );
+    const server = new Server(serverInfo(snapshot, deps.urls.base, deps.version), {
+      capabilities: capabilities(),
+      instructions: instructions(snapshot),
+      jsonSchemaValidator,
+      // Used by 2026-07-28 answers only (cache-hints.ts).
+      cacheHints: CACHE_HINTS,
+    });
     const request = { snapshot, session, revision: revisionOf(protocolVersion) };
     for (const register of families) register(server, request);
     return server;

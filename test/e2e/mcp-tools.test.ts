@@ -1,12 +1,11 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ReviewsDocument, SearchResponse } from '../../src/domain/public-schemas.js';
 import type { Review } from '../../src/domain/review.js';
 import { testBusiness, testReviews } from '../helpers/fixtures.js';
 import { http } from '../helpers/http.js';
 import { waitUntil } from '../helpers/child-service.js';
-import { connectClient, initSession, rpc } from '../helpers/mcp.js';
+import { connectClient, initSession, rpc, rpcError, toolCaller } from '../helpers/mcp.js';
 import { startTestService, TEST_BASE_URL, type TestService } from '../helpers/service.js';
 
 let svc: TestService;
@@ -23,21 +22,7 @@ afterAll(async () => {
   await svc.stop();
 });
 
-async function call(name: string, args: Record<string, unknown> = {}) {
-  const result = await client.callTool({ name, arguments: args });
-  const text = (result.content as { type: string; text: string }[])[0]!.text;
-  return { result, structured: result.structuredContent as Record<string, unknown>, text };
-}
-
-async function rpcError(fn: () => Promise<unknown>): Promise<McpError> {
-  try {
-    await fn();
-  } catch (err) {
-    if (err instanceof McpError) return err;
-    throw err;
-  }
-  throw new Error('expected a JSON-RPC error');
-}
+const call = toolCaller(() => client);
 
 describe('initialize', () => {
   it('tells the agent what the server holds and what it can do', () => {
@@ -269,13 +254,26 @@ describe('tools', () => {
     },
   );
 
-  it('an unknown tool is a JSON-RPC error that does not echo the name', async () => {
-    const err = await rpcError(() => client.callTool({ name: 'drop_tables', arguments: {} }));
+  it('an unknown tool is a JSON-RPC error naming the closest tools, without echoing the name', async () => {
+    const err = await rpcError(() => client.callTool({ name: 'search_review', arguments: {} }));
     expect(err.code).toBe(-32602);
-    expect(err.message).not.toContain('drop_tables');
+    expect(err.message).toBe(
+      'MCP error -32602: Unknown tool: not a tool of this server; did you mean search_reviews or get_review?',
+    );
     expect(err.data).toEqual({
-      issues: [{ path: ['name'], code: 'unknown_tool', message: 'is not a tool of this server' }],
+      issues: [
+        {
+          path: ['name'],
+          code: 'unknown_tool',
+          message: 'is not a tool of this server; did you mean search_reviews or get_review?',
+        },
+      ],
     });
+    // Nothing close: every tool is named, and the name asked for is not echoed.
+    const far = await rpcError(() => client.callTool({ name: 'drop_tables', arguments: {} }));
+    expect(far.code).toBe(-32602);
+    expect(far.message).not.toContain('drop_tables');
+    expect(far.message).toContain('its tools are get_business, search_reviews,');
   });
 
   it('get_review finds a review by id, and reports an unknown id as a tool error', async () => {
@@ -392,10 +390,8 @@ describe('tools', () => {
     expect(groups.reduce((a, g) => a + g.aggregateRating.ratingCount, 0)).toBe(inYear.length);
   });
 
-  it('list_staff (and its old name list_technicians) and list_services count the reviews that mention each', async () => {
+  it('list_staff and list_services count the reviews that mention each; list_technicians lists the technicians', async () => {
     const { structured: staff } = await call('list_staff');
-    const old = await call('list_technicians');
-    expect(old.structured.technicians).toEqual(staff.staff);
     expect((staff.staff as unknown[]).length).toBe(4);
     for (const t of staff.staff as { name: string; mentions: number }[]) {
       expect(t.mentions, t.name).toBe(
@@ -405,6 +401,9 @@ describe('tools', () => {
     const { structured: techOnly } = await call('list_staff', { role: 'technician' });
     expect((techOnly.staff as { role: string }[]).every((t) => t.role === 'technician')).toBe(true);
     expect((techOnly.staff as unknown[]).length).toBe(2);
+    // The tool's first name now means what it says: the technicians, no other role.
+    const old = await call('list_technicians');
+    expect(old.structured).toEqual({ technicians: techOnly.staff, total: 2, nextCursor: null });
     const { structured: services } = await call('list_services');
     for (const s of services.services as { id: string; mentions: number }[]) {
       expect(s.mentions, s.id).toBe(all.filter((r) => r.mentions.services.includes(s.id)).length);

@@ -1,5 +1,6 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
 
 /** Connects the official SDK client to a service's /mcp endpoint. */
 export async function connectClient(
@@ -125,4 +126,24 @@ export async function initSession(
   const id = res.headers.get('mcp-session-id');
   if (!id) throw new Error(`no session id: ${res.status} ${res.text}`);
   return id;
+}
+
+/** A tool call through a client: its result, structured content and the text of its first part. */
+export function toolCaller(client: () => Client) {
+  return async (name: string, args: Record<string, unknown> = {}) => {
+    const result = await client().callTool({ name, arguments: args });
+    const text = (result.content as { type: string; text: string }[])[0]!.text;
+    return { result, structured: result.structuredContent as Record<string, unknown>, text };
+  };
+}
+
+/** The JSON-RPC error a client's call fails with (an error if it does not fail so). */
+export async function rpcError(fn: () => Promise<unknown>): Promise<McpError> {
+  try {
+    await fn();
+  } catch (err) {
+    if (err instanceof McpError) return err;
+    throw err;
+  }
+  throw new Error('expected a JSON-RPC error');
 }

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { BYTES_PER_TOKEN } from '../../src/mcp/agent.js';
 import { startService, waitFor } from './harness.js';
 
@@ -79,6 +80,8 @@ export interface AgentSession {
   call(name: string, args?: Json): Promise<{ structured: Json; text: string; isError: boolean }>;
   /** Reads a resource; the text of its first content. */
   read(uri: string): Promise<string>;
+  /** Gets a prompt: the text of its first message, or the JSON-RPC error's message. */
+  prompt(name: string, args: Record<string, string>): Promise<{ text: string; isError: boolean }>;
 }
 
 /** The HTTP read API, for the expected answers (not counted: an agent does not pay for it). */
@@ -164,7 +167,11 @@ export const AGENT_TASKS: AgentTask[] = [
     async run(agent, api) {
       const latest = (await httpSearch(api, { limit: 1 })).reviews[0]!.date;
       const july = `${latest.slice(0, 4)}-07-01`;
-      const aspect = await agent.call('get_insights', { section: 'aspects', id: 'wait-time' });
+      const aspect = await agent.call('get_insights', {
+        section: 'aspects',
+        id: 'wait-time',
+        trend: true,
+      });
       const item = (aspect.structured.aspects as InsightsDoc['aspects'])[0]!;
       const page = (await agent.call('search_reviews', { query: 'wait', since: july, limit: 10 }))
         .structured as unknown as SearchPage;
@@ -238,7 +245,11 @@ export const AGENT_TASKS: AgentTask[] = [
     async run(agent, api) {
       const overview = (await agent.call('get_insights')).structured;
       const changes = overview.changes as { aspect: string; direction: string }[];
-      const aspect = await agent.call('get_insights', { section: 'aspects', id: 'price-value' });
+      const aspect = await agent.call('get_insights', {
+        section: 'aspects',
+        id: 'price-value',
+        trend: true,
+      });
       const trend = (aspect.structured.aspects as InsightsDoc['aspects'])[0]!.trend;
       const doc = await insights(api);
       const expectedTrend = doc.aspects.find((a) => a.id === 'price-value')!.trend;
@@ -594,8 +605,131 @@ export const AGENT_TASKS: AgentTask[] = [
       };
     },
   },
+  // The questions of issue 29's agent audit that the suite did not ask yet (it already asked
+  // "1- and 2-star reviews" as financing-complaints, and "complaints about waiting" as
+  // wait-times-since-july): each checks what the audit found.
+  {
+    id: 'top-complaint',
+    question: 'What do customers complain about most?',
+    async run(agent, api) {
+      const overview = (await agent.call('get_insights')).structured;
+      const named = /Most complaints concern ([^(]+) \(/.exec(overview.summary as string)?.[1];
+      type Counted = { id: string; name: string; negative: number; mixed: number };
+      const most = (list: Counted[]) =>
+        [...list]
+          .filter((a) => a.id !== 'overall')
+          .sort((a, b) => b.negative + b.mixed - (a.negative + a.mixed))[0]!;
+      const top = most((await insights(api)).aspects as unknown as Counted[]);
+      return {
+        answer: { inTheSummary: named, byCount: most(overview.aspects as Counted[]).id },
+        expected: { inTheSummary: top.name.toLowerCase(), byCount: top.id },
+      };
+    },
+  },
+  {
+    id: 'quote-on-price',
+    question: 'Quote a customer who complained about prices.',
+    async run(agent, api) {
+      const item = (await agent.call('get_insights', { section: 'aspects', id: 'price-value' }))
+        .structured.aspects as {
+        trend?: unknown;
+        evidence: { negative: { reviewId: string; quote: string }[] };
+      }[];
+      const quote = item[0]!.evidence.negative[0]!;
+      const { reviews } = await dataset(api);
+      const review = reviews.find((r) => r.id === quote.reviewId);
+      const text = `${review?.reviewBody ?? ''} ${review?.reviewBodyTranslated ?? ''}`;
+      return {
+        answer: {
+          verbatim: text.includes(quote.quote),
+          withoutTrend: item[0]!.trend === undefined,
+        },
+        expected: { verbatim: true, withoutTrend: true },
+      };
+    },
+  },
+  {
+    id: 'technicians',
+    question: 'Which technicians do customers mention most?',
+    async run(agent, api) {
+      const listed = (await agent.call('list_technicians')).structured.technicians as {
+        name: string;
+        mentions: number;
+      }[];
+      // The roster of the dataset's business profile: the technicians, by role.
+      const { business, reviews } = (await dataset(api)) as {
+        business: { staff: { name: string; role: string }[] };
+        reviews: FullReview[];
+      };
+      const technicians = new Set(
+        business.staff.filter((s) => s.role === 'technician').map((s) => s.name),
+      );
+      const counted = new Map(
+        tally(reviews, (r) => r.mentions.technicians.map((t) => t.name)).map((t) => [
+          t.key,
+          t.mentions,
+        ]),
+      );
+      const mentions = listed.map((t) => t.mentions);
+      return {
+        answer: {
+          mentions: listed.map((t) => [t.name, t.mentions]).sort(),
+          mostMentionedFirst: mentions.every((m, i) => i === 0 || m <= mentions[i - 1]!),
+        },
+        expected: {
+          mentions: [...technicians].map((n) => [n, counted.get(n) ?? 0]).sort(),
+          mostMentionedFirst: true,
+        },
+      };
+    },
+  },
+  {
+    id: 'next-page-other-filters',
+    question: 'Now the two-star ones (the agent keeps the cursor of the one-star page).',
+    async run(agent, api) {
+      const first = await agent.call('search_reviews', { rating: 1, limit: 5 });
+      const cursor = (first.structured as unknown as SearchPage).nextCursor!;
+      const refused = await agent.call('search_reviews', { rating: 2, limit: 5, cursor });
+      // The error says the cursor belongs to another call and to drop it: the agent does.
+      const drop = refused.isError && /drop cursor/.test(refused.text);
+      const page = (await agent.call('search_reviews', { rating: 2, limit: 5 }))
+        .structured as unknown as SearchPage;
+      const http = await httpSearch(api, { rating: 2, limit: 5 });
+      return {
+        answer: { drop, total: page.total, ids: page.reviews.map((r) => r.id) },
+        expected: { drop: true, total: http.total, ids: http.reviews.map((r) => r.id) },
+      };
+    },
+  },
+  {
+    id: 'one-review-in-full',
+    question: 'Show me the newest one-star review in full.',
+    async run(agent, api) {
+      const page = (await agent.call('search_reviews', { rating: 1, limit: 1 }))
+        .structured as unknown as SearchPage;
+      // get_review gives the full record by default, as its description says.
+      const review = (await agent.call('get_review', { id: page.reviews[0]!.id })).structured
+        .review as FullReview;
+      const http = await httpSearch(api, { rating: 1, limit: 1 });
+      return { answer: review, expected: http.reviews[0] };
+    },
+  },
+  {
+    id: 'prompt-misspelt-technician',
+    question: 'Write feedback for a technician whose name the user misspelt (a prompt).',
+    async run(agent, api) {
+      const first = await agent.prompt('technician_feedback', { technician: 'Mike Tores' });
+      const suggested = /Closest names: ([^.]+)\./.exec(first.text)?.[1]?.split(', ')[0] ?? '';
+      const prompt = await agent.prompt('technician_feedback', { technician: suggested });
+      const count = /from the (\d+) reviews that mention them/.exec(prompt.text)?.[1];
+      const http = await httpSearch(api, { mentions_technician: 'Mike Torres', limit: 1 });
+      return {
+        answer: { refused: first.isError, suggested, reviews: Number(count) },
+        expected: { refused: true, suggested: 'Mike Torres', reviews: http.total },
+      };
+    },
+  },
 ];
-
 /** An MCP client that keeps the bytes of the last JSON-RPC response it received. */
 export interface AgentConnection {
   client: Client;
@@ -646,6 +780,19 @@ export async function runAgentTask(
         text: content.map((c) => c.text ?? '').join('\n'),
         isError: result.isError === true,
       };
+    },
+    async prompt(name, args) {
+      calls.push(`prompts/get ${name} ${JSON.stringify(args)}`);
+      try {
+        const result = await client.getPrompt({ name, arguments: args });
+        bytes += lastBytes();
+        const first = result.messages[0]?.content as { text?: string } | undefined;
+        return { text: first?.text ?? '', isError: false };
+      } catch (err) {
+        if (!(err instanceof McpError)) throw err;
+        bytes += lastBytes();
+        return { text: err.message, isError: true };
+      }
     },
     async read(uri) {
       calls.push(`resources/read ${uri}`);

@@ -84,17 +84,50 @@ describe('computeSummary', () => {
     expect(summary.recent).toEqual([]);
     expect(summary.text).toBe(
       'Customers praise most: cleanliness (100% positive of 10), staff (95% positive of 42), parking (70% positive of 10). ' +
-        'Most complaints concern price and value (58% of 12), follow-up (40% of 10), wait time (20% of 10). ' +
+        'Most complaints concern price and value (7 complaints, 58% of 12 mentions), follow-up (4, 40% of 10), wait time (2, 20% of 10). ' +
         'No aspect changed significantly in the last 90 days. ' +
         'The business answered 83% of reviews, typically within 10 hours.',
     );
   });
 
+  it('ranks complaints by count as well as share, and never leaves out the most complained-about aspect', () => {
+    const aspects = [
+      // The most complaints (30), at a modest share (15%): not a strength (score 0.275).
+      aspect('price-value', 'Price and value', [80, 25, 90, 5]),
+      aspect('wait-time', 'Wait time', [5, 10, 0, 2]), // 12 complaints, 71%
+      aspect('staff', 'Staff', [90, 8, 2, 0]), // 8 complaints (8%), a strength
+      aspect('follow-up', 'Follow-up', [3, 2, 0, 1]), // 3 complaints, 50%
+      aspect('parking', 'Parking', [8, 1, 1, 0]), // 1 complaint, 10%, a strength
+    ];
+    const summary = computeSummary(aspects, [], RESPONSES, 300);
+    expect(summary.weaknesses.map((w) => w.aspect)).toEqual([
+      'price-value',
+      'wait-time',
+      'follow-up',
+    ]);
+    expect(summary.text).toContain(
+      'Most complaints concern price and value (30 complaints, 15% of 200 mentions), wait time (12, 71% of 17), follow-up (3, 50% of 6); by share, wait time comes first.',
+    );
+    // The aspect with the most complaints is named even when it is also a strength.
+    const praised = computeSummary(
+      [aspect('staff', 'Staff', [300, 40, 0, 0]), aspect('wait-time', 'Wait time', [5, 10, 0, 2])],
+      [],
+      RESPONSES,
+      300,
+    );
+    expect(praised.strengths.map((s) => s.aspect)).toEqual(['staff']);
+    expect(praised.weaknesses.map((w) => w.aspect)).toEqual(['staff', 'wait-time']);
+  });
+
   it('needs more mentions as the review count grows (2%, at least 5)', () => {
-    // 1000 reviews: at least 20 mentions, so only staff (42) qualifies.
+    // 1000 reviews: at least 20 mentions, so only staff (42) qualifies: a strength, and the
+    // aspect with the most complaints (2), which the summary names with its share.
     const summary = computeSummary(ASPECTS, [], RESPONSES, 1000);
     expect(summary.strengths.map((s) => s.aspect)).toEqual(['staff']);
-    expect(summary.weaknesses).toEqual([]);
+    expect(summary.weaknesses.map((s) => s.aspect)).toEqual(['staff']);
+    expect(summary.text).toContain(
+      'Most complaints concern staff (2 complaints, 5% of 42 mentions).',
+    );
   });
 
   it('states each significant change, and leaves out the responses sentence without a rate', () => {

@@ -2,6 +2,7 @@ import type { CallToolResult } from '@modelcontextprotocol/server';
 import { isServiceError } from '../../platform/errors.js';
 import { jsonBytes } from '../agent.js';
 import { fitText } from '../text-copy.js';
+import { closestNames } from '../internal/closest.js';
 import { invalidParams } from '../internal/errors.js';
 import { renderText, type Limits } from '../internal/render.js';
 import { keptToolResult } from '../result-cache.js';
@@ -24,9 +25,18 @@ function toolError(text: string): CallToolResult {
   return { content: [{ type: 'text', text: short }], isError: true };
 }
 
-function unknownTool(): never {
-  throw invalidParams('Unknown tool', [
-    { path: ['name'], code: 'unknown_tool', message: 'is not a tool of this server' },
+/**
+ * -32602 for a tool the server does not have (a protocol error, as the specification says), with
+ * the closest names ("did you mean"), or every name when none is close; the name asked for is not
+ * echoed (the client has it).
+ */
+function unknownTool(name: string, names: readonly string[]): never {
+  const near = closestNames(name.slice(0, 100), names);
+  const message = near.length
+    ? `is not a tool of this server; did you mean ${near.join(' or ')}?`
+    : `is not a tool of this server; its tools are ${names.join(', ')}`;
+  throw invalidParams(`Unknown tool: ${message.slice('is '.length)}`, [
+    { path: ['name'], code: 'unknown_tool', message },
   ]);
 }
 
@@ -55,7 +65,8 @@ export function createToolHandlers(deps: McpDeps): HandlerFamily {
     server.setRequestHandler(
       'tools/call',
       answering((request) => {
-        const tool = byName.get(request.params.name) ?? unknownTool();
+        const tool =
+          byName.get(request.params.name) ?? unknownTool(request.params.name, [...byName.keys()]);
         const call = (): CallToolResult => {
           let outcome: ToolOutcome;
           try {

@@ -1,4 +1,6 @@
 import type { SortKey } from '../../reviews/order.js';
+import type { ServiceError } from '../../platform/errors.js';
+import { invalidArgument } from './errors.js';
 
 /**
  * The cursors of MCP results, short because an agent pays for each one twice (in
@@ -46,4 +48,16 @@ export function groupCursor(key: string, print: string): string {
 export function readGroupCursor(cursor: string, print: string): string | null {
   const m = /^g([A-Za-z0-9_-]{1,400})\.([^.]+)$/.exec(cursor);
   return m && m[2] === short(print) ? Buffer.from(m[1]!, 'base64url').toString('utf8') : null;
+}
+
+/**
+ * The error of a cursor that does not continue this call: it belongs to another one (`what`:
+ * other filters, another tool, data that changed since). It says so, and that the way on is to
+ * drop it (a new first page) or to send it with the arguments of the call that returned it.
+ */
+export function foreignCursor(what: string): ServiceError {
+  return invalidArgument(
+    'cursor',
+    `belongs to another call (${what}): drop cursor to start again from the first page, or send it with the arguments of the call that returned it`,
+  );
 }

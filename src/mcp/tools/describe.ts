@@ -2,7 +2,11 @@ import type { Tool } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { ToolDefinition } from './types.js';
 
-/** The tools as `tools/list` shows them: their zod schemas as JSON Schema, converted once. */
+/**
+ * The tools as `tools/list` shows them: their zod schemas as JSON Schema, converted once. They
+ * carry no icon of their own: the server's (`identity.ts`) would repeat 440 bytes in each, 1,260
+ * tokens in all (docs/mcp.md, "What the server says of itself").
+ */
 
 /** Zod's bounds of an integer (the safe integers), which say nothing a client needs. */
 function withoutSafeIntegerBounds(node: unknown): void {

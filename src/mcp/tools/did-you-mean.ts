@@ -1,10 +1,11 @@
 import { normalizeName } from '../../reviews/search-index.js';
 import { closestNames } from '../internal/closest.js';
+import type { Snapshot } from '../../snapshot/types.js';
 import type { ToolContext } from './types.js';
 
 /**
- * "Did you mean": the tool error of a search naming a staff member or a service the data does not
- * know, with the closest names.
+ * "Did you mean": the tool error of a search (or a prompt) naming a staff member or a service the
+ * data does not know, with the closest names.
  */
 
 /** Normalised for "did you mean": lower case, no accents, letters and digits only. */
@@ -59,26 +60,37 @@ function closestServices(
   return [...new Set(near)].slice(0, 3);
 }
 
+/** The tool error (or a prompt's) for a staff name no one has, with the closest names. */
+export function unknownStaffText(snapshot: Snapshot, staff: string): string {
+  const near = closestNames(
+    staff,
+    snapshot.views.staff.map((s) => s.name),
+  );
+  return `No staff member is called "${staff.slice(0, 120)}".${near.length ? ` Closest names: ${near.join(', ')}.` : ''} list_staff lists everyone.`;
+}
+
+/** The tool error (or a prompt's) for a service id the catalogue lacks, with the closest ids. */
+export function unknownServiceText(snapshot: Snapshot, service: string): string {
+  const services = snapshot.views.services;
+  const near = closestServices(service, services);
+  const named = near.map((id) => `${id} (${services.find((s) => s.id === id)?.name ?? id})`);
+  return `No service has the id "${service.slice(0, 64)}".${near.length ? ` Closest ids: ${named.join(', ')}.` : ''} list_services lists them.`;
+}
+
 /** Staff names and service ids the data knows, for "did you mean". */
 export function unknownName(ctx: ToolContext, filters: Record<string, unknown>): string | null {
-  const { index, views } = ctx.snapshot;
+  const { snapshot } = ctx;
+  const { index, views } = snapshot;
   const staff = filters.mentions_technician;
   if (typeof staff === 'string') {
     const key = normalizeName(staff);
-    if (index.staff(key) === undefined && index.ambiguous(key) === undefined) {
-      const names = views.staff.map((s) => s.name);
-      const near = closestNames(staff, names);
-      return `No staff member is called "${staff.slice(0, 120)}".${near.length ? ` Closest names: ${near.join(', ')}.` : ''} list_staff lists everyone.`;
-    }
+    if (index.staff(key) === undefined && index.ambiguous(key) === undefined)
+      return unknownStaffText(snapshot, staff);
   }
   const service = filters.mentions_service;
   if (typeof service === 'string') {
-    const services = views.services;
-    if (!services.some((s) => s.id === service) && index.service(service).length === 0) {
-      const near = closestServices(service, services);
-      const named = near.map((id) => `${id} (${services.find((s) => s.id === id)?.name ?? id})`);
-      return `No service has the id "${service.slice(0, 64)}".${near.length ? ` Closest ids: ${named.join(', ')}.` : ''} list_services lists them.`;
-    }
+    if (!views.services.some((s) => s.id === service) && index.service(service).length === 0)
+      return unknownServiceText(snapshot, service);
   }
   return null;
 }

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { Insights } from '../../insights/index.js';
 import { DEFAULT_RESULT_TOKENS, fitPage, jsonBytes, structuredBudget } from '../agent.js';
 import { closestNames } from '../internal/closest.js';
+import { foreignCursor } from '../internal/cursor.js';
 import { invalidArgument } from '../internal/errors.js';
 import { fitStrings } from '../internal/fit.js';
 import {
@@ -78,15 +79,17 @@ function readCursor(cursor: string, section: string, id: string | undefined, ver
   } catch {
     // falls through
   }
-  throw invalidArgument('cursor', 'is not a cursor of this section');
+  throw foreignCursor('another section or id, or insights that changed since');
 }
+
+const LIST_SECTIONS = 'aspects, staff, services, serviceAreas, topics, faq';
 
 const Input = z.strictObject({
   section: z
     .enum(SECTIONS)
     .optional()
     .describe(
-      'Without it: an overview (summary, aspects with scores and counts, significant changes, top staff, owner responses). With it: that section in full (trends and verbatim quotes with review ids), paged.',
+      'Without it: an overview (summary, aspects with scores and counts, significant changes, top staff, owner responses). With it: that section in full (verbatim quotes with review ids), paged.',
     ),
   id: z
     .string()
@@ -96,6 +99,12 @@ const Input = z.strictObject({
     .describe(
       'With a list section: only this item (an aspect, topic, FAQ or service id; a staff member by full name or a first name only one person has).',
     ),
+  trend: z
+    .boolean()
+    .default(false)
+    .describe(
+      "With section aspects: add each aspect's monthly trend (about 5 KB an aspect). Default false.",
+    ),
   cursor: z
     .string()
     .min(1)
@@ -104,7 +113,31 @@ const Input = z.strictObject({
     .describe('`nextCursor` of the previous page of a section.'),
 });
 
-const LIST_SECTIONS = 'aspects, staff, services, serviceAreas, topics, faq';
+/** The arguments that do not apply to the section asked for (none, a whole one), refused. */
+function checkApplies({ section, id, cursor, trend }: z.output<typeof Input>, list: boolean): void {
+  if (trend && section !== 'aspects')
+    throw invalidArgument('trend', 'adds the monthly trends of section aspects: give that section');
+  if (!section) {
+    if (id !== undefined)
+      throw invalidArgument(
+        'id',
+        `picks an item of a list section (${LIST_SECTIONS}): give the section`,
+      );
+    if (cursor !== undefined)
+      throw invalidArgument('cursor', 'continues a section: give the section it came from');
+  } else if (!list) {
+    if (id !== undefined)
+      throw invalidArgument(
+        'id',
+        `picks an item of a list section (${LIST_SECTIONS}); ${section} is not one`,
+      );
+    if (cursor !== undefined)
+      throw invalidArgument('cursor', `${section} is not paged: it comes whole`);
+  }
+}
+
+/** An aspect without its monthly trend (what most questions need: counts, score, quotes). */
+const withoutTrend = ({ trend: _t, ...rest }: { trend?: unknown }) => rest;
 
 /** The free texts of the insights that may be cut to fit (quotes can be long sentences). */
 const FREE_TEXT = new Set(['statement', 'answer', 'question', 'text', 'name', 'summary', 'role']);
@@ -147,35 +180,22 @@ export const insightsTool: ToolDefinition = {
   name: 'get_insights',
   title: 'Get insights',
   description:
-    'Aspect-based sentiment insights computed from every review. By default an overview: a summary, each aspect (price, wait time, communication, quality of work, ...) with mention counts and a score from -1 to 1, significant changes of the last 90 days, the most mentioned staff and the owner response rate. Ask for a section for more: aspects (with monthly trends and verbatim quotes with review ids), staff, services, serviceAreas, topics, faq, summary, changes, ownerResponses, method; with a list section (aspects, staff, services, serviceAreas, topics, faq), `id` picks one item (a staff member by full name or unique first name); long sections are paged with nextCursor.',
+    'Aspect-based sentiment insights computed from every review. By default an overview: a summary, each aspect (price, wait time, communication, quality of work, ...) with mention counts and a score from -1 to 1, significant changes of the last 90 days, the most mentioned staff and the owner response rate. Ask for a section for more: aspects (with verbatim quotes with review ids, and the monthly trend of each aspect when `trend` is true), staff, services, serviceAreas, topics, faq, summary, changes, ownerResponses, method; with a list section (aspects, staff, services, serviceAreas, topics, faq), `id` picks one item (a staff member by full name or unique first name); long sections are paged with nextCursor.',
   input: Input,
   output: z.record(z.string(), z.unknown()),
   run(args, { snapshot }) {
     const doc = insightsOf(snapshot);
     if (!doc) return { error: 'The insights are being computed; try again in a few seconds.' };
-    const { section, id, cursor } = args as z.output<typeof Input>;
+    const { section, id, cursor, trend } = args as z.output<typeof Input>;
     const budget = structuredBudget(DEFAULT_RESULT_TOKENS);
     const head = { reviewCount: doc.reviewCount, generatedAt: doc.generatedAt };
+    const list = section ? listOf(doc, section) : null;
+    checkApplies(args as z.output<typeof Input>, list !== null);
     if (!section) {
-      if (id !== undefined)
-        throw invalidArgument(
-          'id',
-          `picks an item of a list section (${LIST_SECTIONS}): give the section`,
-        );
-      if (cursor !== undefined)
-        throw invalidArgument('cursor', 'continues a section: give the section it came from');
       const structured = fitInsight(overview(doc), budget);
       return { structured, text: overviewText(structured) };
     }
-    const list = listOf(doc, section);
     if (!list) {
-      if (id !== undefined)
-        throw invalidArgument(
-          'id',
-          `picks an item of a list section (${LIST_SECTIONS}); ${section} is not one`,
-        );
-      if (cursor !== undefined)
-        throw invalidArgument('cursor', `${section} is not paged: it comes whole`);
       if (section === 'entities') return { structured: entitiesPage(doc, head, budget) };
       return { structured: fitInsight({ ...head, [section]: whole(doc, section) }, budget) };
     }
@@ -196,6 +216,7 @@ export const insightsTool: ToolDefinition = {
         }
       }
     }
+    if (section === 'aspects' && !trend) items = (items as { trend?: unknown }[]).map(withoutTrend);
     const version = createHash('sha1').update(doc.generatedAt).digest('base64url').slice(0, 8);
     const offset = cursor === undefined ? 0 : readCursor(cursor, section, id, version);
     const { taken, more } = fitPage(

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DEFAULT_RESULT_TOKENS, shapeReview, structuredBudget } from '../agent.js';
 import { reviewsText } from '../text-copy.js';
-import { detailField, ReviewItem } from './schemas.js';
+import { oneReviewDetailField, ReviewItem } from './schemas.js';
 import type { ToolDefinition } from './types.js';
 
 /** `get_review`: one review by id, cut to the result's budget. */
@@ -13,7 +13,7 @@ export const getReview: ToolDefinition = {
     'One review by its id (the `id` field of any review): the full record by default, or the compact shape. A text too long for the result (reviews may hold 20,000 characters) is cut, saying so; the resource review://{id} holds the whole record.',
   input: z.strictObject({
     id: z.string().min(1).max(100).describe('The review id.'),
-    detail: detailField.default('full'),
+    detail: oneReviewDetailField,
   }),
   output: z.object({ review: ReviewItem }),
   run(args, ctx) {

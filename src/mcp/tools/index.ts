@@ -5,7 +5,7 @@ import { getChanges } from './get-changes.js';
 import { insightsTool } from './get-insights.js';
 import { getReview } from './get-review.js';
 import { listServices } from './list-services.js';
-import { listStaff } from './list-staff.js';
+import { listStaff, listTechnicians } from './list-staff.js';
 import { getRatingSummary } from './rating-summary.js';
 import { getReviewsSince } from './reviews-since.js';
 import { searchReviews } from './search-reviews.js';
@@ -25,10 +25,10 @@ export const TOOLS: readonly ToolDefinition[] = [
   getReview,
   getReviewsSince,
   getRatingSummary,
-  listStaff('list_staff', 'staff'),
+  listStaff,
   listServices,
   insightsTool,
-  listStaff('list_technicians', 'technicians'),
+  listTechnicians,
   getChanges,
 ];
 

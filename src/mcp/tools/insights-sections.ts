@@ -74,7 +74,7 @@ export function overview(doc: Insights): Record<string, unknown> {
       ...sentiment(t),
     })),
     ownerResponses: doc.ownerResponses,
-    more: 'Ask for one section (aspects, staff, services, serviceAreas, topics, faq, summary, changes, ownerResponses, method) for trends and quotes; `id` picks one item.',
+    more: 'Ask for one section (aspects, staff, services, serviceAreas, topics, faq, summary, changes, ownerResponses, method) for quotes; `id` picks one item; `trend: true` adds the monthly trends of the aspects.',
   };
 }
 

@@ -7,8 +7,8 @@ import { listCursorField } from './schemas.js';
 import type { ToolDefinition } from './types.js';
 
 /**
- * `list_staff` (and `list_technicians`, its first name): the roster with mention counts and the
- * insights' sentiment, paged.
+ * `list_staff`: the roster with mention counts and the insights' sentiment, paged; and
+ * `list_technicians` (the tool's first name, kept for old clients): the technicians of it.
  */
 
 const StaffEntry = z.object({
@@ -41,25 +41,48 @@ const staffInput = z.strictObject({
   cursor: listCursorField,
 });
 
-export function listStaff(name: string, key: 'staff' | 'technicians'): ToolDefinition {
-  return {
-    name,
-    title: key === 'staff' ? 'List staff' : 'List staff (old name)',
-    description:
-      key === 'staff'
-        ? 'Everyone on the roster (technicians, service advisors, sales, ...) and the people the review sources tagged, with how many reviews mention each, the average rating of those reviews and how many mentions praise or criticise them (positive, negative, score from the insights), most mentioned first. Filter by role. Use a name with search_reviews.mentions_technician. A very long list is paged (`total`, `nextCursor`).'
-        : 'The same as list_staff (every role, not only technicians), under its first name; the result is under `technicians`. New clients use list_staff.',
-    input: staffInput,
-    output: z.object({
-      [key]: z.array(StaffEntry),
-      total: z.number().int(),
-      nextCursor: z.string().nullable(),
-    }),
-    run(args, { snapshot }) {
-      const all = snapshot.views.staff;
-      const list = args.role ? all.filter((s) => s.role === args.role) : all;
-      const page = listPage(withSentiment(snapshot, list), args, snapshot);
-      return { structured: { [key]: page.taken, total: page.total, nextCursor: page.nextCursor } };
-    },
-  };
+/** The output of a list of staff under `key`. */
+const staffOutput = (key: string) =>
+  z.object({
+    [key]: z.array(StaffEntry),
+    total: z.number().int(),
+    nextCursor: z.string().nullable(),
+  });
+
+/** A page of the roster's entries that `keep` takes, under `key`. */
+function staffPage(
+  key: string,
+  args: Record<string, unknown>,
+  snapshot: Snapshot,
+  keep: (role: string | null) => boolean,
+) {
+  const list = snapshot.views.staff.filter((s) => keep(s.role));
+  const page = listPage(withSentiment(snapshot, list), args, snapshot);
+  return { structured: { [key]: page.taken, total: page.total, nextCursor: page.nextCursor } };
 }
+
+export const listStaff: ToolDefinition = {
+  name: 'list_staff',
+  title: 'List staff',
+  description:
+    'Everyone on the roster (technicians, service advisors, sales, ...) and the people the review sources tagged, with how many reviews mention each, the average rating of those reviews and how many mentions praise or criticise them (positive, negative, score from the insights), most mentioned first. Filter by role. Use a name with search_reviews.mentions_technician. A very long list is paged (`total`, `nextCursor`).',
+  input: staffInput,
+  output: staffOutput('staff'),
+  run: (args, { snapshot }) =>
+    staffPage('staff', args, snapshot, (role) => !args.role || role === args.role),
+};
+
+/**
+ * The tool's first name, kept for old clients. It used to list every role; it now lists what its
+ * name says (the staff whose role is `technician`), like `list_staff` with that role.
+ */
+export const listTechnicians: ToolDefinition = {
+  name: 'list_technicians',
+  title: 'List technicians',
+  description:
+    'The technicians only (role technician), as list_staff gives them with that role, under `technicians`. list_staff lists every role.',
+  input: z.strictObject({ cursor: listCursorField }),
+  output: staffOutput('technicians'),
+  run: (args, { snapshot }) =>
+    staffPage('technicians', args, snapshot, (role) => role === 'technician'),
+};

@@ -13,12 +13,12 @@ import {
   type AgentReview,
 } from '../agent.js';
 import {
+  foreignCursor,
   offsetCursor,
   readGroupCursor,
   readKeyCursor,
   readOffsetCursor,
 } from '../internal/cursor.js';
-import { invalidArgument } from '../internal/errors.js';
 import { fitStrings } from '../internal/fit.js';
 import type { ToolContext } from './types.js';
 
@@ -33,10 +33,13 @@ export function filtersOf(args: Record<string, unknown>): Record<string, unknown
   return filters;
 }
 
+/** What a cursor refused by a tool may have been made for. */
+const OTHER_FILTERS = 'other filters, or another tool';
+
 export function afterCursor(args: Record<string, unknown>): SortKey | undefined {
   if (typeof args.cursor !== 'string') return undefined;
   const key = readKeyCursor(args.cursor, fingerprint(filtersOf(args)));
-  if (!key) throw invalidArgument('cursor', 'is not a cursor for these filters');
+  if (!key) throw foreignCursor(OTHER_FILTERS);
   return key;
 }
 
@@ -73,17 +76,13 @@ export function reviewPage(
 
 export function afterGroup(cursor: string, print: string): string {
   const key = readGroupCursor(cursor, print);
-  if (key === null) throw invalidArgument('cursor', 'is not a cursor for these filters');
+  if (key === null) throw foreignCursor(OTHER_FILTERS);
   return key;
 }
 
 function listOffset(cursor: string, print: string): number {
   const offset = readOffsetCursor(cursor, print);
-  if (offset === null)
-    throw invalidArgument(
-      'cursor',
-      'is not a cursor for these filters, or the data changed since: start again without it',
-    );
+  if (offset === null) throw foreignCursor(`${OTHER_FILTERS}, or data that changed since`);
   return offset;
 }
 

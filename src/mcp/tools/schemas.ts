@@ -16,12 +16,26 @@ export const cursorField = z
     'Opaque cursor from a previous call (`nextCursor`) to get the next page; keep the other arguments the same.',
   );
 
-export const detailField = z
-  .enum(['compact', 'full'])
-  .default('compact')
-  .describe(
-    `compact (default): id, date, rating, author, title, text, language and translation (when not English), the owner reply, mentions and a link, with no empty fields (texts over ${TEXT_CAP.toLocaleString('en-US')} characters are cut, saying so). full: the whole review record (a text too long for the result's budget is cut, saying so; review://{id} has it all).`,
-  );
+/** What each shape of a review holds, for the `detail` arguments below. */
+const SHAPES = {
+  compact: `id, date, rating, author, title, text, language and translation (when not English), the owner reply, mentions and a link, with no empty fields (texts over ${TEXT_CAP.toLocaleString('en-US')} characters are cut, saying so)`,
+  full: "the whole review record (a text too long for the result's budget is cut, saying so; review://{id} has it all)",
+};
+
+/** A `detail` argument whose default is `shape`, described with that default first. */
+function detailWithDefault(shape: 'compact' | 'full') {
+  const other = shape === 'compact' ? 'full' : 'compact';
+  return z
+    .enum(['compact', 'full'])
+    .default(shape)
+    .describe(`${shape} (default): ${SHAPES[shape]}. ${other}: ${SHAPES[other]}.`);
+}
+
+/** `detail` of the review lists: compact by default (a page holds many reviews). */
+export const detailField = detailWithDefault('compact');
+
+/** `detail` of `get_review`: the full record by default (it is one review asked for by id). */
+export const oneReviewDetailField = detailWithDefault('full');
 
 /**
  * A review in a page's output schema: the compact shape, or (detail: full) the full record, given

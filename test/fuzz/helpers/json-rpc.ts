@@ -17,6 +17,7 @@ const TOOLS = [
   'get_review',
   'get_reviews_since',
   'get_rating_summary',
+  'list_staff',
   'list_technicians',
   'list_services',
   'get_insights',
@@ -68,7 +69,7 @@ function toolArguments(tool: string, reviewIds: readonly string[]): fc.Arbitrary
         },
         { requiredKeys: [] },
       );
-    case 'list_technicians':
+    case 'list_staff':
       return fc.record(
         { role: nearly(fc.constantFrom('technician', 'sales', 'service-advisor')) },
         { requiredKeys: [] },
