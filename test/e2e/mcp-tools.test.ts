@@ -229,6 +229,10 @@ describe('tools', () => {
     [{ unknown_filter: 1 }, 'unknown_filter'],
     [{ rating: '5' }, 'rating'],
     [{ mentions_technician: 'mike' }, 'mentions_technician'],
+    [{ max_rating: 0 }, 'max_rating'],
+    [{ min_rating: 4, max_rating: 2 }, 'max_rating'],
+    [{ aspect: 'wait_time' }, 'aspect'],
+    [{ polarity: 'complaints' }, 'polarity'],
   ] as const;
 
   // The SDK client negotiates 2025-11-25, where input validation failures are tool results
