@@ -43,14 +43,12 @@ export const searchFields = {
     .min(1)
     .max(5)
     .optional()
-    .describe(
-      'Only reviews rated at most this many stars (1-5, inclusive; may be fractional; not below min_rating).',
-    ),
+    .describe('Only reviews rated at most this many stars (1-5, inclusive; fractional allowed).'),
   since: DateParam.optional().describe(
-    "Only reviews dated on or after this day (YYYY-MM-DD, the business's local date).",
+    'Only reviews dated on or after this local date (YYYY-MM-DD).',
   ),
   until: DateParam.optional().describe(
-    "Only reviews dated on or before this day (YYYY-MM-DD, the business's local date).",
+    'Only reviews dated on or before this local date (YYYY-MM-DD).',
   ),
   query: z
     .string()
@@ -85,15 +83,11 @@ export const searchFields = {
       error: `must be one of the aspect ids of /insights.json: ${ASPECT_IDS.join(', ')}`,
     })
     .optional()
-    .describe(
-      `Only reviews that speak of this aspect, as the insights analyse each review (an id of /insights.json aspects[].id: ${ASPECT_IDS.join(', ')}).`,
-    ),
+    .describe('Only reviews about this aspect, as /insights.json analyses them.'),
   polarity: z
     .enum(REVIEW_POLARITIES, { error: `must be one of ${REVIEW_POLARITIES.join(', ')}` })
     .optional()
-    .describe(
-      "The review's opinion, as /insights.json counts it: with aspect, on that aspect; alone, on at least one aspect. positive (praise), negative (complaint), mixed (both), neutral (neither).",
-    ),
+    .describe("The review's opinion on aspect (alone: on any), as /insights.json counts it."),
   limit: z
     .number()
     .int()
