@@ -1,4 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 import { gunzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
@@ -13,13 +15,32 @@ import { ReviewSource } from '../domain/review.js';
 import { ingest } from '../import/index.js';
 import { makeCodingsNow } from '../representation/index.js';
 import { RECYCLE_ABOVE_BYTES, startBuildWorker } from './index.js';
+import { apiRoutes } from '../api/routes.js';
 import { searchDocument } from '../api/search.js';
+import { createApp } from '../app.js';
+import { prepareRepresentation } from '../representation/index.js';
 import { ASPECT_IDS, REVIEW_POLARITIES } from '../domain/aspects.js';
 import type { Insights } from '../insights/index.js';
 import { SearchFilters } from '../reviews/search-schema.js';
 import type { Snapshot } from '../snapshot/index.js';
 
 const silent = pino({ level: 'silent' });
+
+/** The read API over a publisher, on a real port (the service's app and routes). */
+async function serveApi(published: Publisher): Promise<{ url: string; close(): Promise<void> }> {
+  const routes = apiRoutes({
+    published,
+    baseUrl: 'https://reviews.example.com',
+    openapi: prepareRepresentation('{}', { contentType: 'application/json', lastModifiedMs: 0 }),
+    maxStreams: 1,
+  });
+  const server = createServer(createApp({ routes, logger: silent }));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
 
 /**
  * For every aspect and polarity of a snapshot's `/insights.json`, the search's total is the
@@ -262,14 +283,20 @@ describe('the build worker', () => {
     expect(dataset.encoded('gzip')).toBeNull();
     expect(dataset.encoded('br')).toBeNull();
     // Live without its own insights: a search by what reviews are about waits for them (503),
-    // rather than answering from the previous version's analysis.
+    // rather than answering from the previous version's analysis; the others answer.
     expect(publisher.current().aspects).toBeNull();
-    expect(() =>
-      searchDocument(publisher.current(), SearchFilters.parse({ aspect: 'wait-time' })),
-    ).toThrow(expect.objectContaining({ code: 'insights_pending', status: 503 }));
+    const api = await serveApi(publisher);
+    const pending = await fetch(`${api.url}/api/reviews/search?aspect=wait-time`);
+    expect(pending.status).toBe(503);
+    expect(pending.headers.get('retry-after')).toBe('5');
+    expect(await pending.json()).toMatchObject({ error: 'insights_pending' });
+    expect((await fetch(`${api.url}/api/reviews/search?max_rating=2`)).status).toBe(200);
     builder.released(version);
     await done;
     expectSearchAgreesWithInsights(publisher.current());
+    const answered = await fetch(`${api.url}/api/reviews/search?aspect=wait-time`);
+    expect(answered.status).toBe(200);
+    await api.close();
     for (let i = 0; i < 200 && !dataset.encoded('br'); i++) await delay(50);
     expect(gunzipSync(dataset.encoded('gzip')!).equals(dataset.body)).toBe(true);
     const insights = JSON.parse(
