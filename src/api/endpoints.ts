@@ -52,6 +52,12 @@ const json = (component: keyof typeof API_SCHEMAS, description: string): Respons
 
 const badRequest = json('Error', 'Invalid parameters; `issues` names each one.');
 
+/** A 503 that says when to come back (`Retry-After`, seconds). */
+const unavailable = (description: string): ResponseSpec => ({
+  ...json('Error', description),
+  headers: { 'Retry-After': { schema: { type: 'integer' } } },
+});
+
 /** The read operation of a document of the catalogue: its prepared bytes. */
 function documentEndpoint(id: DocumentId): Endpoint<ApiContext> {
   const { path, contentType, openapi } = DOCUMENTS[id];
@@ -78,7 +84,13 @@ const search = defineEndpoint({
   summary: 'Search reviews. Filters combine with AND; results newest first.',
   query: SearchFilters,
   conditional: true,
-  responses: { '200': json('SearchResponse', 'Matching reviews.'), '400': badRequest },
+  responses: {
+    '200': json('SearchResponse', 'Matching reviews.'),
+    '400': badRequest,
+    '503': unavailable(
+      "`insights_pending`: `aspect` or `polarity` was given while the analysis of the data version served (its insights) is still being computed, a few seconds after a change; retry after `Retry-After` seconds. The previous version's analysis is never used.",
+    ),
+  },
   handle: ({ published }: ApiContext, req, res, { query, rawQuery }) =>
     sendRepresentation(req, res, searchDocument(published.current(), query, rawQuery)),
   answered: ({ published }: ApiContext, rawQuery) => knownSearch(published.current(), rawQuery),
@@ -94,13 +106,9 @@ const since = defineEndpoint({
   responses: {
     '200': json('SinceResponse', 'Reviews since the date.'),
     '400': badRequest,
-    '503': {
-      ...json(
-        'Error',
-        'Too many large results (over 2,000 reviews, without `limit`) are being streamed at once (`SINCE_MAX_STREAMS`); retry after `Retry-After` seconds, or page with `limit`.',
-      ),
-      headers: { 'Retry-After': { schema: { type: 'integer' } } },
-    },
+    '503': unavailable(
+      'Too many large results (over 2,000 reviews, without `limit`) are being streamed at once (`SINCE_MAX_STREAMS`); retry after `Retry-After` seconds, or page with `limit`.',
+    ),
   },
   handle: (api: ApiContext, req, res, { query, params }) =>
     sendSince(req, res, api.published.current(), params.date!, query, api.baseUrl, api.streams),

@@ -54,7 +54,8 @@ function rememberQuery(snapshot: Snapshot, rawQuery: string, key: string): void 
 
 /**
  * Renders the search response `{ count, total, limit, reviews }` of validated filters, or throws
- * the 400 of an ambiguous staff name. `rawQuery`: the query string they were read from, remembered
+ * the 400 of an ambiguous staff name, or the 503 of `aspect` or `polarity` while the version's
+ * insights are being computed (`insights_pending`; never cached). `rawQuery`: the query string they were read from, remembered
  * for `knownSearch`.
  */
 export function searchDocument(
@@ -70,7 +71,7 @@ export function searchDocument(
 
 function searchBody(snapshot: Snapshot, key: string, filters: SearchFilters): Representation {
   return cached(snapshot, key, () => {
-    const outcome = runSearch(snapshot.index, filters);
+    const outcome = runSearch(snapshot.index, filters, undefined, snapshot.aspects);
     if (!outcome.ok) throw invalidRequest(outcome.issues);
     const { hits } = outcome;
     const { positions } = hits;

@@ -1,4 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 import { gunzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
@@ -13,8 +15,56 @@ import { ReviewSource } from '../domain/review.js';
 import { ingest } from '../import/index.js';
 import { makeCodingsNow } from '../representation/index.js';
 import { RECYCLE_ABOVE_BYTES, startBuildWorker } from './index.js';
+import { apiRoutes } from '../api/routes.js';
+import { searchDocument } from '../api/search.js';
+import { createApp } from '../app.js';
+import { prepareRepresentation } from '../representation/index.js';
+import { ASPECT_IDS, REVIEW_POLARITIES } from '../domain/aspects.js';
+import type { Insights } from '../insights/index.js';
+import { SearchFilters } from '../reviews/search-schema.js';
+import type { Snapshot } from '../snapshot/index.js';
 
 const silent = pino({ level: 'silent' });
+
+/** The read API over a publisher, on a real port (the service's app and routes). */
+async function serveApi(published: Publisher): Promise<{ url: string; close(): Promise<void> }> {
+  const routes = apiRoutes({
+    published,
+    baseUrl: 'https://reviews.example.com',
+    openapi: prepareRepresentation('{}', { contentType: 'application/json', lastModifiedMs: 0 }),
+    maxStreams: 1,
+  });
+  const server = createServer(createApp({ routes, logger: silent }));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/**
+ * For every aspect and polarity of a snapshot's `/insights.json`, the search's total is the
+ * insights' count, and every review its evidence quotes for an aspect is among that aspect's.
+ */
+function expectSearchAgreesWithInsights(snap: Snapshot): void {
+  const insights = snap.parsed<Insights>('/insights.json')!;
+  const total = (filters: Record<string, unknown>): number =>
+    (
+      JSON.parse(searchDocument(snap, SearchFilters.parse(filters)).body.toString('utf8')) as {
+        total: number;
+      }
+    ).total;
+  expect(insights.aspects.map((a) => a.id)).toEqual(ASPECT_IDS);
+  for (const a of insights.aspects) {
+    for (const polarity of REVIEW_POLARITIES) {
+      expect(total({ aspect: a.id, polarity }), `${a.id} ${polarity}`).toBe(a[polarity]);
+    }
+    expect(total({ aspect: a.id })).toBe(a.mentions);
+    const ids = new Set([...snap.aspects!.list(a.id, undefined)].map((p) => snap.index.id(p)));
+    const quoted = [...a.evidence.positive, ...a.evidence.negative, ...a.evidence.neutral];
+    for (const e of quoted) expect(ids.has(e.reviewId), `${a.id}: ${e.reviewId}`).toBe(true);
+  }
+}
 
 describe('the build worker', () => {
   let dir: string;
@@ -99,6 +149,7 @@ describe('the build worker', () => {
         snap.representations.get('/insights.json')!.body.toString('utf8'),
       ) as { reviewCount: number };
       expect(insights.reviewCount).toBe(30 + n);
+      expectSearchAgreesWithInsights(snap);
     }
   });
 
@@ -181,7 +232,7 @@ describe('the build worker', () => {
     const { builder } = await start(1024 * 1024 * 1024);
     const arrived: unknown[] = [];
     builder.onCodings((event) => arrived.push(event));
-    builder.onDocument((version, doc) => arrived.push(doc));
+    builder.onDocument((version, doc, aspects) => arrived.push(doc, aspects));
     await addReview(1);
     const built = await builder.build();
     for (let i = 0; i < 200 && arrived.length < 4; i++) await delay(50);
@@ -194,9 +245,11 @@ describe('the build worker', () => {
     };
     const version = buffers(built);
     const later = buffers(arrived);
-    // The reviews, the search index and offsets, the documents; then codings and the insights.
+    // The reviews, the search index and offsets, the documents; then codings and the insights,
+    // with the positions of each aspect and polarity.
     expect(version.length).toBeGreaterThan(20);
-    expect(later.length).toBeGreaterThanOrEqual(4);
+    expect(later.length).toBeGreaterThanOrEqual(6);
+    expect(arrived.some((a) => a && typeof a === 'object' && 'lists' in a)).toBe(true);
     for (const b of [...version, ...later]) expect(b).toBeInstanceOf(SharedArrayBuffer);
   });
 
@@ -229,8 +282,21 @@ describe('the build worker', () => {
     const dataset = publisher.current().representations.get('/reviews.json')!;
     expect(dataset.encoded('gzip')).toBeNull();
     expect(dataset.encoded('br')).toBeNull();
+    // Live without its own insights: a search by what reviews are about waits for them (503),
+    // rather than answering from the previous version's analysis; the others answer.
+    expect(publisher.current().aspects).toBeNull();
+    const api = await serveApi(publisher);
+    const pending = await fetch(`${api.url}/api/reviews/search?aspect=wait-time`);
+    expect(pending.status).toBe(503);
+    expect(pending.headers.get('retry-after')).toBe('5');
+    expect(await pending.json()).toMatchObject({ error: 'insights_pending' });
+    expect((await fetch(`${api.url}/api/reviews/search?max_rating=2`)).status).toBe(200);
     builder.released(version);
     await done;
+    expectSearchAgreesWithInsights(publisher.current());
+    const answered = await fetch(`${api.url}/api/reviews/search?aspect=wait-time`);
+    expect(answered.status).toBe(200);
+    await api.close();
     for (let i = 0; i < 200 && !dataset.encoded('br'); i++) await delay(50);
     expect(gunzipSync(dataset.encoded('gzip')!).equals(dataset.body)).toBe(true);
     const insights = JSON.parse(

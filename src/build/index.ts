@@ -6,7 +6,7 @@
 import type { Logger } from '../logger.js';
 import type { ThreadMemory } from '../platform/rpc.js';
 import { RECYCLE_ABOVE_BYTES } from '../platform/version-policy.js';
-import type { Builder, BuiltDocument, CodingsEvent } from '../snapshot/index.js';
+import type { Builder, CodingsEvent, DocumentListener } from '../snapshot/index.js';
 import type { BuildWorkerData, IdleEvent } from './protocol.js';
 import { WorkerThread, type WorkerHooks } from './worker.js';
 
@@ -31,7 +31,7 @@ export interface BuildWorker extends Builder {
 
 /** The service's side of the build workers: the current one, and when to replace it. */
 class BuildWorkers implements BuildWorker, WorkerHooks {
-  private readonly documents = new Set<(version: number, doc: BuiltDocument) => void>();
+  private readonly documents = new Set<DocumentListener>();
   private readonly codings = new Set<(event: CodingsEvent) => void>();
   private running: WorkerThread | null = null;
   private starting: Promise<WorkerThread> | null = null;
@@ -106,8 +106,8 @@ class BuildWorkers implements BuildWorker, WorkerHooks {
 
   onEvent(event: Parameters<WorkerHooks['onEvent']>[0]): void {
     if (event.event === 'document') {
-      const { version, doc } = event.payload;
-      for (const listener of this.documents) listener(version, doc);
+      const { version, doc, aspects } = event.payload;
+      for (const listener of this.documents) listener(version, doc, aspects);
     } else for (const listener of this.codings) listener(event.payload);
   }
 
@@ -139,7 +139,7 @@ class BuildWorkers implements BuildWorker, WorkerHooks {
     return this.running.memory();
   }
 
-  onDocument(listener: (version: number, doc: BuiltDocument) => void): void {
+  onDocument(listener: DocumentListener): void {
     this.documents.add(listener);
   }
 

@@ -64,8 +64,10 @@ const lifecycle = new VersionLifecycle({
   // Garbage is collected between the sections of the insights: at 100,000 reviews each left tens of
   // MB that a young generation of 8 MB promotes, and the worker's peak grew by them (about 20 MB,
   // for about 1 s more).
-  insights: async (source, signal) =>
-    JSON.stringify(await insightsEngine().computeInSlices(source, signal, collectGarbage)),
+  insights: async (source, signal) => {
+    const result = await insightsEngine().computeInSlices(source, signal, collectGarbage);
+    return { body: JSON.stringify(result.insights), aspects: result.aspects };
+  },
   // Idle until the next version: return what the build left (V8 shrinks the heap over a few
   // collections; an idle worker would otherwise keep it all).
   onIdle: async (version, signal) => {
@@ -83,7 +85,9 @@ const lifecycle = new VersionLifecycle({
   onCodingsError: (err) =>
     log({ level: 'warn', msg: 'could not compress a document', err: describe(err) }),
 });
-lifecycle.onDocument((version, doc) => send({ event: 'document', payload: { version, doc } }));
+lifecycle.onDocument((version, doc, aspects) =>
+  send({ event: 'document', payload: { version, doc, ...(aspects ? { aspects } : {}) } }),
+);
 lifecycle.onCodings((payload) => send({ event: 'codings', payload }));
 
 serveTypedRpc<BuildOperations>(port, {

@@ -11,6 +11,7 @@ import { ownerResponseStats } from './internal/responses.js';
 import { computeSummary } from './internal/summary.js';
 import { topicInsights } from './internal/topics.js';
 import type { Insights } from './schema.js';
+import { AspectIndexBuilder, type AspectIndexData } from '../reviews/aspect-index.js';
 
 export interface InsightsInput {
   /** Published reviews, newest first. */
@@ -28,6 +29,16 @@ export interface InsightsMethod {
   method: Insights['method'];
 }
 
+/**
+ * The insights of a data version, and what each review is about as they counted it (per aspect
+ * and polarity, the positions in `InsightsInput.reviews`' order: the search's `aspect` and
+ * `polarity` filters).
+ */
+export interface InsightsResult {
+  insights: Insights;
+  aspects: AspectIndexData;
+}
+
 /** Months shown in each aspect's trend. */
 export const TREND_MONTHS = 24;
 
@@ -35,12 +46,14 @@ export const TREND_MONTHS = 24;
  * The computation of `/insights.json`, as steps: it pauses (`yield`) between its sections so that
  * an asynchronous caller can let other work run; a synchronous caller simply runs it through.
  */
-function* insightSteps(input: InsightsInput, m: InsightsMethod): Generator<void, Insights> {
+function* insightSteps(input: InsightsInput, m: InsightsMethod): Generator<void, InsightsResult> {
   const { reviews, business } = input;
   const prepared = (m.sentences ?? new SentenceCache()).prepare(reviews, m.analyze, business);
   yield;
   const newest = reviews[0]?.date;
-  const aspects = computeAspects(prepared, m.categories, trendMonths(newest, TREND_MONTHS));
+  const positions = new AspectIndexBuilder(m.categories.map((c) => c.id));
+  const months = trendMonths(newest, TREND_MONTHS);
+  const aspects = computeAspects(prepared, m.categories, months, positions);
   const changes = computeChanges(prepared, m.categories, newest);
   yield;
   const topics = topicInsights(prepared, newest ? addDays(newest, -(RECENT_DAYS - 1)) : null);
@@ -51,7 +64,7 @@ function* insightSteps(input: InsightsInput, m: InsightsMethod): Generator<void,
   const services = serviceInsights(prepared, business);
   const serviceAreas = serviceAreaInsights(prepared);
   yield;
-  return {
+  const insights: Insights = {
     reviewCount: reviews.length,
     generatedAt: input.changedAt,
     period: { from: reviews.at(-1)?.date ?? null, to: newest ?? null },
@@ -64,6 +77,7 @@ function* insightSteps(input: InsightsInput, m: InsightsMethod): Generator<void,
     ownerResponses,
     method: m.method,
   };
+  return { insights, aspects: positions.finish() };
 }
 
 /**
@@ -72,6 +86,11 @@ function* insightSteps(input: InsightsInput, m: InsightsMethod): Generator<void,
  * sentence copied from a review. Deterministic for a given data version.
  */
 export function computeInsights(input: InsightsInput, m: InsightsMethod): Insights {
+  return computeInsightsResult(input, m).insights;
+}
+
+/** `computeInsights`, with the positions of each aspect and polarity (`InsightsResult`). */
+export function computeInsightsResult(input: InsightsInput, m: InsightsMethod): InsightsResult {
   const steps = insightSteps(input, m);
   for (;;) {
     const step = steps.next();
@@ -80,7 +99,7 @@ export function computeInsights(input: InsightsInput, m: InsightsMethod): Insigh
 }
 
 /**
- * `computeInsights`, yielding to the event loop between its sections (or awaiting `between`, which
+ * `computeInsightsResult`, yielding to the event loop between its sections (or awaiting `between`, which
  * the build worker uses to collect what each section left).
  */
 export async function computeInsightsInSlices(
@@ -88,7 +107,7 @@ export async function computeInsightsInSlices(
   m: InsightsMethod,
   signal?: AbortSignal,
   between: () => Promise<unknown> = () => setImmediate(),
-): Promise<Insights> {
+): Promise<InsightsResult> {
   const steps = insightSteps(input, m);
   for (;;) {
     const step = steps.next();

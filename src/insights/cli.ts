@@ -40,7 +40,7 @@ export function main(argv: readonly string[]): Promise<number> {
             `insights: stored analyses unavailable (${String(err)}); analysing all\n`,
           ),
       });
-      const insights = await engine.computeInSlices({
+      const { insights } = await engine.computeInSlices({
         reviews,
         business: dataset.business,
         changedAt: dataset.state.changedAt,

@@ -10,7 +10,12 @@ import {
   type CachedAnalyzer,
   type TextAnalysis,
 } from './analyzer.js';
-import { computeInsights, computeInsightsInSlices, type InsightsInput } from './build.js';
+import {
+  computeInsights,
+  computeInsightsInSlices,
+  type InsightsInput,
+  type InsightsResult,
+} from './build.js';
 import { SentenceCache } from './internal/prepare.js';
 import type { Insights } from './schema.js';
 import { dict, type Dict } from '../platform/dict.js';
@@ -53,16 +58,17 @@ function reviewTexts(reviews: InsightsInput['reviews']): string[] {
 export interface InsightsEngine {
   compute(input: InsightsInput): Insights;
   /**
-   * The same result as `compute`, made in slices that yield to the event loop (the analysis of new
-   * texts in ~20 ms slices, the aggregation between its sections), so a service rebuilding its
-   * insights keeps answering requests meanwhile. `between` is awaited between the sections, and
-   * after each 20,000 texts prepared.
+   * The same insights as `compute`, with what each review is about (`InsightsResult.aspects`, for
+   * the search), made in slices that yield to the event loop (the analysis of new texts in ~20 ms
+   * slices, the aggregation between its sections), so a service rebuilding its insights keeps
+   * answering requests meanwhile. `between` is awaited between the sections, and after each
+   * 20,000 texts prepared.
    */
   computeInSlices(
     input: InsightsInput,
     signal?: AbortSignal,
     between?: () => Promise<unknown>,
-  ): Promise<Insights>;
+  ): Promise<InsightsResult>;
   readonly analyzer: CachedAnalyzer;
 }
 
@@ -202,11 +208,11 @@ export function createInsightsEngine(options: InsightsEngineOptions = {}): Insig
     method: methodOf(model.name, model.version, dir),
   };
   /** Bounds the caches to the texts of the version just computed. */
-  const settle = (input: InsightsInput, insights: Insights): Insights => {
+  const settle = <T>(input: InsightsInput, result: T): T => {
     const texts = reviewTexts(input.reviews);
     analyzer.retain(texts);
     sentences.retain(texts);
-    return insights;
+    return result;
   };
   return {
     analyzer,
@@ -217,12 +223,9 @@ export function createInsightsEngine(options: InsightsEngineOptions = {}): Insig
       const texts = reviewTexts(input.reviews);
       await prepareMissing(texts, input, settings, analyzer, signal, between);
       model.release();
-      const insights = settle(
-        input,
-        await computeInsightsInSlices(input, settings, signal, between),
-      );
+      const result = settle(input, await computeInsightsInSlices(input, settings, signal, between));
       await analyzer.prune(texts);
-      return insights;
+      return result;
     },
   };
 }

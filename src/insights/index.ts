@@ -2,7 +2,7 @@
 export { createInsightsEngine } from './engine.js';
 export type { InsightsEngine } from './engine.js';
 export { computeInsights } from './build.js';
-export type { InsightsInput, InsightsMethod } from './build.js';
+export type { InsightsInput, InsightsMethod, InsightsResult } from './build.js';
 export { Insights } from './schema.js';
 export { quoteKey } from './internal/evidence.js';
 export type { Polarity } from './analyzer.js';

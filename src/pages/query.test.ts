@@ -12,10 +12,11 @@ describe('the page query', () => {
     expect(numericParams(searchFields)).toEqual({
       rating: 'integer',
       min_rating: 'number',
+      max_rating: 'number',
       limit: 'integer',
     });
-    const later = { ...searchFields, max_rating: z.number().min(1).max(5).optional() };
-    expect(numericParams(later)).toMatchObject({ max_rating: 'number' });
+    const later = { ...searchFields, min_words: z.number().int().min(1).optional() };
+    expect(numericParams(later)).toMatchObject({ min_words: 'integer' });
   });
 
   it('parses numbers as the search does, and the page', () => {

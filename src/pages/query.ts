@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import {
-  checkDateRange,
+  checkSearchRanges,
   parseQueryParams,
   searchFields,
   type ParseResult,
@@ -29,7 +29,7 @@ export const PageQuery = z
       .optional()
       .describe(`Page of ${PAGE_SIZE} reviews, newest first (1-${PAGE_MAX}, default 1).`),
   })
-  .superRefine(checkDateRange);
+  .superRefine(checkSearchRanges);
 export type PageQuery = z.output<typeof PageQuery>;
 
 /**

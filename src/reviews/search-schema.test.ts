@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ASPECT_IDS } from '../domain/aspects.js';
 import { parseSearchParams, parseQueryParams, SinceQuery } from './search-schema.js';
 
 const pathsOf = (query: string): unknown[] => {
@@ -37,5 +38,32 @@ describe('issue 15 (fuzz): since after until', () => {
   ])('is not reported beside %s (one issue per problem)', (_name, query, paths) => {
     // The range check compared the text of an impossible date and blamed since as well.
     expect(pathsOf(query)).toEqual(paths);
+  });
+});
+
+describe('issue 28: max_rating, aspect and polarity', () => {
+  it('reads max_rating as a number, and refuses it below min_rating (one issue, on max_rating)', () => {
+    expect(parseSearchParams(new URLSearchParams('max_rating=2.5&min_rating=2'))).toMatchObject({
+      ok: true,
+      value: { max_rating: 2.5, min_rating: 2 },
+    });
+    expect(pathsOf('max_rating=2&min_rating=3')).toEqual(['max_rating']);
+    expect(pathsOf('max_rating=0')).toEqual(['max_rating']);
+    expect(pathsOf('max_rating=5.5')).toEqual(['max_rating']);
+    expect(pathsOf('max_rating=x')).toEqual(['max_rating']);
+    // An out-of-range bound is its own problem, not also the range's.
+    expect(pathsOf('max_rating=2&min_rating=9')).toEqual(['min_rating']);
+    expect(pathsOf('max_rating=3&min_rating=3')).toEqual([]);
+  });
+
+  it('refuses an unknown aspect with a message that lists the known ids', () => {
+    const parsed = parseSearchParams(new URLSearchParams('aspect=wait_time'));
+    expect(parsed.ok).toBe(false);
+    const issue = !parsed.ok ? parsed.issues[0]! : null;
+    expect(issue?.path).toEqual(['aspect']);
+    for (const id of ASPECT_IDS) expect(issue?.message).toContain(id);
+    expect(issue?.message).not.toContain('wait_time');
+    expect(pathsOf('aspect=wait-time&polarity=negative')).toEqual([]);
+    expect(pathsOf('polarity=bad')).toEqual(['polarity']);
   });
 });

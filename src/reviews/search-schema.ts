@@ -3,6 +3,7 @@ import { isCalendarDate } from '../domain/dates.js';
 import { normalizeName } from './search-index.js';
 import { toIssues, type Issue } from '../domain/issues.js';
 import { dict, own, type Dict } from '../platform/dict.js';
+import { ASPECT_IDS, REVIEW_POLARITIES } from '../domain/aspects.js';
 
 export const SEARCH_LIMIT_DEFAULT = 20;
 export const SEARCH_LIMIT_MAX = 100;
@@ -37,11 +38,17 @@ export const searchFields = {
     .max(5)
     .optional()
     .describe('Only reviews rated at least this many stars (1-5, inclusive; may be fractional).'),
+  max_rating: z
+    .number()
+    .min(1)
+    .max(5)
+    .optional()
+    .describe('Only reviews rated at most this many stars (1-5, inclusive; fractional allowed).'),
   since: DateParam.optional().describe(
-    "Only reviews dated on or after this day (YYYY-MM-DD, the business's local date).",
+    'Only reviews dated on or after this local date (YYYY-MM-DD).',
   ),
   until: DateParam.optional().describe(
-    "Only reviews dated on or before this day (YYYY-MM-DD, the business's local date).",
+    'Only reviews dated on or before this local date (YYYY-MM-DD).',
   ),
   query: z
     .string()
@@ -71,6 +78,16 @@ export const searchFields = {
     .describe(
       "Only reviews that mention this service id from the business's catalogue; case-insensitive.",
     ),
+  aspect: z
+    .enum(ASPECT_IDS, {
+      error: `must be one of the aspect ids of /insights.json: ${ASPECT_IDS.join(', ')}`,
+    })
+    .optional()
+    .describe('Only reviews about this aspect, as /insights.json analyses them.'),
+  polarity: z
+    .enum(REVIEW_POLARITIES, { error: `must be one of ${REVIEW_POLARITIES.join(', ')}` })
+    .optional()
+    .describe("The review's opinion on aspect (alone: on any), as /insights.json counts it."),
   limit: z
     .number()
     .int()
@@ -103,8 +120,30 @@ export function checkDateRange(
   }
 }
 
+/**
+ * The range rules of the search filters (over HTTP, MCP and the pages): the date range
+ * (`checkDateRange`), and `max_rating` not below `min_rating`.
+ */
+export function checkSearchRanges(
+  value: {
+    since?: string | undefined;
+    until?: string | undefined;
+    min_rating?: number | undefined;
+    max_rating?: number | undefined;
+  },
+  ctx: z.RefinementCtx,
+): void {
+  checkDateRange(value, ctx);
+  const { min_rating: min, max_rating: max } = value;
+  // Only between two valid ratings: one out of range is its own one issue.
+  const valid = (n: number | undefined): n is number => typeof n === 'number' && n >= 1 && n <= 5;
+  if (valid(min) && valid(max) && max < min) {
+    ctx.addIssue({ code: 'custom', path: ['max_rating'], message: 'must not be below min_rating' });
+  }
+}
+
 /** The validated search filters (typed values, as MCP sends them). */
-export const SearchFilters = z.strictObject(searchFields).superRefine(checkDateRange);
+export const SearchFilters = z.strictObject(searchFields).superRefine(checkSearchRanges);
 export type SearchFilters = z.output<typeof SearchFilters>;
 
 export type ParseResult<T> = { ok: true; value: T } | { ok: false; issues: Issue[] };
@@ -161,6 +200,7 @@ export function parseSearchParams(params: URLSearchParams): ParseResult<SearchFi
   return parseQueryParams(params, SearchFilters, {
     rating: 'integer',
     min_rating: 'number',
+    max_rating: 'number',
     limit: 'integer',
   });
 }

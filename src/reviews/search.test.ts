@@ -4,6 +4,7 @@ import { reviewRecord, type ReviewSpec } from '../../test/helpers/records.js';
 import { Business } from '../domain/business.js';
 import { seededRandom } from '../domain/random.js';
 import type { Review } from '../domain/review.js';
+import { AspectIndex, AspectIndexBuilder } from './aspect-index.js';
 import { buildSearchIndex } from './search-index.js';
 import { SearchFilters } from './search-schema.js';
 import {
@@ -157,6 +158,16 @@ describe('each filter alone', () => {
     expect(keys({ min_rating: 3.5 })).toEqual(['a', 'h', 'c', 'f', 'g']);
     expect(keys({ min_rating: 1 })).toEqual(ORDER);
     expect(keys({ min_rating: 2.01 })).toEqual(['a', 'h', 'c', 'f', 'e', 'g']);
+  });
+
+  it('max_rating: at most that many stars, fractional allowed, with min_rating a range', () => {
+    expect(keys({ max_rating: 2 })).toEqual(['b', 'd']);
+    expect(keys({ max_rating: 2.5 })).toEqual(['b', 'd']);
+    expect(keys({ max_rating: 5 })).toEqual(ORDER);
+    expect(keys({ min_rating: 3, max_rating: 4 })).toEqual(['h', 'c', 'e']);
+    expect(keys({ min_rating: 4, max_rating: 4 })).toEqual(keys({ rating: 4 }));
+    // The same through the text index's path (a query), not only the star lists.
+    expect(keys({ query: 'e', max_rating: 2 })).toEqual(['b', 'd']);
   });
 
   it('since and until: local dates, both ends included', () => {
@@ -563,5 +574,73 @@ describe('runSearch against a naive filter', () => {
       expect('positions' in expected && expected.positions).toEqual(seen);
       expect(seen.length).toBeGreaterThan(7);
     }
+  });
+});
+
+describe('aspect and polarity', () => {
+  // What the insights found each review to say, in published order (ORDER: b a h c f e d g).
+  const builder = new AspectIndexBuilder(['wait-time', 'price-value', 'overall']);
+  builder.add(0, 'wait-time', 'negative'); // b
+  builder.add(1, 'overall', 'positive'); // a
+  builder.add(2, 'wait-time', 'positive'); // h
+  builder.add(2, 'overall', 'positive'); // h: once in "any aspect"
+  builder.add(6, 'price-value', 'negative'); // d
+  builder.add(6, 'overall', 'mixed'); // d
+  const aspects = new AspectIndex(builder.finish());
+  const about = (filters: Record<string, unknown>): string[] => {
+    const outcome = runSearch(
+      index,
+      SearchFilters.parse({ limit: 100, ...filters }),
+      undefined,
+      aspects,
+    );
+    if (!outcome.ok) throw new Error(JSON.stringify(outcome.issues));
+    return outcome.hits.positions.map((p) => ordered[p]!.sourceReviewId);
+  };
+
+  it('with aspect: the reviews with that polarity on it; without polarity, any', () => {
+    expect(about({ aspect: 'wait-time', polarity: 'negative' })).toEqual(['b']);
+    expect(about({ aspect: 'wait-time' })).toEqual(['b', 'h']);
+    expect(about({ aspect: 'overall', polarity: 'mixed' })).toEqual(['d']);
+    expect(about({ aspect: 'financing' })).toEqual([]);
+  });
+
+  it('polarity alone: on at least one aspect, each review once', () => {
+    expect(about({ polarity: 'positive' })).toEqual(['a', 'h']);
+    expect(about({ polarity: 'negative' })).toEqual(['b', 'd']);
+    expect(about({ polarity: 'neutral' })).toEqual([]);
+  });
+
+  it('combines with the other filters (AND), and pages with cursors', () => {
+    expect(about({ polarity: 'negative', max_rating: 1 })).toEqual(['d']);
+    expect(about({ aspect: 'overall', since: '2025-03-01' })).toEqual(['a', 'h']);
+    expect(about({ aspect: 'overall', query: 'brake' })).toEqual(['a', 'h']);
+    expect(about({ aspect: 'overall', query: 'pads' })).toEqual(['a']);
+    const outcome = runSearch(
+      index,
+      SearchFilters.parse({ aspect: 'overall', limit: 1 }),
+      keyOf(ordered[1]!),
+      aspects,
+    );
+    expect(outcome.ok && outcome.hits).toMatchObject({ total: 3, more: true });
+    expect(outcome.ok && outcome.hits.positions).toEqual([2]);
+  });
+
+  it("answers 503 insights_pending without the version's own lists", () => {
+    expect(() => runSearch(index, SearchFilters.parse({ polarity: 'negative' }))).toThrow(
+      expect.objectContaining({
+        code: 'insights_pending',
+        status: 503,
+        headers: { 'Retry-After': '5' },
+      }),
+    );
+    // Filters without aspect or polarity need no analysis.
+    expect(keys({ max_rating: 1 })).toEqual(['d']);
+  });
+
+  it('takes positions only in published order', () => {
+    const b = new AspectIndexBuilder(['overall']);
+    b.add(3, 'overall', 'positive');
+    expect(() => b.add(2, 'overall', 'positive')).toThrow(/published order/);
   });
 });

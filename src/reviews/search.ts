@@ -1,4 +1,5 @@
 import type { Issue } from '../domain/issues.js';
+import { insightsPending, type AspectIndex } from './aspect-index.js';
 import type { SearchFilters } from './search-schema.js';
 import { compareKeys, type SortKey } from './order.js';
 import { dayNumber, normalizeName, wordRuns, type SearchIndex } from './search-index.js';
@@ -122,12 +123,23 @@ function contains(list: Uint32Array, pos: number, cursor: { i: number }): boolea
 
 /**
  * Runs a search: every filter must hold (AND). Matches come in published order (newest first:
- * date, then datePublished, then id). `after` continues from a cursor's sort key.
+ * date, then datePublished, then id). `after` continues from a cursor's sort key. `aspects`: the
+ * version's own analysis (`AspectIndex`), which `aspect` and `polarity` need: without it (its
+ * insights are still being computed) such a search throws `insightsPending` (a 503).
  */
-export function runSearch(index: SearchIndex, f: SearchFilters, after?: SortKey): SearchOutcome {
+export function runSearch(
+  index: SearchIndex,
+  f: SearchFilters,
+  after?: SortKey,
+  aspects?: AspectIndex | null,
+): SearchOutcome {
   const lo = f.until === undefined ? 0 : firstOnOrBefore(index, f.until);
   const hi = f.since === undefined ? index.size : firstBefore(index, f.since);
   const lists: Uint32Array[] = [];
+  if (f.aspect !== undefined || f.polarity !== undefined) {
+    if (!aspects) throw insightsPending();
+    lists.push(aspects.list(f.aspect, f.polarity));
+  }
   if (f.mentions_technician !== undefined) {
     const staff = resolveStaff(index, f.mentions_technician);
     if (!(staff instanceof Uint32Array)) return { ok: false, issues: [staff] };
@@ -149,11 +161,12 @@ export function runSearch(index: SearchIndex, f: SearchFilters, after?: SortKey)
     return { ok: true, hits: ratingAndDateOnly(index, f, lo, hi, start) };
   }
   const minRating = f.min_rating ?? 0;
+  const maxRating = f.max_rating ?? 5;
   const hits: SearchHits = { total: 0, positions: [], more: false };
   const cursors = lists.map(() => ({ i: 0 }));
   const accept = (pos: number): boolean => {
     const r = index.rating(pos);
-    if (r < minRating || (f.rating !== undefined && r !== f.rating)) return false;
+    if (r < minRating || r > maxRating || (f.rating !== undefined && r !== f.rating)) return false;
     for (let k = 1; k < lists.length; k++) if (!contains(lists[k]!, pos, cursors[k]!)) return false;
     return verify === null || index.haystackIncludes(pos, verify);
   };
@@ -194,9 +207,10 @@ function ratingAndDateOnly(
   start: number,
 ): SearchHits {
   const minRating = f.min_rating ?? 0;
+  const maxRating = f.max_rating ?? 5;
   const lists: Uint32Array[] = [];
   for (let r = 1; r <= 5; r++) {
-    if (r >= minRating && (f.rating === undefined || f.rating === r))
+    if (r >= minRating && r <= maxRating && (f.rating === undefined || f.rating === r))
       lists.push(index.ratingList(r));
   }
   let total = 0;

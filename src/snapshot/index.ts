@@ -6,6 +6,8 @@ export type {
   Builder,
   BuildRequest,
   CodingsEvent,
+  DocumentListener,
+  InsightsOutput,
   InsightsSource,
   VersionLifecycleOptions,
   VersionPhase,
@@ -17,3 +19,4 @@ export type { Publisher, PublisherOptions } from './publisher.js';
 export { buildSnapshot, openSnapshot } from './snapshot.js';
 export type { SnapshotOptions } from './snapshot.js';
 export type { ChangeEvent, Published, Representation, ResponseCache, Snapshot } from './types.js';
+export type { AspectIndexData } from '../reviews/aspect-index.js';

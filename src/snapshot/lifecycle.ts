@@ -13,6 +13,7 @@ import type { ReviewFacts } from '../domain/review.js';
 import type { Codings } from '../representation/index.js';
 import { makeFollowingCodings } from '../representation/index.js';
 import type { PublishedReader } from '../store/index.js';
+import type { AspectIndexData } from '../reviews/aspect-index.js';
 import {
   prepareDocument,
   readFacts,
@@ -50,13 +51,26 @@ export interface CodingsEvent {
  */
 export interface Builder {
   build(request?: BuildRequest): Promise<BuiltVersion>;
-  onDocument(listener: (version: number, doc: BuiltDocument) => void): void;
+  onDocument(listener: DocumentListener): void;
   onCodings?(listener: (event: CodingsEvent) => void): void;
   released?(version: number): void;
   close(): Promise<void>;
 }
 
-/** What the insights are computed from. */
+/** Told of a document that followed a version (the insights, with the lists of its aspects). */
+export type DocumentListener = (
+  version: number,
+  doc: BuiltDocument,
+  aspects?: AspectIndexData,
+) => void;
+
+/** The insights of a version: the `/insights.json` body and the positions of each aspect. */
+export interface InsightsOutput {
+  body: string;
+  aspects: AspectIndexData;
+}
+
+/** What the insights are computed from (`reviews` in published order: the index's positions). */
 export interface InsightsSource {
   reviews: readonly ReviewFacts[];
   business: Business | null;
@@ -71,8 +85,8 @@ export interface VersionLifecycleOptions extends Omit<BuildOptions, 'followCodin
   read: (reader: PublishedReader) => Promise<void>;
   /** Runs before each read: the service derives stale records again here. */
   prepare?: () => Promise<unknown>;
-  /** Renders `/insights.json`; stops early (throws) when `signal` aborts. */
-  insights?: (source: InsightsSource, signal: AbortSignal) => Promise<string>;
+  /** Renders `/insights.json` and its aspect lists; stops early (throws) when `signal` aborts. */
+  insights?: (source: InsightsSource, signal: AbortSignal) => Promise<InsightsOutput>;
   /** Told when a follow-up document could not be made. */
   onError?: (err: unknown) => void;
   /** Told when the codings of a document could not be made (identity is served). */
@@ -143,7 +157,7 @@ class Version {
  * own thread. A new `build` supersedes the follow-up work of the previous version.
  */
 export class VersionLifecycle implements Builder {
-  private readonly documents = new Set<(version: number, doc: BuiltDocument) => void>();
+  private readonly documents = new Set<DocumentListener>();
   private readonly codings = new Set<(event: CodingsEvent) => void>();
   private latest: Version | null = null;
   /** The newest version the service's thread has let the previous one go for. */
@@ -184,7 +198,7 @@ export class VersionLifecycle implements Builder {
     if (latest?.phase === 'awaiting-release' && this.releasedUpTo >= latest.number) latest.wake();
   }
 
-  onDocument(listener: (version: number, doc: BuiltDocument) => void): void {
+  onDocument(listener: DocumentListener): void {
     this.documents.add(listener);
   }
 
@@ -272,11 +286,13 @@ export class VersionLifecycle implements Builder {
     const { signal } = version.follow;
     if (!this.o.insights || signal.aborted) return;
     const { state, business } = version.built!;
+    // In the order of `/reviews.json`, which is the search index's (`fragmentStarts` by position).
     const reviews = await readFacts(version.text!, signal);
-    const body = await this.o.insights({ reviews, business, changedAt: state.changedAt }, signal);
+    const source = { reviews, business, changedAt: state.changedAt };
+    const { body, aspects } = await this.o.insights(source, signal);
     if (signal.aborted) return;
     // The insights are sent with their codings (nothing follows them).
     const doc = prepareDocument('insights', body, state, { ...this.o, codingsFollow: false });
-    for (const listener of this.documents) listener(state.version, doc);
+    for (const listener of this.documents) listener(state.version, doc, aspects);
   }
 }

@@ -8,6 +8,7 @@
 import { DOCUMENTS, type DocumentId } from '../catalogue.js';
 import type { Logger } from '../logger.js';
 import type { BuiltDocument, BuiltVersion } from './build.js';
+import type { AspectIndexData } from '../reviews/aspect-index.js';
 import type { Builder, CodingsEvent } from './lifecycle.js';
 import {
   openSnapshot,
@@ -39,7 +40,7 @@ export class LiveVersions {
     private readonly options: SnapshotOptions & { logger: Logger; follows: readonly DocumentId[] },
   ) {
     this.awaiting = new Set(options.follows);
-    builder.onDocument((version, doc) => this.documentArrived(version, doc));
+    builder.onDocument((version, doc, aspects) => this.documentArrived(version, doc, aspects));
     builder.onCodings?.((event) => this.codingsArrived(event));
   }
 
@@ -86,11 +87,16 @@ export class LiveVersions {
     this.announce({ version: next.state.version, changed, snapshot: next });
   }
 
-  /** `live` → `complete` once the last follow-up document of the current version is in. */
-  private documentArrived(version: number, doc: BuiltDocument): void {
+  /**
+   * `live` → `complete` once the last follow-up document of the current version is in. The lists
+   * of what each review is about come with the insights, and only for this version: a version
+   * whose own have not come has none (the previous version's are never carried).
+   */
+  private documentArrived(version: number, doc: BuiltDocument, aspects?: AspectIndexData): void {
     const live = this.snapshot;
     if (!live || live.state.version !== version) return; // a newer version is coming
-    const next = live.withDocument(DOCUMENTS[doc.id].path, restoreDocument(doc), this.options);
+    const rep = restoreDocument(doc);
+    const next = live.withDocument(DOCUMENTS[doc.id].path, rep, this.options, aspects);
     this.snapshot = next;
     const changed = changedPaths(live, next);
     if (changed.length > 0) {

@@ -11,6 +11,7 @@ import { VersionLifecycle, type Builder } from './lifecycle.js';
 import { readInOrder } from './build.js';
 import { startPublisher, type Publisher, type PublisherOptions } from './publisher.js';
 import type { ChangeEvent, Snapshot } from './types.js';
+import { AspectIndexBuilder, type AspectIndexData } from '../reviews/aspect-index.js';
 
 const OPTIONS = {
   urls: serviceUrls('https://reviews.example.com'),
@@ -86,10 +87,20 @@ function builds(): Builds {
         if (b.hold) await b.hold;
         readInOrder(dataset, reader);
       },
-      insights: async (source) => JSON.stringify({ count: source.reviews.length }),
+      insights: async (source) => ({
+        body: JSON.stringify({ count: source.reviews.length }),
+        aspects: aspectsOf(source.reviews.length),
+      }),
     }),
   };
   return b;
+}
+
+/** Lists of what each review is about: every review positive on `overall`. */
+function aspectsOf(count: number): AspectIndexData {
+  const builder = new AspectIndexBuilder(['overall']);
+  for (let pos = 0; pos < count; pos++) builder.add(pos, 'overall', 'positive');
+  return builder.finish();
 }
 
 /** The change events `p` announces from now on, collected as they come. */
@@ -193,10 +204,13 @@ describe('startPublisher', () => {
     expect(event.snapshot).toBe(publisher.current());
     expect(event.snapshot).not.toBe(first);
     expect([...event.changed].sort()).toEqual(['/api/feed.json', '/feed.xml', '/reviews.json']);
-    // Until the insights of the new version follow, the previous ones stay in place.
+    // Until the insights of the new version follow, the previous ones stay in place; not the
+    // lists of what each review is about (they hold the previous version's positions).
     expect(event.snapshot.representations.get('/insights.json')).toBe(
       first.representations.get('/insights.json'),
     );
+    expect(first.aspects?.list('overall', 'positive')).toEqual(new Uint32Array([0, 1]));
+    expect(event.snapshot.aspects).toBeNull();
     // Then they follow, as one more swap and event of the same version.
     await publisher.settled();
     expect(events).toHaveLength(2);
@@ -205,6 +219,9 @@ describe('startPublisher', () => {
       live: true,
     });
     expectWhole(publisher.current(), 3);
+    expect(publisher.current().aspects?.list('overall', 'positive')).toEqual(
+      new Uint32Array([0, 1, 2]),
+    );
 
     // An edit keeps the count: that document's bytes, and so its ETag, stay; it is not named.
     const edited = await commit(['a'], { reviewBody: 'Edited text.' });
@@ -218,6 +235,9 @@ describe('startPublisher', () => {
     expect(countTag(events[1]!.event.snapshot)).not.toBe(countTag(first));
     expect(countTag(publisher.current())).toBe(countTag(events[1]!.event.snapshot));
     expectWhole(publisher.current(), 3);
+    // Announced or not, the insights of the edit brought the lists of its own version.
+    expect(publisher.current().state.version).toBe(edited.version);
+    expect(publisher.current().aspects).not.toBeNull();
   });
 
   it('builds nothing and announces nothing while the version stays', async () => {

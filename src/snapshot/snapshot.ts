@@ -6,6 +6,7 @@ import {
   type PreparedRepresentation,
 } from '../representation/index.js';
 import { ChangeIndex } from '../reviews/change-index.js';
+import { AspectIndex, type AspectIndexData } from '../reviews/aspect-index.js';
 import { SearchIndex } from '../reviews/search-index.js';
 import type { Dataset } from '../store/index.js';
 import {
@@ -37,6 +38,7 @@ class LiveSnapshot implements Snapshot {
     private readonly reviewsBody: Buffer,
     readonly representations: ReadonlyMap<string, PreparedRepresentation>,
     options: SnapshotOptions,
+    readonly aspects: AspectIndex | null = null,
   ) {
     this.state = built.state;
     this.business = built.business;
@@ -94,11 +96,27 @@ class LiveSnapshot implements Snapshot {
     this.representations.get(DOCUMENTS[id].path)?.addCodings(codings);
   }
 
-  /** The same version with another document (the insights, computed after the rest). */
-  withDocument(path: string, rep: PreparedRepresentation, options: SnapshotOptions): LiveSnapshot {
+  /**
+   * The same version with another document (the insights, computed after the rest) and, when they
+   * came with it, the lists of what each review is about.
+   */
+  withDocument(
+    path: string,
+    rep: PreparedRepresentation,
+    options: SnapshotOptions,
+    aspects?: AspectIndexData,
+  ): LiveSnapshot {
     const representations = new Map(this.representations);
     representations.set(path, rep);
-    return new LiveSnapshot(this.built, this.index, this.reviewsBody, representations, options);
+    const index = aspects ? new AspectIndex(aspects) : this.aspects;
+    return new LiveSnapshot(
+      this.built,
+      this.index,
+      this.reviewsBody,
+      representations,
+      options,
+      index,
+    );
   }
 }
 
@@ -136,15 +154,17 @@ export type { LiveSnapshot };
 
 /**
  * Builds and opens a snapshot in this thread (tests and tools; the service builds its versions in
- * the build worker), with `insights` as the `/insights.json` body when given.
+ * the build worker), with `insights` as the `/insights.json` body when given, and `aspects` as
+ * the lists of what each review is about.
  */
 export function buildSnapshot(
   dataset: Dataset,
-  options: BuildOptions & SnapshotOptions & { insights?: string },
+  options: BuildOptions & SnapshotOptions & { insights?: string; aspects?: AspectIndexData },
 ): LiveSnapshot {
   const { built } = buildVersion(dataset, options);
   const snapshot = openSnapshot(built, options);
   if (options.insights === undefined) return snapshot;
   const doc = prepareDocument('insights', options.insights, dataset.state, options);
-  return snapshot.withDocument(DOCUMENTS.insights.path, restoreDocument(doc), options);
+  const rep = restoreDocument(doc);
+  return snapshot.withDocument(DOCUMENTS.insights.path, rep, options, options.aspects);
 }

@@ -3,6 +3,7 @@ import type { Business } from '../domain/business.js';
 import type { Review } from '../domain/review.js';
 import type { Representation } from '../representation/index.js';
 import type { ChangeIndex } from '../reviews/change-index.js';
+import type { AspectIndex } from '../reviews/aspect-index.js';
 import type { SearchIndex } from '../reviews/search-index.js';
 import type { Views } from '../reviews/views.js';
 import type { DataState } from '../store/index.js';
@@ -21,6 +22,12 @@ export interface Snapshot {
   readonly aggregate: AggregateRating;
   /** Search indexes and per-position columns over the reviews, newest first (`index.size`). */
   readonly index: SearchIndex;
+  /**
+   * What each review is about, from this version's own insights (the search's `aspect` and
+   * `polarity`); `null` until they arrive (the previous version's insights document may be served
+   * meanwhile, but never its lists).
+   */
+  readonly aspects: AspectIndex | null;
   /** Staff and service figures. */
   readonly views: Views;
   /** The change feed as of this version: its entries in sequence order. */

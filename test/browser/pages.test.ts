@@ -275,6 +275,34 @@ describe('the pages in a browser', () => {
     expect(problems).toEqual([]);
   });
 
+  it('links each aspect of the insights to its reviews, and filters by what reviews are about (issue 28)', async () => {
+    await page.goto(`${svc.url}/insights`);
+    const complaints = page.locator('a[href*="polarity=negative"]').first();
+    const href = (await complaints.getAttribute('href'))!;
+    const aspect = new URL(href, svc.url).searchParams.get('aspect')!;
+    await Promise.all([page.waitForURL(/polarity=negative/), complaints.click()]);
+    const chips = (await page.locator('.chips').textContent())!;
+    expect(chips).toContain('About: ');
+    expect(chips).toContain('Said: complaints');
+    expect(await shownIds(page)).toEqual(await searchIds(`aspect=${aspect}&polarity=negative`));
+    await expectAccessible(page);
+    // The form offers the same filters in plain words, and keeps them.
+    expect(await page.getByLabel('Said').inputValue()).toBe('negative');
+    await page.getByLabel('About').selectOption({ label: 'Wait time' });
+    await page.getByLabel('Up to').selectOption({ label: 'Up to 2 stars' });
+    await Promise.all([
+      page.waitForURL(/max_rating=2/),
+      page.getByRole('button', { name: 'Show reviews' }).click(),
+    ]);
+    expect(await page.locator('.chips').textContent()).toContain('About: wait time');
+    expect(await shownIds(page)).toEqual(
+      await searchIds('max_rating=2&aspect=wait-time&polarity=negative'),
+    );
+    await expectAccessible(page);
+    await screenshots(page, 'home-about');
+    expect(problems).toEqual([]);
+  });
+
   it('shows friendly error pages', async () => {
     const bad = await page.goto(`${svc.url}/?rating=9`);
     expect(bad!.status()).toBe(400);

@@ -3,6 +3,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ASPECT_IDS } from '../../src/domain/aspects.js';
 import { startChildService, waitUntil } from '../helpers/child-service.js';
 import { testBusiness, testReviews } from '../helpers/fixtures.js';
 import { http, rawRequest } from '../helpers/http.js';
@@ -201,14 +202,26 @@ describe('health and OpenAPI', () => {
         'mentions_service',
         'mentions_technician',
         'min_rating',
+        'max_rating',
         'query',
         'rating',
         'since',
         'until',
+        'aspect',
+        'polarity',
       ].sort(),
     );
     const rating = params.find((p) => p.name === 'rating')!.schema;
     expect(rating).toMatchObject({ type: 'integer', minimum: 1, maximum: 5 });
+    expect(params.find((p) => p.name === 'max_rating')!.schema).toMatchObject({
+      type: 'number',
+      minimum: 1,
+      maximum: 5,
+    });
+    expect(params.find((p) => p.name === 'aspect')!.schema).toMatchObject({ enum: ASPECT_IDS });
+    expect(params.find((p) => p.name === 'polarity')!.schema).toMatchObject({
+      enum: ['positive', 'negative', 'neutral', 'mixed'],
+    });
     expect(params.find((p) => p.name === 'limit')!.schema).toMatchObject({
       default: 20,
       maximum: 100,

@@ -166,7 +166,7 @@ describe('GET /insights.json', () => {
       // What a restarted service does: a fresh engine over the same database.
       const engine = createInsightsEngine({ analyses: store.analyses });
       expect(await engine.analyzer.warm(texts)).toBe(0);
-      const again = await engine.computeInSlices({
+      const { insights: again } = await engine.computeInSlices({
         reviews: allReviews(snap),
         business: snap.business,
         changedAt: snap.state.changedAt,

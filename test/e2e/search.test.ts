@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ReviewsDocument, SearchResponse } from '../../src/domain/public-schemas.js';
 import type { Review } from '../../src/domain/review.js';
+import { ASPECT_IDS } from '../../src/domain/aspects.js';
 import { testBusiness, testReviews } from '../helpers/fixtures.js';
 import { http } from '../helpers/http.js';
 import { startTestService, type TestService } from '../helpers/service.js';
@@ -64,6 +65,34 @@ describe('GET /api/reviews/search', () => {
     );
     expect(combo.total).toBe(expected.length);
     expect(combo.reviews.map((r) => r.id)).toEqual(expected.map((r) => r.id));
+  });
+
+  it('filters by maximum rating (issue 28): inclusive, fractional, a range with min_rating', async () => {
+    const stars = (r: Review) => r.reviewRating.ratingValue;
+    const low = await search('max_rating=2&limit=100');
+    expect(low.total).toBe(all.filter((r) => stars(r) <= 2).length);
+    expect(low.reviews.every((r) => stars(r) <= 2)).toBe(true);
+    expect((await search('max_rating=2.5')).total).toBe(low.total);
+    expect((await search('max_rating=5')).total).toBe(150);
+    const range = await search('min_rating=3&max_rating=4&limit=100');
+    expect(range.total).toBe(all.filter((r) => stars(r) >= 3 && stars(r) <= 4).length);
+    expect((await search('min_rating=4&max_rating=4')).total).toBe(
+      (await search('rating=4')).total,
+    );
+    expect((await search('max_rating=1&query=brake')).total).toBe(
+      all.filter(
+        (r) => stars(r) <= 1 && /brake/i.test(`${r.name ?? ''}\u0000${r.reviewBody ?? ''}`),
+      ).length,
+    );
+  });
+
+  it('refuses an unknown aspect with a message that lists the known ids (issue 28)', async () => {
+    const res = await http(`${svc.url}/api/reviews/search?aspect=waiting`);
+    expect(res.status).toBe(400);
+    const [issue] = res.json<{ issues: { path: string[]; message: string }[] }>().issues;
+    expect(issue!.path).toEqual(['aspect']);
+    for (const id of ASPECT_IDS) expect(issue!.message).toContain(id);
+    expect(res.text).not.toContain('waiting');
   });
 
   it('includes both ends of since/until', async () => {
@@ -174,6 +203,13 @@ describe('invalid search parameters give 400 with issues', () => {
     ['query=a%00b', 'query'],
     ['mentions_service=', 'mentions_service'],
     ['mentions_technician=%20%20', 'mentions_technician'],
+    ['max_rating=0', 'max_rating'],
+    ['max_rating=5.5', 'max_rating'],
+    ['max_rating=two', 'max_rating'],
+    ['min_rating=3&max_rating=2', 'max_rating'],
+    ['aspect=wait_time', 'aspect'],
+    ['aspect=', 'aspect'],
+    ['polarity=complaints', 'polarity'],
   ];
   it.each(cases)('%s', (qs, path) => expectInvalid(qs, path));
 

@@ -1,3 +1,4 @@
+import { DEALERSHIP_ASPECTS } from '../../domain/aspects.js';
 import type { AspectCategory } from './types.js';
 
 /** SemEval-2014 Task 4 restaurant categories (dataset ids). */
@@ -22,21 +23,12 @@ export const MAMS_CATEGORIES: AspectCategory[] = [
 ];
 
 /**
- * The dealership taxonomy used by the insights engine. Ids are stable API values; names are for
- * display. `overall` holds sentences about the whole visit or a recommendation with no narrower
- * aspect (the dealership analogue of SemEval's anecdotes/miscellaneous).
+ * The dealership taxonomy used by the insights engine (`src/domain/aspects.ts`: the search's
+ * `aspect` filter reads the same list). Ids are stable API values; names are for display.
+ * `overall` holds sentences about the whole visit or a recommendation with no narrower aspect
+ * (the dealership analogue of SemEval's anecdotes/miscellaneous).
  */
-export const DEALERSHIP_CATEGORIES: AspectCategory[] = [
-  { id: 'staff-communication', name: 'Staff and communication' },
-  { id: 'wait-time', name: 'Wait time' },
-  { id: 'price-value', name: 'Price and value' },
-  { id: 'quality-of-work', name: 'Quality of work' },
-  { id: 'vehicle-cleanliness', name: 'Vehicle cleanliness' },
-  { id: 'facility-amenities', name: 'Facility and amenities' },
-  { id: 'scheduling', name: 'Scheduling' },
-  { id: 'follow-up', name: 'Follow-up' },
-  { id: 'sales-experience', name: 'Sales experience' },
-  { id: 'financing', name: 'Financing' },
-  { id: 'honesty-trust', name: 'Honesty and trust' },
-  { id: 'overall', name: 'Overall experience' },
-];
+export const DEALERSHIP_CATEGORIES: AspectCategory[] = DEALERSHIP_ASPECTS.map(({ id, name }) => ({
+  id,
+  name,
+}));

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Review } from '../../domain/review.js';
 import { preparedReview } from '../../../test/helpers/prepared.js';
+import { REVIEW_POLARITIES, type ReviewPolarity } from '../../domain/aspects.js';
+import { AspectIndex, AspectIndexBuilder } from '../../reviews/aspect-index.js';
 import { computeAspects, trendMonths } from './aspects.js';
 
 const CATEGORIES = [
@@ -153,5 +155,28 @@ describe('computeAspects', () => {
         evidence: { positive: [], negative: [], neutral: [] },
       },
     ]);
+  });
+});
+
+describe('issue 28: the positions of each aspect and polarity', () => {
+  it('lists each review under the polarity the tally counts for it, in published order', () => {
+    const positions = new AspectIndexBuilder(CATEGORIES.map((c) => c.id));
+    const aspects = computeAspects(PREPARED, CATEGORIES, [], positions);
+    const index = new AspectIndex(positions.finish());
+    const at = (aspect: string | undefined, polarity?: ReviewPolarity) => [
+      ...index.list(aspect, polarity),
+    ];
+    // r0 praises and blames the staff (mixed), r1 praises, r2 is neutral about them.
+    expect(at('staff', 'mixed')).toEqual([0]);
+    expect(at('staff', 'positive')).toEqual([1]);
+    expect(at('staff', 'neutral')).toEqual([3]);
+    expect(at('price-value', 'mixed')).toEqual([3]); // a conflict sentence
+    expect(at('wait-time')).toEqual([0, 5]);
+    // An aspect outside the categories (parking) is counted nowhere.
+    expect(at(undefined)).toEqual([0, 1, 3, 5]);
+    expect(at(undefined, 'negative')).toEqual([0]);
+    for (const a of aspects) {
+      for (const p of REVIEW_POLARITIES) expect(at(a.id, p), `${a.id} ${p}`).toHaveLength(a[p]);
+    }
   });
 });

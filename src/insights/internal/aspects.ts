@@ -1,3 +1,4 @@
+import type { AspectIndexBuilder } from '../../reviews/aspect-index.js';
 import type { Polarity } from '../analyzer.js';
 import type { AspectInsight } from '../schema.js';
 import type { PreparedReview } from './prepare.js';
@@ -28,12 +29,14 @@ export function trendMonths(newestDate: string | undefined, count: number): stri
 /**
  * Per aspect: how many reviews speak of it positively, negatively, neutrally or both (each review
  * counted once per aspect, from the polarities of its sentences about it), a score, a monthly
- * trend and verbatim evidence per polarity.
+ * trend and verbatim evidence per polarity. With `positions`, each review's polarity on each aspect
+ * (the one counted) also goes to the lists the search's `aspect` and `polarity` filters read.
  */
 export function computeAspects(
   prepared: readonly PreparedReview[],
   categories: readonly Category[],
   months: readonly string[],
+  positions?: AspectIndexBuilder,
 ): AspectInsight[] {
   const tallies = new Map(categories.map((c) => [c.id, new Tally()]));
   const monthly = new Map(
@@ -56,6 +59,7 @@ export function computeAspects(
       const polarity = combine(polarities);
       tallies.get(category)!.add(polarity);
       monthly.get(category)!.get(month)?.add(polarity);
+      positions?.add(p.order, category, polarity);
     }
   }
   return categories.map((c) => {

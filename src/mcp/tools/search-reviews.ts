@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { fingerprint } from '../../reviews/cursor.js';
-import { checkDateRange, searchFields } from '../../reviews/search-schema.js';
+import { checkSearchRanges, searchFields } from '../../reviews/search-schema.js';
 import { runSearch } from '../../reviews/search.js';
+import { insightsPending } from '../../reviews/aspect-index.js';
 import { reviewsText } from '../text-copy.js';
 import { keyCursor } from '../internal/cursor.js';
 import { invalidParams } from '../internal/errors.js';
@@ -14,13 +15,13 @@ import type { ToolDefinition } from './types.js';
 
 const SearchToolInput = z
   .strictObject({ ...searchFields, detail: detailField, cursor: cursorField })
-  .superRefine(checkDateRange);
+  .superRefine(checkSearchRanges);
 
 export const searchReviews: ToolDefinition = {
   name: 'search_reviews',
   title: 'Search reviews',
   description:
-    'Search the reviews. Every filter is optional and they combine with AND: rating (exact stars), min_rating, since/until (local dates, inclusive), query (case-insensitive substring of title or text), mentions_technician (full name or unique first name of a staff member), mentions_service (service id from list_services), limit (1-100, default 20). Results are newest first; `total` counts all matches; a page ends at `limit` or at its size budget (about 375 tokens per review asked for), whichever comes first: pass `nextCursor` back as `cursor` (with the same filters) for more. detail: compact (default) or full. Same rules as GET /api/reviews/search.',
+    'Search the reviews (the rules of GET /api/reviews/search). Optional filters, combined with AND: rating, min_rating, max_rating, since, until, query, mentions_technician, mentions_service (id from list_services), aspect and polarity (what a review is about, whatever its words: aspect wait-time with polarity negative is the complaints about waiting; counts match get_insights), limit (1-100, default 20). Newest first; `total` counts all matches; a page ends at `limit` or its size budget (about 375 tokens per review asked for): pass `nextCursor` back as `cursor` with the same filters. detail: compact (default) or full.',
   input: SearchToolInput,
   output: z.object({
     count: z.number().int(),
@@ -33,7 +34,10 @@ export const searchReviews: ToolDefinition = {
     const filters = args as z.output<typeof SearchToolInput>;
     const unknown = unknownName(ctx, filters);
     if (unknown) return { error: unknown };
-    const outcome = runSearch(ctx.snapshot.index, filters, afterCursor(args));
+    if ((filters.aspect ?? filters.polarity) !== undefined && !ctx.snapshot.aspects) {
+      return { error: insightsPending().message };
+    }
+    const outcome = runSearch(ctx.snapshot.index, filters, afterCursor(args), ctx.snapshot.aspects);
     if (!outcome.ok) {
       const first = outcome.issues[0]!;
       throw invalidParams(

@@ -32,6 +32,15 @@ export function explainIssue(issue: Issue): { label: string; text: string } {
       return { label, text: 'Choose a whole number of stars from 1 to 5.' };
     case 'min_rating':
       return { label, text: 'Choose a number of stars from 1 to 5.' };
+    case 'max_rating':
+      // The range rule (`checkSearchRanges`) is the one issue of `max_rating` about both bounds.
+      return /\bbelow\b/.test(issue.message)
+        ? { label: 'Stars', text: 'Choose an “Up to” on or above the “At least”.' }
+        : { label, text: 'Choose a number of stars from 1 to 5.' };
+    case 'aspect':
+      return { label, text: 'Choose a topic from the list.' };
+    case 'polarity':
+      return { label, text: 'Choose what the review said from the list.' };
     case 'since':
       // The date-range rule (`checkDateRange`) is the one issue of `since` about both dates.
       return /\bafter\b/.test(issue.message)
@@ -60,11 +69,14 @@ export function explainIssue(issue: Issue): { label: string; text: string } {
 const LABELS: ReadonlyDict<string> = dict({
   rating: 'Stars',
   min_rating: 'At least',
+  max_rating: 'Up to',
   since: 'From',
   until: 'To',
   query: 'Words in the review',
   mentions_technician: 'Staff member',
   mentions_service: 'Service',
+  aspect: 'About',
+  polarity: 'Said',
   page: 'Page',
 });
 

@@ -1,13 +1,13 @@
 import { FALLBACK_TIME_ZONE } from '../../domain/dates.js';
 import type { Issue } from '../../domain/issues.js';
 import type { Review } from '../../domain/review.js';
-import { normalizeName } from '../../reviews/search-index.js';
 import { runSearch } from '../../reviews/search.js';
 import type { Snapshot } from '../../snapshot/types.js';
 import { PAGE_PATHS } from '../paths.js';
-import { FILTER_NAMES, hasFilters, PAGE_SIZE, type FilterName, type PageQuery } from '../query.js';
+import { hasFilters, PAGE_SIZE, type PageQuery } from '../query.js';
 import { businessCard } from './business-card.js';
-import { formatCount, formatDate, formatRating, plural, words } from './format.js';
+import { chips, filterForm } from './filter-form.js';
+import { formatCount, formatRating, plural } from './format.js';
 import { html, raw, type Html } from './html.js';
 import { listLd } from './json-ld.js';
 import { businessName, sitePage, type Site } from './layout.js';
@@ -22,125 +22,6 @@ export function cardContext(snapshot: Snapshot): CardContext {
     serviceNames: new Map((business?.services ?? []).map((s) => [s.id, s.name])),
     timeZone: business?.timeZone ?? FALLBACK_TIME_ZONE,
   };
-}
-
-/** The display name of a staff filter value (normalised by the schema): the roster's spelling. */
-function staffName(snapshot: Snapshot, value: string): string {
-  return snapshot.views.staff.find((s) => normalizeName(s.name) === value)?.name ?? value;
-}
-
-function option(value: string, label: string, selected: boolean): Html {
-  return html`<option value="${value}" ${selected ? raw(' selected') : ''}>${label}</option>`;
-}
-
-function select(id: string, name: string, label: string, options: Html[]): Html {
-  return html`<div>
-    <label for="${id}">${label}</label
-    ><select id="${id}" name="${name}">
-      ${option('', 'Any', false)}${options}
-    </select>
-  </div>`;
-}
-
-function filterForm(snapshot: Snapshot, q: PageQuery): Html {
-  const ratings = [5, 4, 3, 2, 1].map((n) =>
-    option(String(n), `${n} star${n === 1 ? '' : 's'}`, q.rating === n),
-  );
-  const mins = [4, 3, 2].map((n) => option(String(n), `${n} stars and up`, q.min_rating === n));
-  if (q.min_rating !== undefined && ![2, 3, 4].includes(q.min_rating))
-    mins.push(option(String(q.min_rating), `${q.min_rating} stars and up`, true));
-  const people = snapshot.views.staff
-    .filter((s) => s.mentions > 0)
-    .map((s) => s.name)
-    .sort((a, b) => a.localeCompare(b));
-  const staff = people.map((name) =>
-    option(name, name, normalizeName(name) === q.mentions_technician),
-  );
-  if (
-    q.mentions_technician !== undefined &&
-    !people.some((n) => normalizeName(n) === q.mentions_technician)
-  )
-    staff.push(option(q.mentions_technician, q.mentions_technician, true));
-  const catalogue = snapshot.business?.services ?? [];
-  const services = catalogue.map((s) => option(s.id, s.name, s.id === q.mentions_service));
-  if (q.mentions_service !== undefined && !catalogue.some((s) => s.id === q.mentions_service))
-    services.push(option(q.mentions_service, q.mentions_service, true));
-  // Folded away until asked for (no script: a details element), so that on a phone the reviews
-  // start on the first screen; open on a filtered view, where the filters are being worked on.
-  return html`<details class="card filters-panel"${hasFilters(q) ? raw(' open') : ''}>
-    <summary>
-      <span id="filters-title">Search and filter reviews</span
-      ><span class="hint">Words, stars, dates, staff, service</span>
-    </summary>
-    <form
-      class="filters"
-      method="get"
-      action="${viewHref({})}"
-      role="search"
-      aria-labelledby="filters-title"
-    >
-      <div class="wide">
-        <label for="f-query">Words in the review</label
-        ><input id="f-query" name="query" type="search" maxlength="200" value="${q.query ?? ''}" />
-      </div>
-      ${select('f-rating', 'rating', 'Stars', ratings)}${select('f-min', 'min_rating', 'At least', mins)}
-      <div>
-        <label for="f-since">From</label
-        ><input id="f-since" name="since" type="date" value="${q.since ?? ''}" />
-      </div>
-      <div>
-        <label for="f-until">To</label
-        ><input id="f-until" name="until" type="date" value="${q.until ?? ''}" />
-      </div>
-      ${select('f-staff', 'mentions_technician', 'Staff member', staff)}${select('f-service', 'mentions_service', 'Service', services)}
-      <div class="actions wide">
-        <button type="submit">Show reviews</button
-        >${hasFilters(q) ? html`<a href="${PAGE_PATHS.home}">Clear all filters</a>` : ''}
-      </div>
-    </form>
-  </details>`;
-}
-
-const FILTER_LABELS: Record<FilterName, string> = {
-  rating: 'Stars',
-  min_rating: 'At least',
-  since: 'From',
-  until: 'To',
-  query: 'Words',
-  mentions_technician: 'Staff',
-  mentions_service: 'Service',
-};
-
-function filterValue(snapshot: Snapshot, name: FilterName, q: PageQuery): string {
-  const v = q[name]!;
-  if (name === 'since' || name === 'until') return formatDate(String(v));
-  if (name === 'mentions_technician') return staffName(snapshot, String(v));
-  if (name === 'mentions_service') {
-    const id = String(v);
-    return snapshot.business?.services.find((s) => s.id === id)?.name ?? words(id);
-  }
-  if (name === 'query') return `“${String(v)}”`;
-  return `${String(v)} ★`;
-}
-
-function chips(snapshot: Snapshot, q: PageQuery): Html {
-  const active = FILTER_NAMES.filter((n) => q[n] !== undefined);
-  if (active.length === 0) return raw('');
-  const values = queryValues(q);
-  delete values.page;
-  const items = active.map((name) => {
-    const rest = { ...values };
-    delete rest[name];
-    return html`<li>
-      <a href="${viewHref(rest)}"
-        >${FILTER_LABELS[name]}: ${filterValue(snapshot, name, q)} <span aria-hidden="true">×</span
-        ><span class="visually-hidden">(remove this filter)</span></a
-      >
-    </li>`;
-  });
-  return html`<ul class="chips" aria-label="Active filters">
-    ${items}
-  </ul>`;
 }
 
 /**
@@ -187,13 +68,15 @@ function searchError(snapshot: Snapshot, q: PageQuery, issues: Issue[]): PageErr
 /**
  * Renders `GET /` for a parsed query: the business, the filter form, the page of matching
  * reviews (the search of `/api/reviews/search`, newest first) and the pager. Throws a page past
- * the last as a 404 and an ambiguous staff name as the search's 400 (`PageError`).
+ * the last as a 404, an ambiguous staff name as the search's 400 (`PageError`), and a topic
+ * filter while the version's insights are computed as the search's 503 (`insights_pending`).
  */
 export function renderHome(site: Site, snapshot: Snapshot, q: PageQuery): string {
   const page = q.page ?? 1;
   const offset = (page - 1) * PAGE_SIZE;
   const { page: _page, ...filters } = q;
-  const outcome = runSearch(snapshot.index, { ...filters, limit: offset + PAGE_SIZE });
+  const limit = offset + PAGE_SIZE;
+  const outcome = runSearch(snapshot.index, { ...filters, limit }, undefined, snapshot.aspects);
   if (!outcome.ok) throw searchError(snapshot, q, outcome.issues);
   const { total } = outcome.hits;
   if (page > 1 && offset >= total) {

@@ -2,10 +2,29 @@ import type { Insights } from '../../../insights/index.js';
 import { LEGEND, sentimentBar, sharesText, sparkline } from '../charts.js';
 import { formatCount, plural } from '../format.js';
 import { html, raw, type Html } from '../html.js';
+import { viewHref } from '../links.js';
 import { quotes, type LanguageOf } from './quotes.js';
-import { list } from './words.js';
+import { list, type Aspect } from './words.js';
 
 /** The topic cards of the insights page: the aspects (with their trends) and the other topics. */
+
+/**
+ * Links from an aspect's card to its reviews on `/` (the search's `aspect`, and with
+ * `polarity=negative` its complaints): the counts are the search's totals, the same analysis.
+ */
+function reviewLinks(a: Aspect): Html {
+  const about = html`<span class="visually-hidden"> about ${a.name.toLowerCase()}</span>`;
+  const complaints =
+    a.negative > 0
+      ? html` · <a href="${viewHref({ aspect: a.id, polarity: 'negative' })}"
+            >Read the ${plural(a.negative, 'complaint')}${about}</a
+          >`
+      : '';
+  return html`<p class="more">
+    <a href="${viewHref({ aspect: a.id })}">Read the ${plural(a.mentions, 'review')}${about}</a
+    >${complaints}
+  </p>`;
+}
 
 /** "What customers talk about": a card per aspect mentioned, most mentioned first. */
 export function aspects(doc: Insights, lang: LanguageOf): Html {
@@ -21,6 +40,7 @@ export function aspects(doc: Insights, lang: LanguageOf): Html {
         ${sentimentBar(a)}
         <p class="shares">${sharesText(a)}</p>
         ${sparkline(a.trend)}${quotes(a.evidence.positive, lang, 'positive', 1)}${quotes(a.evidence.negative, lang, 'negative', 1)}
+        ${reviewLinks(a)}
       </article>`,
   );
   return html`<section aria-labelledby="aspects-title">
