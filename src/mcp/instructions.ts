@@ -24,7 +24,7 @@ function writeInstructions(snapshot: Snapshot): string {
   return [
     `Read-only verified customer reviews of ${about}: ${snapshot.aggregate.ratingCount} ratings, average ${snapshot.aggregate.ratingValue ?? 'n/a'}/5.`,
     'Start with get_insights (an overview: summary, aspects with scores, significant changes, top staff) or search_reviews (filters combine with AND; dates are local YYYY-MM-DD; newest first, paged with nextCursor).',
-    'list_staff and list_services give the staff and the service catalogue with mention counts; get_business gives the address, departments and the aggregate rating; get_rating_summary gives distributions by month, department or source; get_reviews_since pages through reviews since a date, oldest first; get_review fetches one review by id.',
+    'list_staff and list_services give the staff and the service catalogue with mention counts; get_business gives the address, departments and the aggregate rating; get_rating_summary gives distributions by month, department or source; get_reviews_since pages through reviews since a date, oldest first; get_review fetches one review by id; get_changes follows every addition, edit and removal in commit order.',
     'Every tool is read-only. Quote reviews by id when you cite them.',
   ].join(' ');
 }
