@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { isLegacyRequest } from '@modelcontextprotocol/server';
+import { MODERN_VERSION } from '../revisions.js';
 
 /**
  * The era step: which protocol era a `POST /mcp` belongs to, decided by the SDK's own
@@ -34,7 +35,28 @@ export function webRequest(req: IncomingMessage, signal?: AbortSignal): Request 
   return new Request('http://mcp.local/mcp', { method: req.method, headers, signal });
 }
 
-/** The era of a POST whose body was read and parsed (`body`). */
+/** The `_meta` key by which a 2026-07-28 request claims its revision. */
+const MODERN_CLAIM = 'io.modelcontextprotocol/protocolVersion';
+
+/** Whether any message of a parsed body carries the modern `_meta` claim. */
+function claimsModern(body: unknown): boolean {
+  const messages: unknown[] = Array.isArray(body) ? body : [body];
+  return messages.some((m) => {
+    const meta = (m as { params?: { _meta?: unknown } } | null)?.params?._meta;
+    return typeof meta === 'object' && meta !== null && MODERN_CLAIM in meta;
+  });
+}
+
+/**
+ * The era of a POST whose body was read and parsed (`body`). A request of a 2025 session (its
+ * `Mcp-Session-Id`, no modern claim, no modern `MCP-Protocol-Version`) stays in its era even when
+ * the SDK's message schema refuses its params (a `_meta.progressToken` that is an object): the
+ * SDK would classify it as modern and answer -32600, where the session path answers the -32602
+ * of the params at fault.
+ */
 export async function eraOf(req: IncomingMessage, body: unknown): Promise<Era> {
+  const session = req.headers['mcp-session-id'] !== undefined;
+  const header = req.headers['mcp-protocol-version'];
+  if (session && header !== MODERN_VERSION && !claimsModern(body)) return 'legacy';
   return (await isLegacyRequest(webRequest(req), body)) ? 'legacy' : 'modern';
 }
