@@ -92,6 +92,9 @@ export default defineConfig({
           name: 'system',
           include: ['test/system/**/*.test.ts'],
           globalSetup: ['test/setup/postgres.ts', 'test/setup/build.ts'],
+          // Each test drives several processes (instances, nginx, the CLI on both engines) while
+          // the other files do the same: a step of 6 s alone took over 30 s on a busy 2-core machine.
+          testTimeout: 120_000,
         },
       },
       {
