@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { AspectInsight, Evidence, Insights } from '../schema.js';
+import type { Evidence, Insights } from '../schema.js';
+import { aspectInsight } from '../../../test/helpers/aspects.js';
 import { computeSummary } from './summary.js';
 
 const quote = (id: string, n: number): Evidence => ({
@@ -7,30 +8,13 @@ const quote = (id: string, n: number): Evidence => ({
   quote: `Quote ${n} about ${id}.`,
 });
 
-/** An aspect with these counts; score and mentions as computeAspects gives them. */
-function aspect(
-  id: string,
-  name: string,
-  [positive, negative, neutral, mixed]: [number, number, number, number],
-): AspectInsight {
-  const mentions = positive + negative + neutral + mixed;
-  return {
-    id,
-    name,
-    mentions,
-    positive,
-    negative,
-    neutral,
-    mixed,
-    score: mentions ? Math.round(((positive - negative) / mentions) * 1000) / 1000 : null,
-    trend: [],
-    evidence: {
-      positive: [quote(id, 1), quote(id, 2), quote(id, 3)],
-      negative: [quote(id, 4), quote(id, 5), quote(id, 6)],
-      neutral: [],
-    },
-  };
-}
+/** An aspect with these counts, three quotes of each of its first two polarities. */
+const aspect = (id: string, name: string, counts: [number, number, number, number]) =>
+  aspectInsight(id, name, counts, {
+    positive: [quote(id, 1), quote(id, 2), quote(id, 3)],
+    negative: [quote(id, 4), quote(id, 5), quote(id, 6)],
+    neutral: [],
+  });
 
 const ASPECTS = [
   aspect('overall', 'Overall', [50, 0, 0, 0]), // never a strength or weakness

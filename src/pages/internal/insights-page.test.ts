@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { serviceUrls } from '../../catalogue.js';
 import type { AggregateRating } from '../../domain/aggregate.js';
 import { Insights } from '../../insights/index.js';
+import { aspectInsight } from '../../../test/helpers/aspects.js';
 import { renderInsightsPage } from './insights-page.js';
 import type { Site } from './layout.js';
 
@@ -21,28 +22,7 @@ const aggregate: AggregateRating = {
 };
 
 const id = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
-const none = { positive: [], negative: [], neutral: [] };
-const aspect = (
-  aspectId: string,
-  name: string,
-  counts: [number, number, number, number],
-  evidence: Insights['aspects'][number]['evidence'] = none,
-) => {
-  const [positive, negative, neutral, mixed] = counts;
-  const mentions = positive + negative + neutral + mixed;
-  return {
-    id: aspectId,
-    name,
-    mentions,
-    positive,
-    negative,
-    neutral,
-    mixed,
-    score: mentions ? (positive - negative) / mentions : null,
-    trend: [],
-    evidence,
-  };
-};
+const aspect = aspectInsight;
 
 /** An insights document as `/insights.json` serves it, written by hand. */
 const doc = Insights.parse({
