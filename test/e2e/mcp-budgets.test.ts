@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BusinessInput } from '../../src/domain/business.js';
 import { LIMITS, type ReviewSourceInput } from '../../src/domain/review.js';
+import { SECTIONS } from '../../src/mcp/tools/insights-sections.js';
 import { waitUntil } from '../helpers/child-service.js';
 import { testBusiness } from '../helpers/fixtures.js';
 import { connectMeteredClient, type MeteredClient } from '../helpers/mcp.js';
@@ -161,19 +162,8 @@ const CALLS: {
   {
     name: 'get_insights',
     defaults: {},
-    maxima: [
-      'aspects',
-      'staff',
-      'services',
-      'serviceAreas',
-      'topics',
-      'faq',
-      'summary',
-      'changes',
-      'ownerResponses',
-      'method',
-      'entities',
-    ].map((section) => ({ section })),
+    // Every section the tool offers, each at its largest.
+    maxima: SECTIONS.map((section) => ({ section })),
   },
 ];
 

@@ -22,6 +22,7 @@ import {
 import { openPostgresStore } from '../../src/store/core/postgres.js';
 import { MIGRATIONS } from '../../src/store/internal/migrations.js';
 import { isServiceError } from '../../src/platform/errors.js';
+import { overlappingWrites } from './overlapping-writes.js';
 import { describeStoreContract } from './store-contract.js';
 import { describeTransferContract, type OpenedStore } from './transfer-contract.js';
 
@@ -171,23 +172,7 @@ describe('the PostgreSQL store', () => {
   it('fails a transaction whose write conflicts with a change committed meanwhile, writing nothing', async () => {
     const first = db.open();
     const second = db.open();
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    let wrote!: () => void;
-    const written = new Promise<void>((resolve) => (wrote = resolve));
-    const slow = first.transaction(async (tx) => {
-      await tx.upsertReviews([storedRow('slow')]);
-      wrote();
-      await held;
-      await tx.bumpVersion('2030-01-01T00:00:00.000Z');
-    });
-    // The other change commits only once this transaction has written, so they truly overlap.
-    await written;
-    const quick = await second.transaction(async (tx) => {
-      await tx.upsertReviews([storedRow('quick')]);
-      return tx.bumpVersion('2030-01-02T00:00:00.000Z');
-    });
-    release();
+    const { slow, quick } = await overlappingWrites(first, second);
     await expect(slow).rejects.toSatisfy(isConcurrentChange);
     expect(await first.state()).toEqual(quick);
     expect(await first.countReviews()).toBe(1);

@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { storedRow } from '../helpers/records.js';
 import { CONCURRENT_CHANGE, openStore } from '../../src/store/index.js';
 import { isServiceError } from '../../src/platform/errors.js';
+import { overlappingWrites } from './overlapping-writes.js';
 import { describeStoreContract } from './store-contract.js';
 import { describeTransferContract } from './transfer-contract.js';
 import type { Store } from '../../src/store/index.js';
@@ -88,23 +89,7 @@ describe('SQLite staged transactions', () => {
   it('write nothing when another writer committed a change meanwhile', async () => {
     const first = open();
     const second = open();
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    let wrote!: () => void;
-    const written = new Promise<void>((resolve) => (wrote = resolve));
-    const slow = first.transaction(async (tx) => {
-      await tx.upsertReviews([storedRow('slow')]);
-      wrote();
-      await held;
-      await tx.bumpVersion('2030-01-01T00:00:00.000Z');
-    });
-    // The other change commits only once this transaction has written, so they truly overlap.
-    await written;
-    const quick = await second.transaction(async (tx) => {
-      await tx.upsertReviews([storedRow('quick')]);
-      return tx.bumpVersion('2030-01-02T00:00:00.000Z');
-    });
-    release();
+    const { slow, quick } = await overlappingWrites(first, second);
     await expect(slow).rejects.toSatisfy(isConcurrentChange);
     expect(await first.state()).toEqual(quick);
     const ids = (await first.readDataset()).reviews.map(
