@@ -82,3 +82,17 @@ describe('HEALTHZ_STALE_SECONDS', () => {
     );
   });
 });
+
+describe('SYNC_INTERVAL_SECONDS', () => {
+  it('is 900 s unless set, and 0 turns scheduled sync off', () => {
+    expect(loadConfig({}).sync).toEqual({ intervalMs: 900_000 });
+    expect(loadConfig({ SYNC_INTERVAL_SECONDS: '0' }).sync).toEqual({ intervalMs: 0 });
+    expect(loadConfig({ SYNC_INTERVAL_SECONDS: '60' }).sync).toEqual({ intervalMs: 60_000 });
+  });
+
+  it.each(['-1', '15m', '604801'])('refuses %s in one line', (value) => {
+    const load = () => loadConfig({ SYNC_INTERVAL_SECONDS: value });
+    expect(load).toThrow(configInvalid);
+    expect(load).toThrow(`invalid SYNC_INTERVAL_SECONDS="${value}"`);
+  });
+});

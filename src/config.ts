@@ -56,6 +56,14 @@ export interface Config {
    * empty: the TCP peer is the client.
    */
   readonly trustProxyCidrs: readonly string[];
+  /** The review sources the service runs by itself (`src/sources`, docs/sources.md). */
+  readonly sync: SyncConfig;
+}
+
+/** Settings of the review sources (`SYNC_*`). */
+export interface SyncConfig {
+  /** From the end of a source's run to its next (0: scheduled sync is off). */
+  readonly intervalMs: number;
 }
 
 /** Settings of the WebSub hub (every `WEBSUB_*` variable). */
@@ -197,6 +205,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mcpStreamsPerAddress: e.MCP_STREAMS_PER_ADDRESS,
     mcpStreamIdleSeconds: e.MCP_STREAM_IDLE_SECONDS,
     trustProxyCidrs: Object.freeze(e.TRUST_PROXY_CIDRS),
+    sync: Object.freeze({ intervalMs: e.SYNC_INTERVAL_SECONDS * 1000 }),
     websub: Object.freeze({
       callbackAllowCidrs: Object.freeze(e.WEBSUB_CALLBACK_ALLOW_CIDRS),
       rateLimitPerMin: e.WEBSUB_RATE_LIMIT_PER_MIN,

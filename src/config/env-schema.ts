@@ -130,4 +130,6 @@ export const EnvSchema = z.object({
   WEBSUB_LEASE_MIN_SECONDS: positiveInt(MAX_LEASE_SECONDS).default(3_600),
   WEBSUB_LEASE_DEFAULT_SECONDS: positiveInt(MAX_LEASE_SECONDS).default(864_000),
   WEBSUB_LEASE_MAX_SECONDS: positiveInt(MAX_LEASE_SECONDS).default(2_592_000),
+  // Every configured review source runs this often (docs/sources.md); 0 turns scheduled sync off.
+  SYNC_INTERVAL_SECONDS: intFrom(0, 7 * 86_400).default(900),
 });

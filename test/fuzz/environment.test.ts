@@ -65,6 +65,7 @@ const VALID: Record<(typeof KEYS)[number], readonly string[]> = {
   WEBSUB_LEASE_MIN_SECONDS: ['3600', '1'],
   WEBSUB_LEASE_DEFAULT_SECONDS: ['864000', '3600'],
   WEBSUB_LEASE_MAX_SECONDS: ['2592000', '31536000'],
+  SYNC_INTERVAL_SECONDS: ['900', '0', '604800'],
 };
 
 /**
