@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CONFIG_INVALID, loadConfig, loadEnv } from './config.js';
 
@@ -85,14 +88,93 @@ describe('HEALTHZ_STALE_SECONDS', () => {
 
 describe('SYNC_INTERVAL_SECONDS', () => {
   it('is 900 s unless set, and 0 turns scheduled sync off', () => {
-    expect(loadConfig({}).sync).toEqual({ intervalMs: 900_000 });
-    expect(loadConfig({ SYNC_INTERVAL_SECONDS: '0' }).sync).toEqual({ intervalMs: 0 });
-    expect(loadConfig({ SYNC_INTERVAL_SECONDS: '60' }).sync).toEqual({ intervalMs: 60_000 });
+    expect(loadConfig({}).sync).toEqual({ intervalMs: 900_000, gbp: null });
+    expect(loadConfig({ SYNC_INTERVAL_SECONDS: '0' }).sync).toEqual({ intervalMs: 0, gbp: null });
+    expect(loadConfig({ SYNC_INTERVAL_SECONDS: '60' }).sync).toEqual({
+      intervalMs: 60_000,
+      gbp: null,
+    });
   });
 
   it.each(['-1', '15m', '604801'])('refuses %s in one line', (value) => {
     const load = () => loadConfig({ SYNC_INTERVAL_SECONDS: value });
     expect(load).toThrow(configInvalid);
     expect(load).toThrow(`invalid SYNC_INTERVAL_SECONDS="${value}"`);
+  });
+});
+
+describe('GBP_* (Google Business Profile)', () => {
+  const gbp = {
+    GBP_LOCATION: 'accounts/1234/locations/5678',
+    GBP_CLIENT_ID: 'id.apps.googleusercontent.com',
+    GBP_CLIENT_SECRET: 'the-client-secret',
+    GBP_REFRESH_TOKEN: '1//the-refresh-token',
+  };
+
+  it('is off unless GBP_LOCATION is set, and takes its defaults', () => {
+    expect(loadConfig({}).sync.gbp).toBeNull();
+    expect(loadConfig(gbp).sync.gbp).toEqual({
+      location: 'accounts/1234/locations/5678',
+      clientId: 'id.apps.googleusercontent.com',
+      clientSecret: 'the-client-secret',
+      refreshToken: '1//the-refresh-token',
+      apiBaseUrl: 'https://mybusiness.googleapis.com',
+      tokenUrl: 'https://oauth2.googleapis.com/token',
+      fullSyncMs: 24 * 3_600_000,
+    });
+  });
+
+  it('reads a secret from its *_FILE, trimmed', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'config-gbp-'));
+    try {
+      writeFileSync(join(dir, 'token'), '1//from-a-file\n');
+      const env = { ...gbp, GBP_REFRESH_TOKEN: '', GBP_REFRESH_TOKEN_FILE: join(dir, 'token') };
+      expect(loadConfig(env).sync.gbp?.refreshToken).toBe('1//from-a-file');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it.each([
+    [
+      { GBP_LOCATION: 'locations/5678' },
+      'invalid GBP_LOCATION="locations/5678": must be accounts/{account}/locations/{location}',
+    ],
+    [
+      { GBP_CLIENT_ID: '' },
+      'invalid GBP_LOCATION="accounts/1234/locations/5678": needs GBP_CLIENT_ID',
+    ],
+    [
+      { GBP_CLIENT_SECRET: '' },
+      'invalid GBP_LOCATION="accounts/1234/locations/5678": needs GBP_CLIENT_SECRET or GBP_CLIENT_SECRET_FILE',
+    ],
+    [
+      { GBP_REFRESH_TOKEN: '', GBP_REFRESH_TOKEN_FILE: '/nonexistent/token' },
+      'invalid GBP_REFRESH_TOKEN_FILE="/nonexistent/token": cannot be read (ENOENT)',
+    ],
+    [
+      { GBP_REFRESH_TOKEN_FILE: '/run/secrets/token' },
+      'invalid GBP_REFRESH_TOKEN_FILE="/run/secrets/token": set GBP_REFRESH_TOKEN or GBP_REFRESH_TOKEN_FILE, not both',
+    ],
+    [{ GBP_LOCATION: '' }, 'invalid GBP_CLIENT_ID=<set>: needs GBP_LOCATION too'],
+    [
+      { GBP_TOKEN_URL: 'oauth2.googleapis.com/token' },
+      'invalid GBP_TOKEN_URL="oauth2.googleapis.com/token": must be an absolute http(s) URL',
+    ],
+  ])('refuses %o in one line, never showing a secret', (change, message) => {
+    const load = () => loadConfig({ ...gbp, ...change });
+    expect(load).toThrow(configInvalid);
+    expect(load).toThrow(message);
+    try {
+      load();
+    } catch (err) {
+      expect((err as Error).message).not.toMatch(/the-client-secret|the-refresh-token/);
+    }
+  });
+
+  it('never shows a refused secret', () => {
+    // A secret cannot be refused by its own rule; its length is all a message may tell.
+    const load = () => loadConfig({ GBP_CLIENT_SECRET: 'the-client-secret' });
+    expect(load).toThrow('invalid GBP_CLIENT_SECRET=<set>: needs GBP_LOCATION too');
   });
 });

@@ -1,5 +1,11 @@
 import type { z } from 'zod';
 import { EnvSchema, type LOG_LEVELS } from './config/env-schema.js';
+import {
+  gbpSettings,
+  SOURCE_ENV_SHAPE,
+  SOURCE_SECRETS,
+  type GbpSettings,
+} from './config/sources.js';
 import { maskDatabaseUrl } from './store/index.js';
 import { dict, own, type Dict } from './platform/dict.js';
 import { ServiceError } from './platform/errors.js';
@@ -64,7 +70,11 @@ export interface Config {
 export interface SyncConfig {
   /** From the end of a source's run to its next (0: scheduled sync is off). */
   readonly intervalMs: number;
+  /** Google Business Profile (`GBP_*`), or null when `GBP_LOCATION` is unset. */
+  readonly gbp: GbpSettings | null;
 }
+
+export type { GbpSettings };
 
 /** Settings of the WebSub hub (every `WEBSUB_*` variable). */
 export interface WebSubConfig {
@@ -98,7 +108,7 @@ function configError(message: string): ServiceError {
 type EnvKey = keyof typeof EnvSchema.shape;
 
 /** Variables whose values no message shows, not even in part. */
-const SECRETS: ReadonlySet<string> = new Set(['MCP_SESSION_SECRET']);
+const SECRETS: ReadonlySet<string> = new Set(['MCP_SESSION_SECRET', ...SOURCE_SECRETS]);
 
 /** Parses the variables of `schema` (empty ones count as unset); a `CONFIG_INVALID` error names the first bad one. */
 function parseEnv<S extends z.ZodObject>(schema: S, env: NodeJS.ProcessEnv): z.output<S> {
@@ -133,6 +143,28 @@ export function loadEnv<K extends EnvKey>(
   const mask: Partial<Record<EnvKey, true>> = {};
   for (const k of keys) mask[k] = true;
   return parseEnv(EnvSchema.pick(mask), env) as Pick<z.output<typeof EnvSchema>, K>;
+}
+
+/** The variables of the review sources (`dealer-reviews sync` reads these and DATABASE_URL). */
+export const SYNC_ENV_KEYS = [
+  'SYNC_INTERVAL_SECONDS',
+  ...Object.keys(SOURCE_ENV_SHAPE),
+] as EnvKey[];
+
+/** The review sources' settings from their parsed variables. */
+function syncConfig(
+  e: Pick<z.output<typeof EnvSchema>, keyof typeof SOURCE_ENV_SHAPE | 'SYNC_INTERVAL_SECONDS'>,
+): SyncConfig {
+  const gbp = gbpSettings(e, configError);
+  return Object.freeze({
+    intervalMs: e.SYNC_INTERVAL_SECONDS * 1000,
+    gbp: gbp && Object.freeze(gbp),
+  });
+}
+
+/** Only the review sources' settings (what `dealer-reviews sync` needs, with DATABASE_URL). */
+export function loadSyncConfig(env: NodeJS.ProcessEnv = process.env): SyncConfig {
+  return syncConfig(loadEnv(SYNC_ENV_KEYS, env) as z.output<typeof EnvSchema>);
 }
 
 /**
@@ -205,7 +237,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mcpStreamsPerAddress: e.MCP_STREAMS_PER_ADDRESS,
     mcpStreamIdleSeconds: e.MCP_STREAM_IDLE_SECONDS,
     trustProxyCidrs: Object.freeze(e.TRUST_PROXY_CIDRS),
-    sync: Object.freeze({ intervalMs: e.SYNC_INTERVAL_SECONDS * 1000 }),
+    sync: syncConfig(e),
     websub: Object.freeze({
       callbackAllowCidrs: Object.freeze(e.WEBSUB_CALLBACK_ALLOW_CIDRS),
       rateLimitPerMin: e.WEBSUB_RATE_LIMIT_PER_MIN,

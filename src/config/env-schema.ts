@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import { databaseUrlProblem } from '../store/index.js';
+import { SOURCE_ENV_SHAPE } from './sources.js';
 
 /**
  * The environment variables the service reads, as one zod schema: each variable's rule, message
@@ -132,4 +133,6 @@ export const EnvSchema = z.object({
   WEBSUB_LEASE_MAX_SECONDS: positiveInt(MAX_LEASE_SECONDS).default(2_592_000),
   // Every configured review source runs this often (docs/sources.md); 0 turns scheduled sync off.
   SYNC_INTERVAL_SECONDS: intFrom(0, 7 * 86_400).default(900),
+  // Google Business Profile (src/config/sources.ts).
+  ...SOURCE_ENV_SHAPE,
 });

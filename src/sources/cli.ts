@@ -1,11 +1,11 @@
 import { hostname } from 'node:os';
 import { pino } from 'pino';
 import { commandFailed, parseCommandLine, printUsage, runCommandLine, usageError } from '../cli.js';
-import { loadEnv } from '../config.js';
+import { loadEnv, loadSyncConfig } from '../config.js';
 import { formatSummary } from '../import/report.js';
 import { lowerProcessPriority } from '../platform/priority.js';
 import { openStoreWithin, type Store } from '../store/index.js';
-import { configuredSources, SOURCE_ENV_KEYS } from './configured.js';
+import { configuredSources } from './configured.js';
 import { holderName, runSource, type RunOutcome } from './run.js';
 import type { ReviewSource } from './types.js';
 
@@ -100,13 +100,13 @@ export function main(argv: readonly string[]): Promise<number> {
     });
     if (parsed === null) return printUsage(CLI);
     if (parsed.positionals.length > 0) throw usageError('sync takes no arguments');
-    const env = loadEnv(['DATABASE_URL', ...SOURCE_ENV_KEYS]);
-    const sources = configuredSources({ intervalMs: env.SYNC_INTERVAL_SECONDS * 1000 });
+    const { DATABASE_URL } = loadEnv(['DATABASE_URL']);
+    const sources = configuredSources(loadSyncConfig());
     if (sources.length === 0) {
       throw commandFailed('no review source is configured (see docs/sources.md)');
     }
     lowerProcessPriority();
-    const store = await openStoreWithin(env.DATABASE_URL);
+    const store = await openStoreWithin(DATABASE_URL);
     try {
       const { full = false, 'dry-run': dryRun = false, json = false } = parsed.values;
       return await syncAll(store, sources, { full, dryRun, json });

@@ -3,7 +3,7 @@
  * one run under its lease (`runSource`), the scheduler, the sync thread the service starts, and
  * the `dealer-reviews sync` command (`cli.ts`).
  */
-export { configuredSources, SOURCE_ENV_KEYS } from './configured.js';
+export { configuredSources } from './configured.js';
 export type { SourceSettings } from './configured.js';
 export { holderName, LEASE_MS, runSource } from './run.js';
 export type { RunOptions, RunOutcome } from './run.js';
