@@ -1,4 +1,5 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { gbpEnv, gbpReview, startGbpStandIn, type GbpStandIn } from '../helpers/gbp-stand-in.js';
@@ -90,5 +91,38 @@ describe('Google Business Profile sync (against the local stand-in)', () => {
     expect(run.stdout + run.stderr).not.toMatch(
       /stand-in-client-secret|stand-in-refresh-token|ya29\./,
     );
+  });
+});
+
+describe('a bad Google Business Profile setting', () => {
+  it.each([
+    [
+      { GBP_LOCATION: 'locations/5678' },
+      /^dealer-reviews: invalid GBP_LOCATION="locations\/5678": /,
+    ],
+    [
+      { GBP_REFRESH_TOKEN: '', GBP_REFRESH_TOKEN_FILE: '/nonexistent/refresh-token' },
+      /^dealer-reviews: invalid GBP_REFRESH_TOKEN_FILE="\/nonexistent\/refresh-token": cannot be read \(ENOENT\)$/,
+    ],
+    [{ GBP_CLIENT_SECRET: '' }, /needs GBP_CLIENT_SECRET or GBP_CLIENT_SECRET_FILE$/],
+  ])('%o stops start-up with one line and exit code 78', (change, line) => {
+    const base = {
+      GBP_LOCATION: 'accounts/1/locations/2',
+      GBP_CLIENT_ID: 'id',
+      GBP_CLIENT_SECRET: 'never-shown-secret',
+      GBP_REFRESH_TOKEN: 'never-shown-token',
+    };
+    const run = spawnSync(process.execPath, [join(ROOT, 'dist/src/main.js')], {
+      env: { PATH: process.env.PATH, SAMPLE_DATA: 'off', PORT: '0', ...base, ...change },
+      // Refused before any store is opened; a tmpdir cwd all the same.
+      cwd: tmpdir(),
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    expect(run.status, run.stderr).toBe(78);
+    const lines = run.stderr.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(line);
+    expect(run.stderr + run.stdout).not.toMatch(/never-shown/);
   });
 });
