@@ -65,6 +65,10 @@ export interface GbpStandIn {
   expireTokens(): void;
   /** The next `count` list calls answer 429 with `Retry-After: seconds`. */
   throttle(count: number, seconds: number): void;
+  /** Each list call answers after this long (to see runs that overlap). */
+  slowDown(ms: number): void;
+  /** The most list calls in flight at once so far. */
+  maxInFlight(): number;
   close(): Promise<void>;
 }
 
@@ -74,6 +78,9 @@ export async function startGbpStandIn(): Promise<GbpStandIn> {
   const live = new Set<string>();
   let issued = 0;
   let throttled = { count: 0, seconds: 0 };
+  let slowMs = 0;
+  let inFlight = 0;
+  let maxInFlight = 0;
 
   async function token(req: IncomingMessage, res: ServerResponse): Promise<void> {
     requests.push('token');
@@ -89,8 +96,18 @@ export async function startGbpStandIn(): Promise<GbpStandIn> {
     json(res, 200, { access_token: value, expires_in: 3599, token_type: 'Bearer' });
   }
 
-  function list(req: IncomingMessage, res: ServerResponse, url: URL): void {
+  async function list(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
     requests.push(url.search.slice(1));
+    maxInFlight = Math.max(maxInFlight, ++inFlight);
+    try {
+      if (slowMs > 0) await new Promise((resolve) => setTimeout(resolve, slowMs));
+      answer(req, res, url);
+    } finally {
+      inFlight--;
+    }
+  }
+
+  function answer(req: IncomingMessage, res: ServerResponse, url: URL): void {
     const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
     if (bearer === undefined || !live.has(bearer)) {
       return json(
@@ -132,6 +149,8 @@ export async function startGbpStandIn(): Promise<GbpStandIn> {
     requests,
     expireTokens: () => live.clear(),
     throttle: (count, seconds) => void (throttled = { count, seconds }),
+    slowDown: (ms) => void (slowMs = ms),
+    maxInFlight: () => maxInFlight,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());
