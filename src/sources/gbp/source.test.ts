@@ -111,6 +111,10 @@ describe('the Google Business Profile source, against the local stand-in', () =>
       result: { full: true, report: { pruned: 1 } },
     });
     expect([...(await published()).keys()].sort()).toEqual(['a', 'c']);
+    const removal = lines
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+      .find((l) => l.msg === 'reviews removed');
+    expect(removal).toMatchObject({ source: 'gbp', removed: 1, reason: 'removed at source' });
   });
 
   it('refreshes an expired token once, and waits out a 429 with Retry-After', async () => {

@@ -99,11 +99,23 @@ export function gbpSource(settings: GbpSettings): ReviewSource {
     name: GBP_SOURCE,
     async run(ctx) {
       const full = isFullPass(ctx, settings.fullSyncMs);
-      const cursor = full ? null : Date.parse(ctx.previous?.cursor ?? '');
+      const since = full ? null : Date.parse(ctx.previous?.cursor ?? '');
       const client = gbpClient(settings, { cap, tokens, signal: ctx.signal });
-      const listed = await listReviews(client, Number.isNaN(cursor) ? null : cursor);
+      const listed = await listReviews(
+        client,
+        since === null || Number.isNaN(since) ? null : since,
+      );
       ctx.logger.debug({ source: GBP_SOURCE, pages: listed.pages, full }, 'listed the reviews');
-      return importItems(ctx, listed, full, newestOf(listed.items) ?? ctx.previous?.cursor ?? null);
+      const cursor = newestOf(listed.items) ?? ctx.previous?.cursor ?? null;
+      const result = await importItems(ctx, listed, full, cursor);
+      if (result.report.pruned > 0 && !ctx.dryRun) {
+        const removed = result.report.pruned;
+        ctx.logger.info(
+          { source: GBP_SOURCE, removed, reason: 'removed at source' },
+          'reviews removed',
+        );
+      }
+      return result;
     },
   };
 }
