@@ -88,11 +88,23 @@ describe('HEALTHZ_STALE_SECONDS', () => {
 
 describe('SYNC_INTERVAL_SECONDS', () => {
   it('is 900 s unless set, and 0 turns scheduled sync off', () => {
-    expect(loadConfig({}).sync).toEqual({ intervalMs: 900_000, gbp: null });
-    expect(loadConfig({ SYNC_INTERVAL_SECONDS: '0' }).sync).toEqual({ intervalMs: 0, gbp: null });
+    expect(loadConfig({}).sync).toEqual({
+      intervalMs: 900_000,
+      gbp: null,
+      urls: [],
+      allowCidrs: [],
+    });
+    expect(loadConfig({ SYNC_INTERVAL_SECONDS: '0' }).sync).toEqual({
+      intervalMs: 0,
+      gbp: null,
+      urls: [],
+      allowCidrs: [],
+    });
     expect(loadConfig({ SYNC_INTERVAL_SECONDS: '60' }).sync).toEqual({
       intervalMs: 60_000,
       gbp: null,
+      urls: [],
+      allowCidrs: [],
     });
   });
 
@@ -100,6 +112,28 @@ describe('SYNC_INTERVAL_SECONDS', () => {
     const load = () => loadConfig({ SYNC_INTERVAL_SECONDS: value });
     expect(load).toThrow(configInvalid);
     expect(load).toThrow(`invalid SYNC_INTERVAL_SECONDS="${value}"`);
+  });
+});
+
+describe('SYNC_URLS and SYNC_ALLOW_CIDRS', () => {
+  it('lists each URL once, and the ranges', () => {
+    const env = {
+      SYNC_URLS: 'https://a.example/r.csv, https://a.example/r.csv,http://10.0.0.5/x.json',
+      SYNC_ALLOW_CIDRS: '10.0.0.0/8',
+    };
+    expect(loadConfig(env).sync).toMatchObject({
+      urls: ['https://a.example/r.csv', 'http://10.0.0.5/x.json'],
+      allowCidrs: ['10.0.0.0/8'],
+    });
+  });
+
+  it.each([
+    ['SYNC_URLS', 'ftp://a.example/r.csv'],
+    ['SYNC_URLS', 'a.example/r.csv'],
+    ['SYNC_ALLOW_CIDRS', '10.0.0.0/33'],
+  ])('refuses %s=%s in one line', (key, value) => {
+    expect(() => loadConfig({ [key]: value })).toThrow(configInvalid);
+    expect(() => loadConfig({ [key]: value })).toThrow(`invalid ${key}=`);
   });
 });
 

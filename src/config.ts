@@ -72,6 +72,10 @@ export interface SyncConfig {
   readonly intervalMs: number;
   /** Google Business Profile (`GBP_*`), or null when `GBP_LOCATION` is unset. */
   readonly gbp: GbpSettings | null;
+  /** Watched export URLs (`SYNC_URLS`), each a source. */
+  readonly urls: readonly string[];
+  /** Addresses the export URLs may reach although private or loopback, and over http. */
+  readonly allowCidrs: readonly string[];
 }
 
 export type { GbpSettings };
@@ -153,12 +157,17 @@ export const SYNC_ENV_KEYS = [
 
 /** The review sources' settings from their parsed variables. */
 function syncConfig(
-  e: Pick<z.output<typeof EnvSchema>, keyof typeof SOURCE_ENV_SHAPE | 'SYNC_INTERVAL_SECONDS'>,
+  e: Pick<
+    z.output<typeof EnvSchema>,
+    keyof typeof SOURCE_ENV_SHAPE | 'SYNC_INTERVAL_SECONDS' | 'SYNC_URLS' | 'SYNC_ALLOW_CIDRS'
+  >,
 ): SyncConfig {
   const gbp = gbpSettings(e, configError);
   return Object.freeze({
     intervalMs: e.SYNC_INTERVAL_SECONDS * 1000,
     gbp: gbp && Object.freeze(gbp),
+    urls: Object.freeze([...new Set(e.SYNC_URLS)]),
+    allowCidrs: Object.freeze(e.SYNC_ALLOW_CIDRS),
   });
 }
 

@@ -66,6 +66,11 @@ const VALID: Record<(typeof KEYS)[number], readonly string[]> = {
   WEBSUB_LEASE_DEFAULT_SECONDS: ['864000', '3600'],
   WEBSUB_LEASE_MAX_SECONDS: ['2592000', '31536000'],
   SYNC_INTERVAL_SECONDS: ['900', '0', '604800'],
+  SYNC_URLS: [
+    'https://exports.example.com/reviews.csv',
+    'https://a.example/x.json,http://10.0.0.5/e',
+  ],
+  SYNC_ALLOW_CIDRS: ['10.0.0.0/8', '127.0.0.1/32,::1/128', ''],
   GBP_LOCATION: ['accounts/1234/locations/5678'],
   GBP_CLIENT_ID: ['1234-abc.apps.googleusercontent.com'],
   GBP_CLIENT_SECRET: ['a-client-secret'],
