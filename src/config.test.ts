@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CONFIG_INVALID, loadConfig, loadEnv } from './config.js';
+import { CONFIG_INVALID, loadConfig, loadEnv, loadSyncConfig } from './config.js';
 
 /** A configuration error (`CONFIG_INVALID`). */
 const configInvalid = expect.objectContaining({ name: 'ServiceError', code: CONFIG_INVALID });
@@ -116,6 +116,20 @@ describe('SYNC_INTERVAL_SECONDS', () => {
 });
 
 describe('SYNC_URLS and SYNC_ALLOW_CIDRS', () => {
+  it('are read by loadSyncConfig (dealer-reviews sync) as by loadConfig', () => {
+    const env = {
+      SYNC_URLS: 'https://a.example/r.csv',
+      SYNC_ALLOW_CIDRS: '10.0.0.0/8',
+      PORT: 'bad',
+    };
+    expect(loadSyncConfig(env)).toEqual({
+      intervalMs: 900_000,
+      gbp: null,
+      urls: ['https://a.example/r.csv'],
+      allowCidrs: ['10.0.0.0/8'],
+    });
+  });
+
   it('lists each URL once, and the ranges', () => {
     const env = {
       SYNC_URLS: 'https://a.example/r.csv, https://a.example/r.csv,http://10.0.0.5/x.json',

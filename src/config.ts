@@ -150,10 +150,14 @@ export function loadEnv<K extends EnvKey>(
 }
 
 /** The variables of the review sources (`dealer-reviews sync` reads these and DATABASE_URL). */
-export const SYNC_ENV_KEYS = [
+export const SYNC_ENV_KEYS: readonly (
+  keyof typeof SOURCE_ENV_SHAPE | 'SYNC_INTERVAL_SECONDS' | 'SYNC_URLS' | 'SYNC_ALLOW_CIDRS'
+)[] = [
   'SYNC_INTERVAL_SECONDS',
-  ...Object.keys(SOURCE_ENV_SHAPE),
-] as EnvKey[];
+  'SYNC_URLS',
+  'SYNC_ALLOW_CIDRS',
+  ...(Object.keys(SOURCE_ENV_SHAPE) as (keyof typeof SOURCE_ENV_SHAPE)[]),
+];
 
 /** The review sources' settings from their parsed variables. */
 function syncConfig(
@@ -173,7 +177,7 @@ function syncConfig(
 
 /** Only the review sources' settings (what `dealer-reviews sync` needs, with DATABASE_URL). */
 export function loadSyncConfig(env: NodeJS.ProcessEnv = process.env): SyncConfig {
-  return syncConfig(loadEnv(SYNC_ENV_KEYS, env) as z.output<typeof EnvSchema>);
+  return syncConfig(loadEnv(SYNC_ENV_KEYS, env));
 }
 
 /**
