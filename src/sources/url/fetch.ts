@@ -110,11 +110,9 @@ export function guardedClient(allowCidrs: readonly string[]) {
         }
       };
       await pipeline(res.body, limited, createWriteStream(path));
-      const header = (name: string): string | null => {
-        const value = res.headers[name];
-        return typeof value === 'string' ? value : null;
-      };
-      return { status: 'fetched', etag: header('etag'), lastModified: header('last-modified') };
+      const { etag, 'last-modified': lastModified } = res.headers;
+      const text = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+      return { status: 'fetched', etag: text(etag), lastModified: text(lastModified) };
     },
     close: () => agent.close(),
   };
