@@ -18,7 +18,7 @@ import {
 import { createChangeWatcher, type WatcherTiming } from '../internal/postgres-watch.js';
 import { createPostgresModerationStore } from '../moderation/postgres.js';
 import { createPostgresRateStore } from '../rates/postgres.js';
-import { createPostgresSourceRunStore } from '../sources/postgres.js';
+import { createPostgresSourceRunStore } from '../source-runs/postgres.js';
 import { createPostgresSessionStore } from '../sessions/postgres.js';
 import { createPostgresTransfer } from '../transfer/postgres.js';
 import type { Dataset, PublishedReader, Store } from './types.js';

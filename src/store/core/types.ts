@@ -6,7 +6,7 @@ import type { ChangeFeedHead, ReviewRemoval } from '../changes/types.js';
 import type { ModerationStore } from '../moderation/types.js';
 import type { RateStore } from '../rates/types.js';
 import type { SessionStore } from '../sessions/types.js';
-import type { SourceRunStore } from '../sources/types.js';
+import type { SourceRunStore } from '../source-runs/types.js';
 import type { StoreTransfer } from '../transfer/types.js';
 
 /** The version of the published data: bumped by every committed change to reviews or business. */
