@@ -13,6 +13,9 @@ export const CLIENT_ID = 'stand-in-client.apps.googleusercontent.com';
 export const CLIENT_SECRET = 'stand-in-client-secret-do-not-log';
 export const REFRESH_TOKEN = '1//stand-in-refresh-token-do-not-log';
 
+/** What no log line, error or output may hold: the secrets, and any access token it issues. */
+export const STAND_IN_SECRETS = [CLIENT_SECRET, REFRESH_TOKEN, 'ya29.'] as const;
+
 export interface GbpReview {
   name: string;
   reviewId: string;
