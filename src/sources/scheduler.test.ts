@@ -67,3 +67,37 @@ describe('startSourceScheduler', () => {
     expect(await store.sources.get('busy')).toMatchObject({ holder: 'another instance' });
   });
 });
+
+describe('startSourceScheduler, the store away', () => {
+  let store: Store;
+  withTempStore('sources-scheduler-away-', (s) => {
+    store = s;
+  });
+
+  it('logs each failed run in one line and keeps trying', async () => {
+    const lines: string[] = [];
+    const logging = pino({ level: 'info' }, { write: (line: string) => void lines.push(line) });
+    // A store that was closed: every call fails, as when the database is away.
+    await store.close();
+    let runs = 0;
+    const never: ReviewSource = {
+      name: 'never',
+      run: () => Promise.reject(new Error(`${++runs}`)),
+    };
+    const scheduler = startSourceScheduler({
+      sources: [never],
+      store,
+      logger: logging,
+      holder: 'me',
+      intervalMs: 10,
+    });
+    await expect
+      .poll(() => lines.filter((l) => l.includes('"source sync failed"')).length)
+      .toBeGreaterThanOrEqual(3);
+    await scheduler.stop();
+    expect(runs).toBe(0);
+    const failed = lines.find((l) => l.includes('"source sync failed"'))!;
+    expect(JSON.parse(failed)).toMatchObject({ source: 'never', reason: expect.any(String) });
+    expect(failed).not.toContain('    at ');
+  });
+});

@@ -65,7 +65,10 @@ export function startSourceScheduler(o: SchedulerOptions): SourceScheduler {
   };
   const tick = async (source: ReviewSource): Promise<void> => {
     const common = { store: o.store, logger: o.logger, holder: o.holder };
-    await runSource(source, { ...common, signal: aborted.signal });
+    // The lease itself cannot be taken while the store is away: logged, and tried again later.
+    await runSource(source, { ...common, signal: aborted.signal }).catch((err: unknown) => {
+      o.logger.error({ source: source.name, reason: reasonOf(err) }, 'source sync failed');
+    });
     const run = await o.store.sources.get(source.name).catch((err: unknown) => {
       o.logger.warn({ source: source.name, err: reasonOf(err) }, 'could not read the source runs');
       return null;
