@@ -40,6 +40,9 @@ const LAYERS = {
   http: ['domain', 'representation', 'store'],
   import: ['domain', 'store', 'mentions', 'cli', 'config', 'platform'],
   admin: ['domain', 'store', 'cli', 'config', 'platform'],
+  // Review sources the service runs by itself: each run is an import.
+  // The watched export URLs go out through the WebSub hub's outbound guard.
+  sources: ['domain', 'store', 'import', 'cli', 'config', 'platform', 'logger', 'websub'],
   api: ['domain', 'representation', 'reviews', 'catalogue', 'snapshot', 'http'],
   // The OpenAPI document is derived from the API's endpoint declarations.
   openapi: ['domain', 'reviews', 'catalogue', 'api'],

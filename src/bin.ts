@@ -24,6 +24,11 @@ const COMMANDS: Record<
     load: () => import('./import/cli.js'),
     background: true,
   },
+  sync: {
+    summary: 'run every configured review source once (Google Business Profile, export URLs)',
+    load: () => import('./sources/cli.js'),
+    background: true,
+  },
   remove: {
     summary: 'take one review out of publication by id (--undo publishes it again)',
     load: () => import('./import/remove.js'),

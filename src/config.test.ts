@@ -1,5 +1,8 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CONFIG_INVALID, loadConfig, loadEnv } from './config.js';
+import { CONFIG_INVALID, loadConfig, loadEnv, loadSyncConfig } from './config.js';
 
 /** A configuration error (`CONFIG_INVALID`). */
 const configInvalid = expect.objectContaining({ name: 'ServiceError', code: CONFIG_INVALID });
@@ -80,5 +83,146 @@ describe('HEALTHZ_STALE_SECONDS', () => {
     expect(() => loadConfig({ HEALTHZ_STALE_SECONDS: value })).toThrow(
       `invalid HEALTHZ_STALE_SECONDS="${value}": must be an integer from 0 to 86400`,
     );
+  });
+});
+
+describe('SYNC_INTERVAL_SECONDS', () => {
+  it('is 900 s unless set, and 0 turns scheduled sync off', () => {
+    expect(loadConfig({}).sync).toEqual({
+      intervalMs: 900_000,
+      gbp: null,
+      urls: [],
+      allowCidrs: [],
+    });
+    expect(loadConfig({ SYNC_INTERVAL_SECONDS: '0' }).sync).toEqual({
+      intervalMs: 0,
+      gbp: null,
+      urls: [],
+      allowCidrs: [],
+    });
+    expect(loadConfig({ SYNC_INTERVAL_SECONDS: '60' }).sync).toEqual({
+      intervalMs: 60_000,
+      gbp: null,
+      urls: [],
+      allowCidrs: [],
+    });
+  });
+
+  it.each(['-1', '15m', '604801'])('refuses %s in one line', (value) => {
+    const load = () => loadConfig({ SYNC_INTERVAL_SECONDS: value });
+    expect(load).toThrow(configInvalid);
+    expect(load).toThrow(`invalid SYNC_INTERVAL_SECONDS="${value}"`);
+  });
+});
+
+describe('SYNC_URLS and SYNC_ALLOW_CIDRS', () => {
+  it('are read by loadSyncConfig (dealer-reviews sync) as by loadConfig', () => {
+    const env = {
+      SYNC_URLS: 'https://a.example/r.csv',
+      SYNC_ALLOW_CIDRS: '10.0.0.0/8',
+      PORT: 'bad',
+    };
+    expect(loadSyncConfig(env)).toEqual({
+      intervalMs: 900_000,
+      gbp: null,
+      urls: ['https://a.example/r.csv'],
+      allowCidrs: ['10.0.0.0/8'],
+    });
+  });
+
+  it('lists each URL once, and the ranges', () => {
+    const env = {
+      SYNC_URLS: 'https://a.example/r.csv, https://a.example/r.csv,http://10.0.0.5/x.json',
+      SYNC_ALLOW_CIDRS: '10.0.0.0/8',
+    };
+    expect(loadConfig(env).sync).toMatchObject({
+      urls: ['https://a.example/r.csv', 'http://10.0.0.5/x.json'],
+      allowCidrs: ['10.0.0.0/8'],
+    });
+  });
+
+  it.each([
+    ['SYNC_URLS', 'ftp://a.example/r.csv'],
+    ['SYNC_URLS', 'a.example/r.csv'],
+    ['SYNC_ALLOW_CIDRS', '10.0.0.0/33'],
+  ])('refuses %s=%s in one line', (key, value) => {
+    expect(() => loadConfig({ [key]: value })).toThrow(configInvalid);
+    expect(() => loadConfig({ [key]: value })).toThrow(`invalid ${key}=`);
+  });
+});
+
+describe('GBP_* (Google Business Profile)', () => {
+  const gbp = {
+    GBP_LOCATION: 'accounts/1234/locations/5678',
+    GBP_CLIENT_ID: 'id.apps.googleusercontent.com',
+    GBP_CLIENT_SECRET: 'the-client-secret',
+    GBP_REFRESH_TOKEN: '1//the-refresh-token',
+  };
+
+  it('is off unless GBP_LOCATION is set, and takes its defaults', () => {
+    expect(loadConfig({}).sync.gbp).toBeNull();
+    expect(loadConfig(gbp).sync.gbp).toEqual({
+      location: 'accounts/1234/locations/5678',
+      clientId: 'id.apps.googleusercontent.com',
+      clientSecret: 'the-client-secret',
+      refreshToken: '1//the-refresh-token',
+      apiBaseUrl: 'https://mybusiness.googleapis.com',
+      tokenUrl: 'https://oauth2.googleapis.com/token',
+      fullSyncMs: 24 * 3_600_000,
+    });
+  });
+
+  it('reads a secret from its *_FILE, trimmed', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'config-gbp-'));
+    try {
+      writeFileSync(join(dir, 'token'), '1//from-a-file\n');
+      const env = { ...gbp, GBP_REFRESH_TOKEN: '', GBP_REFRESH_TOKEN_FILE: join(dir, 'token') };
+      expect(loadConfig(env).sync.gbp?.refreshToken).toBe('1//from-a-file');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it.each([
+    [
+      { GBP_LOCATION: 'locations/5678' },
+      'invalid GBP_LOCATION="locations/5678": must be accounts/{account}/locations/{location}',
+    ],
+    [
+      { GBP_CLIENT_ID: '' },
+      'invalid GBP_LOCATION="accounts/1234/locations/5678": needs GBP_CLIENT_ID',
+    ],
+    [
+      { GBP_CLIENT_SECRET: '' },
+      'invalid GBP_LOCATION="accounts/1234/locations/5678": needs GBP_CLIENT_SECRET or GBP_CLIENT_SECRET_FILE',
+    ],
+    [
+      { GBP_REFRESH_TOKEN: '', GBP_REFRESH_TOKEN_FILE: '/nonexistent/token' },
+      'invalid GBP_REFRESH_TOKEN_FILE="/nonexistent/token": cannot be read (ENOENT)',
+    ],
+    [
+      { GBP_REFRESH_TOKEN_FILE: '/run/secrets/token' },
+      'invalid GBP_REFRESH_TOKEN_FILE="/run/secrets/token": set GBP_REFRESH_TOKEN or GBP_REFRESH_TOKEN_FILE, not both',
+    ],
+    [{ GBP_LOCATION: '' }, 'invalid GBP_CLIENT_ID=<set>: needs GBP_LOCATION too'],
+    [
+      { GBP_TOKEN_URL: 'oauth2.googleapis.com/token' },
+      'invalid GBP_TOKEN_URL="oauth2.googleapis.com/token": must be an absolute http(s) URL',
+    ],
+  ])('refuses %o in one line, never showing a secret', (change, message) => {
+    const load = () => loadConfig({ ...gbp, ...change });
+    expect(load).toThrow(configInvalid);
+    expect(load).toThrow(message);
+    try {
+      load();
+    } catch (err) {
+      expect((err as Error).message).not.toMatch(/the-client-secret|the-refresh-token/);
+    }
+  });
+
+  it('never shows a refused secret', () => {
+    // A secret cannot be refused by its own rule; its length is all a message may tell.
+    const load = () => loadConfig({ GBP_CLIENT_SECRET: 'the-client-secret' });
+    expect(load).toThrow('invalid GBP_CLIENT_SECRET=<set>: needs GBP_LOCATION too');
   });
 });

@@ -1,5 +1,11 @@
 import type { z } from 'zod';
 import { EnvSchema, type LOG_LEVELS } from './config/env-schema.js';
+import {
+  gbpSettings,
+  SOURCE_ENV_SHAPE,
+  SOURCE_SECRETS,
+  type GbpSettings,
+} from './config/sources.js';
 import { maskDatabaseUrl } from './store/index.js';
 import { dict, own, type Dict } from './platform/dict.js';
 import { ServiceError } from './platform/errors.js';
@@ -56,7 +62,23 @@ export interface Config {
    * empty: the TCP peer is the client.
    */
   readonly trustProxyCidrs: readonly string[];
+  /** The review sources the service runs by itself (`src/sources`, docs/sources.md). */
+  readonly sync: SyncConfig;
 }
+
+/** Settings of the review sources (`SYNC_*`). */
+export interface SyncConfig {
+  /** From the end of a source's run to its next (0: scheduled sync is off). */
+  readonly intervalMs: number;
+  /** Google Business Profile (`GBP_*`), or null when `GBP_LOCATION` is unset. */
+  readonly gbp: GbpSettings | null;
+  /** Watched export URLs (`SYNC_URLS`), each a source. */
+  readonly urls: readonly string[];
+  /** Addresses the export URLs may reach although private or loopback, and over http. */
+  readonly allowCidrs: readonly string[];
+}
+
+export type { GbpSettings };
 
 /** Settings of the WebSub hub (every `WEBSUB_*` variable). */
 export interface WebSubConfig {
@@ -90,7 +112,7 @@ function configError(message: string): ServiceError {
 type EnvKey = keyof typeof EnvSchema.shape;
 
 /** Variables whose values no message shows, not even in part. */
-const SECRETS: ReadonlySet<string> = new Set(['MCP_SESSION_SECRET']);
+const SECRETS: ReadonlySet<string> = new Set(['MCP_SESSION_SECRET', ...SOURCE_SECRETS]);
 
 /** Parses the variables of `schema` (empty ones count as unset); a `CONFIG_INVALID` error names the first bad one. */
 function parseEnv<S extends z.ZodObject>(schema: S, env: NodeJS.ProcessEnv): z.output<S> {
@@ -125,6 +147,37 @@ export function loadEnv<K extends EnvKey>(
   const mask: Partial<Record<EnvKey, true>> = {};
   for (const k of keys) mask[k] = true;
   return parseEnv(EnvSchema.pick(mask), env) as Pick<z.output<typeof EnvSchema>, K>;
+}
+
+/** The variables of the review sources (`dealer-reviews sync` reads these and DATABASE_URL). */
+export const SYNC_ENV_KEYS: readonly (
+  keyof typeof SOURCE_ENV_SHAPE | 'SYNC_INTERVAL_SECONDS' | 'SYNC_URLS' | 'SYNC_ALLOW_CIDRS'
+)[] = [
+  'SYNC_INTERVAL_SECONDS',
+  'SYNC_URLS',
+  'SYNC_ALLOW_CIDRS',
+  ...(Object.keys(SOURCE_ENV_SHAPE) as (keyof typeof SOURCE_ENV_SHAPE)[]),
+];
+
+/** The review sources' settings from their parsed variables. */
+function syncConfig(
+  e: Pick<
+    z.output<typeof EnvSchema>,
+    keyof typeof SOURCE_ENV_SHAPE | 'SYNC_INTERVAL_SECONDS' | 'SYNC_URLS' | 'SYNC_ALLOW_CIDRS'
+  >,
+): SyncConfig {
+  const gbp = gbpSettings(e, configError);
+  return Object.freeze({
+    intervalMs: e.SYNC_INTERVAL_SECONDS * 1000,
+    gbp: gbp && Object.freeze(gbp),
+    urls: Object.freeze([...new Set(e.SYNC_URLS)]),
+    allowCidrs: Object.freeze(e.SYNC_ALLOW_CIDRS),
+  });
+}
+
+/** Only the review sources' settings (what `dealer-reviews sync` needs, with DATABASE_URL). */
+export function loadSyncConfig(env: NodeJS.ProcessEnv = process.env): SyncConfig {
+  return syncConfig(loadEnv(SYNC_ENV_KEYS, env));
 }
 
 /**
@@ -197,6 +250,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mcpStreamsPerAddress: e.MCP_STREAMS_PER_ADDRESS,
     mcpStreamIdleSeconds: e.MCP_STREAM_IDLE_SECONDS,
     trustProxyCidrs: Object.freeze(e.TRUST_PROXY_CIDRS),
+    sync: syncConfig(e),
     websub: Object.freeze({
       callbackAllowCidrs: Object.freeze(e.WEBSUB_CALLBACK_ALLOW_CIDRS),
       rateLimitPerMin: e.WEBSUB_RATE_LIMIT_PER_MIN,

@@ -25,6 +25,7 @@ import { buildOpenApiDocument } from './openapi/document.js';
 import { createPages } from './pages/index.js';
 import { startPublisher, startReleases, type Publisher, type Releases } from './snapshot/index.js';
 import { openServiceStore, type ServiceStore } from './store/index.js';
+import { configuredSources, startSyncWorker, type SyncWorker } from './sources/index.js';
 import { hubOpenApiPaths, startHub, topicPaths, type Hub } from './websub/index.js';
 import { listen, listeningUrl } from './listen.js';
 
@@ -107,12 +108,13 @@ interface RouteDeps extends Versions {
   hub: Hub;
   streams: ReturnType<typeof createStreams>;
   pages: ReturnType<typeof createPages>;
+  sync: SyncWorker | null;
   logger: Logger;
 }
 
 /** Step 2: every route of the service: the read API, MCP, the hub and the pages. */
 async function createRoutes(config: Config, deps: RouteDeps): Promise<Route[]> {
-  const { store, publisher, releases, urls, hub, streams, pages, logger } = deps;
+  const { store, publisher, releases, urls, hub, streams, pages, sync, logger } = deps;
   const version = (
     JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string }
   ).version;
@@ -130,6 +132,7 @@ async function createRoutes(config: Config, deps: RouteDeps): Promise<Route[]> {
       released: () => releases.soon(),
       stale: () => publisher.stale(),
       staleAfterMs: config.healthzStaleMs,
+      ...(sync && { sources: () => sync.status() }),
     }),
     ...mcpRoutes({
       createServer: createMcpServerFactory({ urls, version, sessions: store.sessions }),
@@ -179,6 +182,20 @@ function startBackgroundWork(
 }
 
 /**
+ * Step 4: the configured review sources, run every `SYNC_INTERVAL_SECONDS` on the sync thread
+ * (never on the event loop); null when none is configured or scheduled sync is off.
+ */
+function startSync(config: Config, logger: Logger): SyncWorker | null {
+  if (config.sync.intervalMs === 0 || configuredSources(config.sync).length === 0) return null;
+  const data = {
+    databaseUrl: config.databaseUrl,
+    logLevel: config.logLevel,
+    settings: config.sync,
+  };
+  return startSyncWorker({ ...data, firstDelayMs: 0 }, logger);
+}
+
+/**
  * Wires the service in named steps: the data versions (store, build worker, publisher), the hub,
  * the routes, the background work, the server. Resolves once the service answers requests. A
  * store that cannot be opened (or does not answer within the deadline) rejects with a
@@ -212,8 +229,13 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     urls,
     embedAllowedOrigins: config.embedAllowedOrigins,
   });
-  const routes = await createRoutes(config, { ...versions, urls, hub, streams, pages, logger });
+  const sync = startSync(config, logger);
+  const routes = await createRoutes(config, {
+    ...versions,
+    ...{ urls, hub, streams, pages, sync, logger },
+  });
   const stopVersions = async (): Promise<void> => {
+    await sync?.stop();
     stopBackground();
     releases.stop();
     publisher.stop();

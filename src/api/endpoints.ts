@@ -18,7 +18,7 @@ import { DateParam, SearchFilters, SinceQuery } from '../reviews/search-schema.j
 import type { Published, Staleness } from '../snapshot/types.js';
 import { changesDocument } from './changes.js';
 import { defineEndpoint, type Endpoint, type ResponseSpec } from './endpoint.js';
-import { healthOf } from './health.js';
+import { healthOf, type SourceHealth } from './health.js';
 import { knownSearch, searchDocument } from './search.js';
 import { sendSince } from './since.js';
 import type { SinceStreams } from './since-streams.js';
@@ -35,6 +35,8 @@ export interface ApiContext {
   readonly stale: () => Staleness | null;
   /** `/healthz` answers 503 once a newer version could not be published for this long; 0: never. */
   readonly staleAfterMs: number;
+  /** The configured review sources' status (`src/sources`), listed by `/healthz`. */
+  readonly sources?: () => readonly SourceHealth[];
 }
 
 /** The named response schemas of the OpenAPI document (`#/components/schemas/…`). */
@@ -149,7 +151,7 @@ const healthz = defineEndpoint<ApiContext>({
   responses: {
     '200': {
       description:
-        'Ready: `{ status: "ok", dataVersion, reviews }`, with `stale: { since, reason, newerVersion? }` while the served data could not be refreshed.',
+        'Ready: `{ status: "ok", dataVersion, reviews }`, with `stale: { since, reason, newerVersion? }` while the served data could not be refreshed, and `sources: [{ name, lastSuccessAt, lastError, nextRunAt }]` when review sources are configured (a failing source never makes it 503).',
     },
     '503': {
       description:
@@ -157,7 +159,14 @@ const healthz = defineEndpoint<ApiContext>({
     },
   },
   handle: (api, req, res) => {
-    const health = healthOf(api.published.current(), api.stale(), api.staleAfterMs, Date.now());
+    const sources = api.sources?.() ?? [];
+    const health = healthOf(
+      api.published.current(),
+      api.stale(),
+      api.staleAfterMs,
+      Date.now(),
+      sources,
+    );
     sendJson(req, res, health.status, health.body);
   },
 });

@@ -170,4 +170,19 @@ describe('healthOf (/healthz)', () => {
     });
     expect(healthOf(snapshot, stale, 0, at + 86_400_000).status).toBe(200);
   });
+
+  it('lists the configured review sources, and stays 200 while one fails', () => {
+    const sources = [
+      {
+        name: 'gbp',
+        lastSuccessAt: '2029-12-31T23:00:00.000Z',
+        lastError: 'the token endpoint answered 400',
+        nextRunAt: '2030-01-01T00:15:00.000Z',
+      },
+    ];
+    expect(healthOf(snapshot, null, 120_000, at, sources)).toEqual({
+      status: 200,
+      body: { status: 'ok', dataVersion: 3, reviews: 4, sources },
+    });
+  });
 });

@@ -3,6 +3,7 @@ import type { Route } from '../http/router.js';
 import type { Published, Representation, Staleness } from '../snapshot/types.js';
 import { endpointRoutes } from './endpoint.js';
 import { API_ENDPOINTS } from './endpoints.js';
+import type { SourceHealth } from './health.js';
 import { SinceStreams, type MinRate } from './since-streams.js';
 
 export interface ApiOptions {
@@ -24,6 +25,8 @@ export interface ApiOptions {
    * publish for this long (`HEALTHZ_STALE_SECONDS`); 0: never.
    */
   staleAfterMs?: number;
+  /** The configured review sources' status, listed by `/healthz`. */
+  sources?: () => readonly SourceHealth[];
 }
 
 /**
@@ -39,6 +42,7 @@ export function apiRoutes({
   released,
   stale,
   staleAfterMs = 0,
+  sources,
 }: ApiOptions): Route[] {
   return endpointRoutes(API_ENDPOINTS, {
     published,
@@ -47,5 +51,6 @@ export function apiRoutes({
     streams: new SinceStreams(published, maxStreams, minRate, released),
     stale: stale ?? (() => null),
     staleAfterMs,
+    ...(sources && { sources }),
   });
 }

@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import { databaseUrlProblem } from '../store/index.js';
+import { SOURCE_ENV_SHAPE } from './sources.js';
 
 /**
  * The environment variables the service reads, as one zod schema: each variable's rule, message
@@ -130,4 +131,18 @@ export const EnvSchema = z.object({
   WEBSUB_LEASE_MIN_SECONDS: positiveInt(MAX_LEASE_SECONDS).default(3_600),
   WEBSUB_LEASE_DEFAULT_SECONDS: positiveInt(MAX_LEASE_SECONDS).default(864_000),
   WEBSUB_LEASE_MAX_SECONDS: positiveInt(MAX_LEASE_SECONDS).default(2_592_000),
+  // Every configured review source runs this often (docs/sources.md); 0 turns scheduled sync off.
+  SYNC_INTERVAL_SECONDS: intFrom(0, 7 * 86_400).default(900),
+  // Watched export URLs: comma-separated http(s) URLs (http only to SYNC_ALLOW_CIDRS).
+  SYNC_URLS: commaList
+    .refine(
+      (list) =>
+        list.length <= 20 &&
+        list.every((u) => URL.canParse(u) && /^https?:$/.test(new URL(u).protocol)),
+      'must be a comma-separated list of at most 20 absolute https URLs',
+    )
+    .default([]),
+  SYNC_ALLOW_CIDRS: cidrList.default([]),
+  // Google Business Profile (src/config/sources.ts).
+  ...SOURCE_ENV_SHAPE,
 });

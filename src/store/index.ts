@@ -3,7 +3,7 @@
  * error codes. One folder per capability, each with its types and both engines side by side:
  * `core` (the data version, the published data, the write transaction, the openers), `changes`
  * (the change feed of the published reviews), `sessions`,
- * `analyses`, `moderation`, `rates`, `transfer` and `hub` (the WebSub hub's subscriptions and
+ * `analyses`, `moderation`, `rates`, `source-runs` (the review sources' leases), `transfer` and `hub` (the WebSub hub's subscriptions and
  * queues). Nothing outside `src/store` imports anything else from it.
  */
 export type { AnalysisStore } from './analyses/types.js';
@@ -24,6 +24,7 @@ export { reviewKey } from './core/types.js';
 export type { ModerationOutcome, ModerationRecord, ModerationStore } from './moderation/types.js';
 export type { RateDecision, RateStore } from './rates/types.js';
 export type { SessionStore } from './sessions/types.js';
+export type { SourceOutcome, SourceRun, SourceRunStore } from './source-runs/types.js';
 export type { StoreTransfer, TableCounts, TableRows } from './transfer/types.js';
 export type {
   ClaimOptions,

@@ -6,3 +6,6 @@ export { hubOpenApiPaths } from './openapi.js';
 export { MAX_FAILURES } from './internal/worker.js';
 export type { Clock } from './internal/worker.js';
 export type { Resolver } from './internal/target.js';
+// The outbound guard, shared with the review sources' watched export URLs (src/sources/url).
+export { createAddressPolicy } from './internal/address-policy.js';
+export { CALLBACK_REFUSED, createHostVetter, systemResolver } from './internal/target.js';

@@ -65,6 +65,21 @@ const VALID: Record<(typeof KEYS)[number], readonly string[]> = {
   WEBSUB_LEASE_MIN_SECONDS: ['3600', '1'],
   WEBSUB_LEASE_DEFAULT_SECONDS: ['864000', '3600'],
   WEBSUB_LEASE_MAX_SECONDS: ['2592000', '31536000'],
+  SYNC_INTERVAL_SECONDS: ['900', '0', '604800'],
+  SYNC_URLS: [
+    'https://exports.example.com/reviews.csv',
+    'https://a.example/x.json,http://10.0.0.5/e',
+  ],
+  SYNC_ALLOW_CIDRS: ['10.0.0.0/8', '127.0.0.1/32,::1/128', ''],
+  GBP_LOCATION: ['accounts/1234/locations/5678'],
+  GBP_CLIENT_ID: ['1234-abc.apps.googleusercontent.com'],
+  GBP_CLIENT_SECRET: ['a-client-secret'],
+  GBP_CLIENT_SECRET_FILE: ['/run/secrets/gbp-client-secret'],
+  GBP_REFRESH_TOKEN: ['1//a-refresh-token'],
+  GBP_REFRESH_TOKEN_FILE: ['/run/secrets/gbp-refresh-token'],
+  GBP_API_BASE_URL: ['https://mybusiness.googleapis.com', 'http://127.0.0.1:8080/'],
+  GBP_TOKEN_URL: ['https://oauth2.googleapis.com/token', 'http://127.0.0.1:8080/token'],
+  GBP_FULL_SYNC_HOURS: ['24', '1', '8760'],
 };
 
 /**

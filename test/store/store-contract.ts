@@ -13,6 +13,7 @@ import { reviewKey, type Store, type StoredReview } from '../../src/store/index.
 import { describeChangesContract } from './changes-contract.js';
 import { describeConcurrencyContract, gate } from './concurrency-contract.js';
 import { describeModerationContract } from './moderation-contract.js';
+import { describeSourcesContract } from './sources-contract.js';
 import { describeWatchContract } from './watch-contract.js';
 import { describeWebSubContract } from './websub-contract.js';
 
@@ -553,6 +554,11 @@ export function describeStoreContract(
     );
 
     describeChangesContract(
+      () => store,
+      () => fixture.openAnother(),
+    );
+
+    describeSourcesContract(
       () => store,
       () => fixture.openAnother(),
     );

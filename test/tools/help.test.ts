@@ -5,7 +5,16 @@ import { describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/tools.js';
 
 /** `dealer-reviews <command>`: the operator's commands. */
-const COMMANDS = ['serve', 'import', 'remove', 'backup', 'migrate-store', 'insights', 'absa'];
+const COMMANDS = [
+  'serve',
+  'import',
+  'sync',
+  'remove',
+  'backup',
+  'migrate-store',
+  'insights',
+  'absa',
+];
 
 /**
  * The offline tools with a command line (`tools/<name>.ts`, run as `dist/tools/<name>.js`). The

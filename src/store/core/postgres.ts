@@ -18,6 +18,7 @@ import {
 import { createChangeWatcher, type WatcherTiming } from '../internal/postgres-watch.js';
 import { createPostgresModerationStore } from '../moderation/postgres.js';
 import { createPostgresRateStore } from '../rates/postgres.js';
+import { createPostgresSourceRunStore } from '../source-runs/postgres.js';
 import { createPostgresSessionStore } from '../sessions/postgres.js';
 import { createPostgresTransfer } from '../transfer/postgres.js';
 import type { Dataset, PublishedReader, Store } from './types.js';
@@ -124,6 +125,7 @@ export function openPostgresStore(url: string, options: { watch?: WatcherTiming 
     rates: createPostgresRateStore(db),
     analyses: createPostgresAnalysisStore(db),
     moderation: createPostgresModerationStore(db),
+    sources: createPostgresSourceRunStore(db),
     transfer: createPostgresTransfer(db),
     ...publishedReads(db),
     transaction: (fn) => runPostgresTransaction(db, fn),

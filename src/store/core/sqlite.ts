@@ -1,6 +1,7 @@
 /**
  * The SQLite store: opening (a file, WAL mode, the migrations) and the parts of the store each
- * capability builds (`sessions/`, `hub/`, `rates/`, `analyses/`, `moderation/`, `transfer/`),
+ * capability builds (`sessions/`, `hub/`, `rates/`, `analyses/`, `moderation/`, `source-runs/`,
+ * `transfer/`),
  * on one reader and one writer connection; the published data's reads are here.
  */
 import { dirname } from 'node:path';
@@ -20,6 +21,7 @@ import {
 import { createSqliteModerationStore } from '../moderation/sqlite.js';
 import { createSqliteRateStore } from '../rates/sqlite.js';
 import { createSqliteSessionStore } from '../sessions/sqlite.js';
+import { createSqliteSourceRunStore } from '../source-runs/sqlite.js';
 import { createSqliteTransfer } from '../transfer/sqlite.js';
 import { createSqliteWriter, LOCK_WAIT_MS, REQUEST_WRITE_WAIT_MS } from './sqlite-writer.js';
 import type { Dataset, PublishedReader, Store, StoreTransaction } from './types.js';
@@ -187,6 +189,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
     rates: createSqliteRateStore(writer, writes.rateWrite),
     analyses: createSqliteAnalysisStore(reader, writer, write),
     moderation: createSqliteModerationStore(reader, writer, write),
+    sources: createSqliteSourceRunStore(reader, writer, write),
     transfer: createSqliteTransfer(reader, writer, writes.serialize, () => {
       if (path === ':memory:') return { db: reader, close() {} };
       const db = connect(path);

@@ -6,6 +6,7 @@ import type { ChangeFeedHead, ReviewRemoval } from '../changes/types.js';
 import type { ModerationStore } from '../moderation/types.js';
 import type { RateStore } from '../rates/types.js';
 import type { SessionStore } from '../sessions/types.js';
+import type { SourceRunStore } from '../source-runs/types.js';
 import type { StoreTransfer } from '../transfer/types.js';
 
 /** The version of the published data: bumped by every committed change to reviews or business. */
@@ -148,6 +149,8 @@ export interface Store extends ServiceStore {
   readonly analyses: AnalysisStore;
   /** Reviews hidden from publication by an operator, and the log of those decisions. */
   readonly moderation: ModerationStore;
+  /** The configured review sources' leases and last runs (`src/sources`), shared by every instance. */
+  readonly sources: SourceRunStore;
   /**
    * Copies the whole store, consistently, to a new file at `path` while it stays in use (SQLite's
    * online backup). Absent for engines with their own tools (PostgreSQL: pg_dump).

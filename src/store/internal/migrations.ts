@@ -19,6 +19,7 @@ import { v6 } from './schema/v6-moderation.js';
 import { v7 } from './schema/v7-rate-windows.js';
 import { v8 } from './schema/v8-mcp-subscriptions.js';
 import { v9 } from './schema/v9-review-changes.js';
+import { v10 } from './schema/v10-source-runs.js';
 
 export interface Migration {
   version: number;
@@ -28,7 +29,7 @@ export interface Migration {
 }
 
 /** Every version, in order. */
-export const MIGRATIONS: readonly Migration[] = [v1, v2, v3, v4, v5, v6, v7, v8, v9];
+export const MIGRATIONS: readonly Migration[] = [v1, v2, v3, v4, v5, v6, v7, v8, v9, v10];
 
 type MaybePromise<T> = T | Promise<T>;
 
