@@ -15,13 +15,22 @@ import { axeViolations, launch, screenshots, SCREENSHOTS, type Browser } from '.
 
 const ROOT = join(import.meta.dirname, '..', '..');
 
-/** The frame the widget is documented for: the snippet of docs/pages.md. */
-const FRAME = (() => {
+/** The widget snippet of docs/pages.md, as a dealership pastes it, and the frame it sets. */
+const { SNIPPET, FRAME } = (() => {
   const doc = readFileSync(join(ROOT, 'docs', 'pages.md'), 'utf8');
-  const m = /<iframe src="[^"]*\/embed"[^>]*?width="(\d+)" height="(\d+)"/.exec(doc);
-  if (!m) throw new Error('docs/pages.md has no widget snippet');
-  return { width: Number(m[1]), height: Number(m[2]) };
+  const snippet = /```html\n(<div class="dealer-reviews"[\s\S]*?\n<\/div>)\n```/.exec(doc)?.[1];
+  const m = /<iframe src="[^"]*\/embed"[^>]*?width="(\d+)" height="(\d+)"/.exec(snippet ?? '');
+  if (!snippet || !m) throw new Error('docs/pages.md has no widget snippet');
+  return { SNIPPET: snippet, FRAME: { width: Number(m[1]), height: Number(m[2]) } };
 })();
+
+/** The documented snippet pointing at `base` (its link) and framing `target`. */
+function snippetFor(base: string, target: string): string {
+  return SNIPPET.replaceAll('https://reviews.example.com/embed', target).replaceAll(
+    'https://reviews.example.com/',
+    `${base}/`,
+  );
+}
 
 /** A token no line break may split on its own: a long address. */
 const TOKEN = `https://www.example.com/${'a-very-long-path-segment-without-any-spaces/'.repeat(4)}`;
@@ -80,15 +89,24 @@ function sampleData(): { business: BusinessInput; reviews: ReviewSourceInput[] }
   return { business: sample.business, reviews };
 }
 
-/** A site on another origin whose page frames `target()`. */
+/** A site on another origin whose page holds the widget's snippet, framing `target()`. */
 async function framingSite(target: () => string): Promise<{ server: Server; origin: string }> {
   const server = createServer((req, res) => {
-    const body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>A dealer's site</title></head><body><h1>Our reviews</h1><iframe id="widget" title="Customer reviews" src="${target()}" width="${FRAME.width}" height="${FRAME.height}"></iframe></body></html>`;
+    const body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>A dealer's site</title></head><body><h1>Our reviews</h1>${snippetFor(new URL(target()).origin, target())}</body></html>`;
     res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
     res.end(body);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+}
+
+/** A local port nothing listens on. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
 }
 
 let svc: TestService;
@@ -97,6 +115,8 @@ let all: Review[];
 let browser: Browser;
 let allowed: { server: Server; origin: string };
 let stranger: { server: Server; origin: string };
+let unreachable: { server: Server; origin: string };
+let downOrigin: string;
 let framed = '/embed';
 let page: Page;
 let problems: string[];
@@ -104,6 +124,8 @@ let problems: string[];
 beforeAll(async () => {
   allowed = await framingSite(() => `${svc.url}${framed}`);
   stranger = await framingSite(() => `${svc.url}/embed`);
+  downOrigin = `http://127.0.0.1:${await closedPort()}`;
+  unreachable = await framingSite(() => `${downOrigin}/embed`);
   svc = await startTestService({
     business: testBusiness(),
     reviews: [...testReviews(150), ...hostileReviews(), ...LONG, EDITED],
@@ -119,6 +141,7 @@ afterAll(async () => {
   await sample?.stop();
   allowed?.server.close();
   stranger?.server.close();
+  unreachable?.server.close();
 });
 
 beforeEach(async () => {
@@ -251,7 +274,8 @@ describe('the pages in a browser', () => {
       })`);
       expect(state, path).toEqual({
         xss: undefined,
-        scripts: path === '/embed' ? [] : ['application/ld+json'],
+        // The widget's one script tells a framing page it rendered (docs/pages.md).
+        scripts: path === '/embed' ? [''] : ['application/ld+json'],
         handlers: 0,
         frames: 0,
         javascriptLinks: 0,
@@ -432,15 +456,32 @@ describe('the widget', () => {
     expect(problems).toEqual([]);
   });
 
-  it('shows in a frame on an allowed origin', async () => {
+  it("shows in a frame on an allowed origin, in place of the snippet's link", async () => {
     framed = '/embed';
     await page.goto(allowed.origin);
-    const frame = page.frameLocator('#widget');
+    await page.locator('.dealer-reviews iframe').waitFor({ state: 'visible' });
+    const frame = page.frameLocator('.dealer-reviews iframe');
     await frame.locator('.embed-card').waitFor();
     expect(await frame.locator('.embed-card h1').textContent()).toContain('Test Motors');
     expect(await frame.locator('.embed-card .embed-score').isVisible()).toBe(true);
+    expect(await page.locator('.dealer-reviews > a').isVisible()).toBe(false);
     await screenshots(page, 'embed-framed');
     expect(problems).toEqual([]);
+  });
+
+  it.each([
+    ["the page's origin is not allowed", () => stranger, () => svc.url],
+    ['the service cannot be reached', () => unreachable, () => downOrigin],
+  ])('degrades to a plain link when %s', async (_case, site, linkOrigin) => {
+    await page.goto(site().origin);
+    await page.waitForLoadState('load');
+    // The frame's document has loaded (an error page); give a message from it time to arrive.
+    await page.waitForTimeout(500);
+    const link = page.locator('.dealer-reviews > a');
+    expect(await link.isVisible()).toBe(true);
+    expect(await link.getAttribute('href')).toBe(`${linkOrigin()}/`);
+    expect(await page.locator('.dealer-reviews iframe').isVisible()).toBe(false);
+    await screenshots(page, `embed-fallback-${site() === stranger ? 'refused' : 'down'}`);
   });
 
   it('is refused in a frame on another origin, and no other page may be framed', async () => {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONFIG_INVALID, loadConfig } from '../../src/config.js';
@@ -348,8 +349,8 @@ describe('escaping', () => {
       ]) {
         expect(res.text, `${path}: ${needle}`).not.toContain(needle);
       }
-      // Only the JSON-LD block is a script element.
-      expect(res.text.match(/<script/g)?.length ?? 0, path).toBe(path === '/embed' ? 0 : 1);
+      // One script element: the JSON-LD block, or the widget's own signal to its framing page.
+      expect(res.text.match(/<script/g)?.length ?? 0, path).toBe(1);
     }
     const own = (await page(`/reviews/${hostile.id}`)).text;
     expect(own).toContain(
@@ -607,6 +608,12 @@ describe('GET /embed', () => {
     // The newest review is in Spanish, and its excerpt says so (WCAG 3.1.2).
     expect(res.text).toMatch(/<p class="excerpt" lang="es">Excelente servicio/);
     expect(res.text.match(/ lang="es"/g)).toHaveLength(1);
+    // Its one script (telling the framing page it rendered) is the only one the policy allows.
+    const scripts = [...res.text.matchAll(/<script>([^<]*)<\/script>/g)].map((m) => m[1]!);
+    expect(scripts).toHaveLength(1);
+    expect(scripts[0]).toContain('dealer-reviews:embed-ready');
+    const hash = createHash('sha256').update(scripts[0]!).digest('base64');
+    expect(res.headers['content-security-policy']).toContain(`; script-src 'sha256-${hash}';`);
   });
 
   it('may be framed only by EMBED_ALLOWED_ORIGINS when set', async () => {

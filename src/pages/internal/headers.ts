@@ -1,8 +1,12 @@
+import { EMBED_READY_SCRIPT_SOURCE } from './embed-signal.js';
+
 /**
  * The security headers of the pages. Content-Security-Policy allows nothing but the service's
- * own stylesheet, icon and fetches, and no script at all (the pages have none; JSON-LD is data, which CSP
- * does not run); `frame-ancestors` refuses every framing but the widget's.
+ * own stylesheet, icon and fetches, and no script but the widget's one line (embed-signal.ts, allowed
+ * by its hash; JSON-LD is data, which CSP does not run); `frame-ancestors` refuses every framing but
+ * the widget's.
  */
+
 // `connect-src 'self'`: tools that fetch from the page may (Lighthouse reads robots.txt so).
 const CSP =
   "default-src 'none'; style-src 'self'; img-src 'self'; connect-src 'self'; form-action 'self'; base-uri 'none'";
@@ -42,7 +46,7 @@ export function pageHeaders(embedOrigins: readonly string[], https: boolean): Pa
     embed: Object.freeze({
       ...COMMON,
       ...hsts,
-      'Content-Security-Policy': `${CSP}; frame-ancestors ${embedOrigins.join(' ')}`,
+      'Content-Security-Policy': `${CSP}; script-src ${EMBED_READY_SCRIPT_SOURCE}; frame-ancestors ${embedOrigins.join(' ')}`,
     }),
   };
 }

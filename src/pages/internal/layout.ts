@@ -1,7 +1,8 @@
 import type { Business } from '../../domain/business.js';
 import type { ServiceUrls } from '../../catalogue.js';
 import { PAGE_PATHS } from '../paths.js';
-import { html, scriptJson, type Html } from './html.js';
+import { EMBED_READY_SCRIPT } from './embed-signal.js';
+import { html, raw, scriptJson, type Html } from './html.js';
 
 /** What every page needs besides its data: the service's URLs and the asset paths. */
 export interface Site {
@@ -89,6 +90,7 @@ ${headTags(site, business, head)}
 </head>
 <body class="embed">
 ${main}
+<script>${raw(EMBED_READY_SCRIPT)}</script>
 </body>
 </html>
 `.value;
