@@ -41,6 +41,14 @@ describe('dealer-reviews backup', () => {
       ]);
       expect(b.body.equals(a.body)).toBe(true);
       expect(b.headers.etag).toBe(a.headers.etag);
+      // A mirror's change-feed cursor of the original is expired on the copy (a restored store
+      // numbers changes again from the backup's point), never silently ahead of it.
+      const cursor = a.headers['changes-cursor'] as string;
+      expect(cursor).toMatch(/^[\w-]+$/);
+      expect((await http(`${svc.url}/api/reviews/changes?after=${cursor}`)).status).toBe(200);
+      const onCopy = await http(`${copy.url}/api/reviews/changes?after=${cursor}`);
+      expect(onCopy.status).toBe(410);
+      expect(onCopy.json()).toMatchObject({ error: 'cursor_expired' });
     } finally {
       await copy.close();
     }

@@ -199,6 +199,15 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
       ensureDirectory(dirname(destination));
       // Pages are copied in steps; other connections keep reading and writing meanwhile.
       await reader.backup(destination);
+      // The copy's change feed gets an epoch of its own: once it is restored, the store's
+      // numbering starts again from the copy's, so a mirror's cursor from after the backup must
+      // be expired (410) rather than skip the changes numbered anew (docs/operations.md).
+      const copy = connect(destination);
+      try {
+        copy.exec('UPDATE data_state SET change_epoch = lower(hex(randomblob(8))) WHERE id = 1');
+      } finally {
+        copy.close();
+      }
     },
     async close() {
       await staging;
