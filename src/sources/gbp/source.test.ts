@@ -9,6 +9,7 @@ import {
 } from '../../../test/helpers/gbp-stand-in.js';
 import { withTempStore } from '../../../test/helpers/temp-store.js';
 import { loadSyncConfig } from '../../config.js';
+import { reviewId } from '../../domain/ids.js';
 import type { Review } from '../../domain/review.js';
 import type { Store } from '../../store/index.js';
 import { runSource, type RunOptions } from '../run.js';
@@ -112,8 +113,24 @@ describe('the Google Business Profile source, against the local stand-in', () =>
     expect([...(await published()).keys()].sort()).toEqual(['a', 'c']);
     const removal = lines
       .map((l) => JSON.parse(l) as Record<string, unknown>)
-      .find((l) => l.msg === 'reviews removed');
-    expect(removal).toMatchObject({ source: 'gbp', removed: 1, reason: 'removed at source' });
+      .find((l) => l.msg === 'reviews removed at source');
+    const id = reviewId('google', 'b');
+    expect(removal).toMatchObject({
+      source: 'gbp',
+      removed: 1,
+      ids: [id],
+      reason: 'removed at source',
+    });
+    expect(await store.moderation.log(id)).toMatchObject([
+      { action: 'hide', reason: 'removed at source', actor: 'source:gbp' },
+    ]);
+
+    // Google shows it again: the next full pass publishes it again.
+    standIn.reviews.set('b', gbpReview('b', at(2)));
+    expect(await sync(undefined, { full: true })).toMatchObject({
+      result: { restored: 1, report: { pruned: 0 } },
+    });
+    expect([...(await published()).keys()].sort()).toEqual(['a', 'b', 'c']);
   });
 
   it('refreshes an expired token once, and waits out a 429 with Retry-After', async () => {
