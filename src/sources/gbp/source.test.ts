@@ -145,6 +145,29 @@ describe('the Google Business Profile source, against the local stand-in', () =>
     expect(standIn.requests, standIn.requests.join(' ')).toHaveLength(4); // 401, token, 429, the page
   });
 
+  it('keeps the token until a minute before it expires; retries the token endpoint once over', async () => {
+    standIn.reviews.set('a', gbpReview('a', at(2)));
+    const source = gbpSource(loadSyncConfig(gbpEnv(standIn)).gbp!);
+    standIn.tokenLifetime(30);
+    await sync(source);
+    await sync(source);
+    expect(standIn.requests.filter((r) => r === 'token')).toHaveLength(2);
+    standIn.tokenLifetime(3599);
+    await sync(source);
+    await sync(source);
+    expect(standIn.requests.filter((r) => r === 'token')).toHaveLength(3);
+    // A token endpoint that keeps failing: 5 attempts in all (never the library's retries on top).
+    const fresh = gbpSource(loadSyncConfig(gbpEnv(standIn)).gbp!);
+    standIn.requests.length = 0;
+    standIn.failTokens(100);
+    const failed = await sync(fresh);
+    expect(standIn.requests).toEqual(Array(5).fill('token'));
+    expect(failed).toEqual({
+      status: 'failed',
+      error: expect.stringMatching(/^127\.0\.0\.1:\d+\/token answered 503 5 times; giving up/),
+    });
+  });
+
   it('fails in one line without a secret, and gives up on a 429 that goes on', async () => {
     const env = { ...gbpEnv(standIn), GBP_REFRESH_TOKEN: 'a-revoked-refresh-token' };
     const refused = await sync(gbpSource(loadSyncConfig(env).gbp!));

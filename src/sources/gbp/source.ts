@@ -4,8 +4,9 @@ import { join } from 'node:path';
 import type { GbpSettings } from '../../config.js';
 import { importFetched } from '../import.js';
 import type { ReviewSource, SourceContext, SourceResult } from '../types.js';
-import { gbpClient, type GbpClient, type TokenCache } from './client.js';
+import { gbpClient, type GbpClient } from './client.js';
 import { requestCap } from './http.js';
+import { oauthClient } from './oauth.js';
 
 /** The source's name in logs, `/healthz` and the store's lease. */
 export const GBP_SOURCE = 'gbp';
@@ -94,7 +95,7 @@ async function importItems(
  */
 export function gbpSource(settings: GbpSettings): ReviewSource {
   const cap = requestCap();
-  const tokens: TokenCache = { current: null };
+  const tokens = oauthClient(settings, cap);
   return {
     name: GBP_SOURCE,
     async run(ctx) {
