@@ -95,7 +95,7 @@ export function describeSourcesContract(
   });
 
   describe('source runs (what a source brought in, and removed at source)', () => {
-    const [A, B, C, D] = ['a', 'b', 'c', 'd'].map((k) => storedRow(k));
+    const [A, B, C, D] = [storedRow('a'), storedRow('b'), storedRow('c'), storedRow('d')];
     const AT = '2025-03-01T10:00:00.000Z';
     const commit = (rows: StoredReview[]) =>
       getStore().transaction(async (tx) => {
