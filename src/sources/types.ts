@@ -58,3 +58,14 @@ export interface SourceStatus {
   /** When this instance runs it next; null when scheduled sync is off. */
   nextRunAt: string | null;
 }
+
+/**
+ * How this instance's runs of a source ended since the service started (for metrics): runs that
+ * ran (`ran`), failed, or found the source held by another instance (`busy`).
+ */
+export interface SourceRunCounts {
+  name: string;
+  ran: number;
+  failed: number;
+  busy: number;
+}

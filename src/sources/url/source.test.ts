@@ -68,4 +68,27 @@ describe('a watched export URL', () => {
     expect(seen).toHaveLength(0);
     expect(await store.countReviews()).toBe(0);
   });
+
+  it('refuses plain http to a public address, and https to a name that resolves to a private one', async () => {
+    const resolver = (addresses: string[]) => async () => addresses;
+    const run = (target: string, addresses: string[]) =>
+      runSource(urlSource(target, guardedClient([], resolver(addresses))), {
+        store,
+        logger,
+        holder: 'test',
+      });
+    expect(await run('http://exports.example/reviews.json', ['93.184.216.34'])).toEqual({
+      status: 'failed',
+      error: 'http is refused unless the host lies in SYNC_ALLOW_CIDRS',
+    });
+    expect(await run('https://exports.example/reviews.json', ['10.1.2.3'])).toEqual({
+      status: 'failed',
+      error: 'the export host resolves to a private address',
+    });
+    expect(await run('https://exports.example/reviews.json', ['169.254.169.254'])).toMatchObject({
+      status: 'failed',
+      error: expect.stringMatching(/^the export host resolves to a /),
+    });
+    expect(await store.countReviews()).toBe(0);
+  });
 });
