@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reviewId } from '../../src/domain/ids.js';
 import type { RunningService } from '../../src/service.js';
 import { gbpReview, type GbpReview } from '../helpers/gbp-stand-in.js';
+import { connectClient } from '../helpers/mcp.js';
 import { startInstanceOn, startTestService, type TestService } from '../helpers/service.js';
 import { ROOT } from '../helpers/tools.js';
 
@@ -72,6 +73,18 @@ describe('a watched export URL, run by the service', () => {
     expect(feed.changes.filter((c) => c.type === 'removal')).toMatchObject([
       { id: reviewId('google', 'b'), reason: 'deleted' },
     ]);
+    // The same over MCP (get_changes, the official client).
+    const { client } = await connectClient(service.url);
+    try {
+      const result = (await client.callTool({ name: 'get_changes', arguments: {} })) as {
+        structuredContent: { changes: { type: string; id?: string; reason?: string }[] };
+      };
+      expect(result.structuredContent.changes.filter((c) => c.type === 'removal')).toMatchObject([
+        { id: reviewId('google', 'b'), reason: 'deleted' },
+      ]);
+    } finally {
+      await client.close();
+    }
     const health = (await json(service.url, '/healthz')) as { sources: unknown[] };
     expect(health.sources).toEqual([
       {

@@ -2,14 +2,8 @@ import { bumpVersion } from '../internal/postgres-transaction.js';
 import type { PgDb } from '../internal/postgres-db.js';
 import { writePostgresChanges } from '../changes/postgres.js';
 import { moderationChange } from '../changes/moderation.js';
-import {
-  HIDE_FOR_OPERATOR,
-  LOG_COLUMNS,
-  toRecord,
-  unchangedOutcome,
-  type LogRow,
-  type ReviewState,
-} from './engines.js';
+import { HIDE_FOR_OPERATOR, LOG_COLUMNS, toRecord, unchangedOutcome } from './engines.js';
+import type { LogRow, ReviewState } from './engines.js';
 import type { ModerationOutcome, ModerationStore } from './types.js';
 
 /**
