@@ -76,7 +76,7 @@ describe('a watched export URL, run by the service', () => {
     // The same over MCP (get_changes, the official client).
     const { client } = await connectClient(service.url);
     try {
-      const result = (await client.callTool({ name: 'get_changes', arguments: {} })) as {
+      const result = (await client.callTool({ name: 'get_changes', arguments: {} })) as unknown as {
         structuredContent: { changes: { type: string; id?: string; reason?: string }[] };
       };
       expect(result.structuredContent.changes.filter((c) => c.type === 'removal')).toMatchObject([
