@@ -52,8 +52,8 @@ function print(source: ReviewSource, outcome: RunOutcome, o: Options): void {
 
 function asJson(source: ReviewSource, outcome: RunOutcome): Record<string, unknown> {
   if (outcome.status === 'ran') {
-    const { report, full } = outcome.result;
-    return { name: source.name, status: 'ran', full, report };
+    const { report, full, restored } = outcome.result;
+    return { name: source.name, status: 'ran', full, restored, report };
   }
   if (outcome.status === 'failed')
     return { name: source.name, status: 'failed', error: outcome.error };

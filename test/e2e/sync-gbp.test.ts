@@ -107,7 +107,11 @@ describe('Google Business Profile sync (against the local stand-in)', () => {
     const a = reviewId('google', 'a');
     expect((await command(['remove', a, '--reason', 'spam'])).code).toBe(0);
     standIn.reviews.set('c', gbpReview('c', '2025-03-01T10:00:00.000Z'));
-    expect((await syncCommand(['--full'])).code).toBe(0);
+    const back = await syncCommand(['--full', '--json']);
+    expect(back.code, back.stderr).toBe(0);
+    expect(JSON.parse(back.stdout)).toMatchObject({
+      sources: [{ name: 'gbp', restored: 1, report: { pruned: 0 } }],
+    });
     await expect
       .poll(async () => [...(await published()).keys()].sort(), { timeout: 15_000 })
       .toEqual(['b', 'c', 'd']);
