@@ -16,6 +16,9 @@ export interface FetchedExport {
   cursor: string | null;
 }
 
+/** The warning of a complete listing without any review. */
+export const EMPTY_LISTING = 'the source listed no review at all: nothing was removed';
+
 /** One log line per run that removed (or published again) reviews, naming them. */
 function logReconciled(ctx: SourceContext, done: Reconciled): void {
   const source = ctx.name;
@@ -53,14 +56,19 @@ export async function importFetched(
     now: at,
     onPresent: (present) => (ids = present),
   });
-  const listing = { ids, full: fetched.complete, at, dryRun: ctx.dryRun };
+  // A complete listing with no review at all is taken for a mistake (an export emptied by
+  // accident, an answer without reviews): it removes nothing.
+  const empty = fetched.complete && ids.size === 0;
+  const listing = { ids, full: fetched.complete && !empty, at, dryRun: ctx.dryRun };
   const done = await ctx.store.sources.reconcile(ctx.name, listing);
   logReconciled(ctx, done);
+  const warnings = empty ? [...report.warnings, EMPTY_LISTING] : report.warnings;
   return {
     report: {
       ...report,
       pruned: done.removed.length,
       version: done.state?.version ?? report.version,
+      warnings,
     },
     full: fetched.complete,
     cursor: fetched.cursor,

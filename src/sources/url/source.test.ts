@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { gbpReview } from '../../../test/helpers/gbp-stand-in.js';
 import { withTempStore } from '../../../test/helpers/temp-store.js';
 import type { Store } from '../../store/index.js';
+import { EMPTY_LISTING } from '../import.js';
 import { runSource } from '../run.js';
 import { guardedClient } from './fetch.js';
 import { urlSource } from './source.js';
@@ -50,6 +51,12 @@ describe('a watched export URL', () => {
     body = exportOf('a', 'c');
     expect(await sync(['127.0.0.1/32'])).toMatchObject({ result: { report: { pruned: 1 } } });
     // Removed at source: hidden (still stored), out of publication.
+    expect((await store.readDataset()).reviews).toHaveLength(2);
+    // An export emptied by mistake removes nothing.
+    body = exportOf();
+    expect(await sync(['127.0.0.1/32'])).toMatchObject({
+      result: { report: { pruned: 0, warnings: [EMPTY_LISTING] } },
+    });
     expect((await store.readDataset()).reviews).toHaveLength(2);
     expect(await store.sources.get(urlSource(url, guardedClient([])).name)).toMatchObject({
       name: expect.stringMatching(/^url:127\.0\.0\.1:\d+\/exports\/reviews\.json$/),
