@@ -55,6 +55,7 @@ describe('Google Business Profile sync (against the local stand-in)', () => {
     return feed.changes.filter((c) => c.type === 'removal').map((c) => [c.id, c.reason]);
   };
 
+  // Several commands and service runs under a loaded machine: more than the default 30 s.
   it('serves new and edited reviews on its own, lists the source in /healthz, and sync --full removes', async () => {
     await expect.poll(async () => (await published()).size, { timeout: 15_000 }).toBe(3);
     const health = (await get('/healthz')) as { sources: Record<string, unknown>[] };
@@ -116,7 +117,7 @@ describe('Google Business Profile sync (against the local stand-in)', () => {
       .poll(async () => [...(await published()).keys()].sort(), { timeout: 15_000 })
       .toEqual(['b', 'c', 'd']);
     expect(await removals()).toEqual([[a, 'hidden']]);
-  });
+  }, 120_000);
 });
 
 describe('a bad Google Business Profile setting', () => {

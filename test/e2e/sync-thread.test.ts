@@ -66,5 +66,5 @@ describe('the sync thread', () => {
       ]);
     expect(deaths().length).toBeLessThanOrEqual(3);
     expect(worker.runs()).toEqual([{ name, ran: 0, failed: 0, busy: 0 }]);
-  });
+  }, 120_000);
 });

@@ -94,7 +94,7 @@ describe('a watched export URL, run by the service', () => {
         nextRunAt: expect.any(String),
       },
     ]);
-  });
+  }, 120_000);
 });
 
 describe('/healthz with scheduled sync off', () => {
@@ -143,5 +143,5 @@ describe('/healthz with scheduled sync off', () => {
           nextRunAt: null,
         },
       ]);
-  });
+  }, 120_000);
 });
