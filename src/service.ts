@@ -25,7 +25,7 @@ import { buildOpenApiDocument } from './openapi/document.js';
 import { createPages } from './pages/index.js';
 import { startPublisher, startReleases, type Publisher, type Releases } from './snapshot/index.js';
 import { openServiceStore, type ServiceStore } from './store/index.js';
-import { configuredSources, startSyncWorker, type SyncWorker } from './sources/index.js';
+import { sourceNames, startSyncWorker, type SyncWorker } from './sources/index.js';
 import { hubOpenApiPaths, startHub, topicPaths, type Hub } from './websub/index.js';
 import { listen, listeningUrl } from './listen.js';
 
@@ -183,16 +183,18 @@ function startBackgroundWork(
 
 /**
  * Step 4: the configured review sources, run every `SYNC_INTERVAL_SECONDS` on the sync thread
- * (never on the event loop); null when none is configured or scheduled sync is off.
+ * (never on the event loop; with 0 it only reads their status for `/healthz`); null when none
+ * is configured. The sync worker holds each source's status and run counts.
  */
 function startSync(config: Config, logger: Logger): SyncWorker | null {
-  if (config.sync.intervalMs === 0 || configuredSources(config.sync).length === 0) return null;
+  const names = sourceNames(config.sync);
+  if (names.length === 0) return null;
   const data = {
     databaseUrl: config.databaseUrl,
     logLevel: config.logLevel,
     settings: config.sync,
   };
-  return startSyncWorker({ ...data, firstDelayMs: 0 }, logger);
+  return startSyncWorker({ ...data, firstDelayMs: 0 }, logger, names);
 }
 
 /**

@@ -65,6 +65,17 @@ export class Tally {
     if (key) this.rejectedKeys.push(key);
   }
 
+  /** The public ids of every review the input held: its valid rows and its rejected ones. */
+  presentIds(): Set<string> {
+    const ids = new Set<string>();
+    for (const k of this.firstRow.keys()) {
+      const cut = k.indexOf('\u0000');
+      ids.add(reviewId(k.slice(0, cut), k.slice(cut + 1)));
+    }
+    for (const k of this.rejectedKeys) ids.add(reviewId(k.source, k.sourceReviewId));
+    return ids;
+  }
+
   /** Records a valid row's key; returns the earlier row holding it, if any. */
   claim(review: ReviewSource, row: number, file: InputFile): string | null {
     const k = reviewKey(review.source, review.sourceReviewId);

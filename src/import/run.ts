@@ -26,6 +26,11 @@ export interface ImportOptions {
   defaultSource?: Source | null;
   /** The commit time; defaults to now. */
   now?: string;
+  /**
+   * Told, once the input is read (also in a dry run), the public ids of every review it held,
+   * imported or rejected (a review source records what it brought in).
+   */
+  onPresent?: (ids: Set<string>) => void;
   /** Called after each batch is written (not yet committed). */
   onProgress?: (progress: ImportProgress) => void;
 }
@@ -154,8 +159,10 @@ export async function runImport(store: Store, opts: ImportOptions): Promise<Impo
   const now = opts.now ?? new Date().toISOString();
   const source = new BatchSource(inputs, first, tally, opts.defaultSource ?? null, now);
   const dryRun = opts.dryRun ?? false;
-  const done = (result: IngestResult, committed: boolean): ImportSummary =>
-    summarize(result, tally, first, inputs.length, { committed, dryRun });
+  const done = (result: IngestResult, committed: boolean): ImportSummary => {
+    opts.onPresent?.(tally.presentIds());
+    return summarize(result, tally, first, inputs.length, { committed, dryRun });
+  };
   try {
     const result = await ingestStream(store, {
       business: resolveBusiness(first.reader, tally),

@@ -5,7 +5,7 @@ import { loadEnv, loadSyncConfig } from '../config.js';
 import { formatSummary } from '../import/report.js';
 import { lowerProcessPriority } from '../platform/priority.js';
 import { openStoreWithin, type Store } from '../store/index.js';
-import { configuredSources } from './configured.js';
+import { configuredSources, sourceNames } from './configured.js';
 import { holderName, runSource, type RunOutcome } from './run.js';
 import type { ReviewSource } from './types.js';
 
@@ -52,8 +52,8 @@ function print(source: ReviewSource, outcome: RunOutcome, o: Options): void {
 
 function asJson(source: ReviewSource, outcome: RunOutcome): Record<string, unknown> {
   if (outcome.status === 'ran') {
-    const { report, full } = outcome.result;
-    return { name: source.name, status: 'ran', full, report };
+    const { report, full, restored } = outcome.result;
+    return { name: source.name, status: 'ran', full, restored, report };
   }
   if (outcome.status === 'failed')
     return { name: source.name, status: 'failed', error: outcome.error };
@@ -101,16 +101,18 @@ export function main(argv: readonly string[]): Promise<number> {
     if (parsed === null) return printUsage(CLI);
     if (parsed.positionals.length > 0) throw usageError('sync takes no arguments');
     const { DATABASE_URL } = loadEnv(['DATABASE_URL']);
-    const sources = configuredSources(loadSyncConfig());
-    if (sources.length === 0) {
+    const settings = loadSyncConfig();
+    if (sourceNames(settings).length === 0) {
       throw commandFailed('no review source is configured (see docs/sources.md)');
     }
     lowerProcessPriority();
     const store = await openStoreWithin(DATABASE_URL);
+    const configured = configuredSources(settings);
     try {
       const { full = false, 'dry-run': dryRun = false, json = false } = parsed.values;
-      return await syncAll(store, sources, { full, dryRun, json });
+      return await syncAll(store, configured.sources, { full, dryRun, json });
     } finally {
+      await configured.close();
       await store.close();
     }
   });

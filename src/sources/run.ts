@@ -75,6 +75,7 @@ async function runOnce(source: ReviewSource, o: RunOptions): Promise<SourceResul
   const previous = await o.store.sources.get(source.name);
   return retryConcurrentChanges(() =>
     source.run({
+      name: source.name,
       store: o.store,
       previous,
       full: o.full ?? false,
@@ -96,6 +97,7 @@ function logRan(source: ReviewSource, o: RunOptions, result: SourceResult): void
       inserted: r.inserted,
       updated: r.updated,
       removed: r.pruned,
+      restored: result.restored,
       rejected: r.rejected.length,
       version: r.version,
     },

@@ -10,6 +10,8 @@ import type { SourceRun, Store } from '../store/index.js';
 
 /** What a source's run is given. */
 export interface SourceContext {
+  /** The source's name (its lease, and what the store records it brought in). */
+  readonly name: string;
   /** The store it imports into (its own connections, off the service's event loop). */
   readonly store: Store;
   /** What the store kept of this source's earlier runs (its cursor, its last full pass), or null. */
@@ -27,8 +29,13 @@ export interface SourceContext {
 
 /** The outcome of one run. */
 export interface SourceResult {
-  /** The import's row report: inserted, updated, removed (pruned), rejected with reasons. */
+  /**
+   * The import's row report: inserted, updated, removed at source (`pruned`), rejected with
+   * reasons.
+   */
   readonly report: ImportSummary;
+  /** Reviews the source had removed and lists again, published again. */
+  readonly restored: number;
   /** The run read every review of the source (a removal is only ever decided by a full pass). */
   readonly full: boolean;
   /** Where the next incremental run resumes (the source's own format); null keeps the stored one. */
@@ -50,4 +57,15 @@ export interface SourceStatus {
   lastError: string | null;
   /** When this instance runs it next; null when scheduled sync is off. */
   nextRunAt: string | null;
+}
+
+/**
+ * How this instance's runs of a source ended since the service started (for metrics): runs that
+ * ran (`ran`), failed, or found the source held by another instance (`busy`).
+ */
+export interface SourceRunCounts {
+  name: string;
+  ran: number;
+  failed: number;
+  busy: number;
 }

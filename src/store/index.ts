@@ -24,7 +24,14 @@ export { reviewKey } from './core/types.js';
 export type { ModerationOutcome, ModerationRecord, ModerationStore } from './moderation/types.js';
 export type { RateDecision, RateStore } from './rates/types.js';
 export type { SessionStore } from './sessions/types.js';
-export type { SourceOutcome, SourceRun, SourceRunStore } from './source-runs/types.js';
+export type {
+  Reconciled,
+  SourceListing,
+  SourceOutcome,
+  SourceRun,
+  SourceRunStore,
+} from './source-runs/types.js';
+export { LISTED_AGAIN, REMOVED_AT_SOURCE, sourceActor } from './source-runs/types.js';
 export type { StoreTransfer, TableCounts, TableRows } from './transfer/types.js';
 export type {
   ClaimOptions,

@@ -2,6 +2,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { reviewId } from '../../src/domain/ids.js';
 import { gbpEnv, gbpReview, startGbpStandIn, type GbpStandIn } from '../helpers/gbp-stand-in.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 import { ROOT } from '../helpers/tools.js';
@@ -33,10 +34,10 @@ describe('Google Business Profile sync (against the local stand-in)', () => {
     return new Map(doc.reviews.map((r) => [r.sourceReviewId, r.reviewBody]));
   };
 
-  /** `dealer-reviews sync` as a process beside the service, on its store. */
-  const syncCommand = (args: string[]) =>
+  /** `dealer-reviews <command>` as a process beside the service, on its store. */
+  const command = (args: string[]) =>
     new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-      const child = spawn(process.execPath, [join(ROOT, 'dist/src/bin.js'), 'sync', ...args], {
+      const child = spawn(process.execPath, [join(ROOT, 'dist/src/bin.js'), ...args], {
         cwd: ROOT,
         env: { PATH: process.env.PATH, DATABASE_URL: service.databaseUrl, ...env },
       });
@@ -46,7 +47,15 @@ describe('Google Business Profile sync (against the local stand-in)', () => {
       child.stderr.on('data', (d: Buffer) => (stderr += String(d)));
       child.on('close', (code) => resolve({ code, stdout, stderr }));
     });
+  const syncCommand = (args: string[]) => command(['sync', ...args]);
+  const removals = async () => {
+    const feed = (await get('/api/reviews/changes?limit=100')) as {
+      changes: { type: string; id?: string; reason?: string }[];
+    };
+    return feed.changes.filter((c) => c.type === 'removal').map((c) => [c.id, c.reason]);
+  };
 
+  // Several commands and service runs under a loaded machine: more than the default 30 s.
   it('serves new and edited reviews on its own, lists the source in /healthz, and sync --full removes', async () => {
     await expect.poll(async () => (await published()).size, { timeout: 15_000 }).toBe(3);
     const health = (await get('/healthz')) as { sources: Record<string, unknown>[] };
@@ -91,7 +100,24 @@ describe('Google Business Profile sync (against the local stand-in)', () => {
     expect(run.stdout + run.stderr).not.toMatch(
       /stand-in-client-secret|stand-in-refresh-token|ya29\./,
     );
-  });
+    // The change feed tells a mirror: no longer in its source.
+    const c = reviewId('google', 'c');
+    expect(await removals()).toEqual([[c, 'deleted']]);
+
+    // The operator removes a; Google shows c again: the next full pass brings c back, never a.
+    const a = reviewId('google', 'a');
+    expect((await command(['remove', a, '--reason', 'spam'])).code).toBe(0);
+    standIn.reviews.set('c', gbpReview('c', '2025-03-01T10:00:00.000Z'));
+    const back = await syncCommand(['--full', '--json']);
+    expect(back.code, back.stderr).toBe(0);
+    expect(JSON.parse(back.stdout)).toMatchObject({
+      sources: [{ name: 'gbp', restored: 1, report: { pruned: 0 } }],
+    });
+    await expect
+      .poll(async () => [...(await published()).keys()].sort(), { timeout: 15_000 })
+      .toEqual(['b', 'c', 'd']);
+    expect(await removals()).toEqual([[a, 'hidden']]);
+  }, 120_000);
 });
 
 describe('a bad Google Business Profile setting', () => {

@@ -66,6 +66,10 @@ export interface GbpStandIn {
   requests: string[];
   /** Every access token issued so far stops working (the next call answers 401). */
   expireTokens(): void;
+  /** The next `count` token requests answer 503 (with `Retry-After: 0`). */
+  failTokens(count: number): void;
+  /** The `expires_in` of the access tokens issued from now on (3599 by default). */
+  tokenLifetime(seconds: number): void;
   /** The next `count` list calls answer 429 with `Retry-After: seconds`. */
   throttle(count: number, seconds: number): void;
   /** Each list call answers after this long (to see runs that overlap). */
@@ -81,6 +85,8 @@ export async function startGbpStandIn(): Promise<GbpStandIn> {
   const live = new Set<string>();
   let issued = 0;
   let throttled = { count: 0, seconds: 0 };
+  let failingTokens = 0;
+  let lifetime = 3599;
   let slowMs = 0;
   let inFlight = 0;
   let maxInFlight = 0;
@@ -88,6 +94,10 @@ export async function startGbpStandIn(): Promise<GbpStandIn> {
   async function token(req: IncomingMessage, res: ServerResponse): Promise<void> {
     requests.push('token');
     const f = await form(req);
+    if (failingTokens > 0) {
+      failingTokens--;
+      return json(res, 503, { error: 'temporarily_unavailable' }, { 'retry-after': '0' });
+    }
     const ok =
       f.get('grant_type') === 'refresh_token' &&
       f.get('client_id') === CLIENT_ID &&
@@ -96,7 +106,7 @@ export async function startGbpStandIn(): Promise<GbpStandIn> {
     if (!ok) return json(res, 400, { error: 'invalid_grant', error_description: 'Bad Request' });
     const value = `ya29.stand-in-access-${++issued}`;
     live.add(value);
-    json(res, 200, { access_token: value, expires_in: 3599, token_type: 'Bearer' });
+    json(res, 200, { access_token: value, expires_in: lifetime, token_type: 'Bearer' });
   }
 
   async function list(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
@@ -152,6 +162,8 @@ export async function startGbpStandIn(): Promise<GbpStandIn> {
     requests,
     expireTokens: () => live.clear(),
     throttle: (count, seconds) => void (throttled = { count, seconds }),
+    failTokens: (count) => void (failingTokens = count),
+    tokenLifetime: (seconds) => void (lifetime = seconds),
     slowDown: (ms) => void (slowMs = ms),
     maxInFlight: () => maxInFlight,
     close: () =>

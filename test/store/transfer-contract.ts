@@ -38,7 +38,7 @@ async function storedReviews(store: Store): Promise<StoredReview[]> {
 }
 
 /** A store with something in every copied table. */
-async function seed(store: Store): Promise<{ hiddenId: string }> {
+async function seed(store: Store): Promise<Record<'hiddenId' | 'removedId' | 'memberId', string>> {
   const rows = ['a', 'b', 'c', 'd', 'e'].map((k) => storedRow(k));
   rows[1] = { ...rows[1]!, derivedVersion: 1 };
   await store.transaction(async (tx) => {
@@ -105,7 +105,24 @@ async function seed(store: Store): Promise<{ hiddenId: string }> {
     ['k1', '{"a":1}'],
     ['k2', '{"b":2}'],
   ]);
-  return { hiddenId };
+  // A review source's runs: e brought in, then removed at source; a lease held elsewhere.
+  await store.sources.acquire('gbp', 'holder', NOW, DAY);
+  await store.sources.finish('gbp', 'holder', {
+    at: NOW + 1,
+    error: null,
+    full: true,
+    cursor: 'c',
+  });
+  const listed = (...r: StoredReview[]) => ({
+    ids: new Set(r.map((x) => x.id)),
+    full: true,
+    at,
+    dryRun: false,
+  });
+  await store.sources.reconcile('gbp', listed(rows[0]!, rows[4]!));
+  await store.sources.reconcile('gbp', listed(rows[0]!));
+  await store.sources.acquire('url:x', 'holder', NOW, DAY);
+  return { hiddenId, removedId: rows[4]!.id, memberId: rows[0]!.id };
 }
 
 /** Everything a reader of the store interface sees. */
@@ -130,6 +147,7 @@ async function view(store: Store) {
     analyses: [...(await store.analyses.get(['k1', 'k2', 'k3']))],
     // The feed, its epoch included: cursors stay valid on the copy.
     feed: await readFeed(store),
+    sourceRun: await store.sources.get('gbp'),
   };
 }
 
@@ -162,16 +180,28 @@ export function describeTransferContract(
     };
 
     it('copies every table into an empty store, which then reads the same', async () => {
-      const { hiddenId } = await seed(source.store);
+      const { hiddenId, removedId } = await seed(source.store);
       const exported = await copy(2);
-      expect(exported).toMatchObject({ reviews: 5, hidden_reviews: 1, moderation_log: 3 });
+      expect(exported).toMatchObject({
+        reviews: 5,
+        hidden_reviews: 2,
+        moderation_log: 4,
+        source_runs: 2,
+        source_reviews: 1,
+      });
       expect(await target.store.transfer.counts()).toEqual(exported);
       expect(await source.store.transfer.counts()).toEqual(exported);
       const copied = await view(target.store);
       expect(copied).toEqual(await view(source.store));
       expect(copied.secret).toBe('x'.repeat(40));
-      expect(copied.hidden).toEqual([hiddenId]);
-      expect(copied.published).toHaveLength(4);
+      expect(copied.hidden).toEqual([hiddenId, removedId].sort());
+      expect(copied.published).toHaveLength(3);
+      expect(copied.sourceRun).toMatchObject({ lastSuccessAt: NOW + 1, cursor: 'c' });
+      // A lease is not copied: the copy's sources are free.
+      expect(await target.store.sources.get('url:x')).toMatchObject({
+        holder: null,
+        lastStartedAt: NOW,
+      });
       expect(copied.websub[1]?.secret).toBe('secret-2');
       expect(copied.deliveries).toHaveLength(3);
       expect(await target.store.moderation.log(hiddenId)).toEqual(
@@ -180,8 +210,16 @@ export function describeTransferContract(
     });
 
     it('keeps working after the copy: versions, logs and queues continue', async () => {
-      const { hiddenId } = await seed(source.store);
+      const { hiddenId, removedId, memberId } = await seed(source.store);
       await copy(500);
+      // The source's record came along: it removes what it brought in, brings back what it removed.
+      const again = await target.store.sources.reconcile('gbp', {
+        ids: new Set([removedId]),
+        full: true,
+        at: '2025-04-01T00:00:00.000Z',
+        dryRun: true,
+      });
+      expect(again).toEqual({ removed: [memberId], restored: [removedId], state: null });
       const before = await target.store.state();
       const outcome = await target.store.moderation.apply({
         reviewId: hiddenId,

@@ -9,6 +9,7 @@ import {
 } from '../../../test/helpers/gbp-stand-in.js';
 import { withTempStore } from '../../../test/helpers/temp-store.js';
 import { loadSyncConfig } from '../../config.js';
+import { reviewId } from '../../domain/ids.js';
 import type { Review } from '../../domain/review.js';
 import type { Store } from '../../store/index.js';
 import { runSource, type RunOptions } from '../run.js';
@@ -112,8 +113,24 @@ describe('the Google Business Profile source, against the local stand-in', () =>
     expect([...(await published()).keys()].sort()).toEqual(['a', 'c']);
     const removal = lines
       .map((l) => JSON.parse(l) as Record<string, unknown>)
-      .find((l) => l.msg === 'reviews removed');
-    expect(removal).toMatchObject({ source: 'gbp', removed: 1, reason: 'removed at source' });
+      .find((l) => l.msg === 'reviews removed at source');
+    const id = reviewId('google', 'b');
+    expect(removal).toMatchObject({
+      source: 'gbp',
+      removed: 1,
+      ids: [id],
+      reason: 'removed at source',
+    });
+    expect(await store.moderation.log(id)).toMatchObject([
+      { action: 'hide', reason: 'removed at source', actor: 'source:gbp' },
+    ]);
+
+    // Google shows it again: the next full pass publishes it again.
+    standIn.reviews.set('b', gbpReview('b', at(2)));
+    expect(await sync(undefined, { full: true })).toMatchObject({
+      result: { restored: 1, report: { pruned: 0 } },
+    });
+    expect([...(await published()).keys()].sort()).toEqual(['a', 'b', 'c']);
   });
 
   it('refreshes an expired token once, and waits out a 429 with Retry-After', async () => {
@@ -126,6 +143,29 @@ describe('the Google Business Profile source, against the local stand-in', () =>
     expect(await sync(source, { full: true })).toMatchObject({ status: 'ran' });
     expect(standIn.requests.filter((r) => r === 'token')).toHaveLength(1);
     expect(standIn.requests, standIn.requests.join(' ')).toHaveLength(4); // 401, token, 429, the page
+  });
+
+  it('keeps the token until a minute before it expires; retries the token endpoint once over', async () => {
+    standIn.reviews.set('a', gbpReview('a', at(2)));
+    const source = gbpSource(loadSyncConfig(gbpEnv(standIn)).gbp!);
+    standIn.tokenLifetime(30);
+    await sync(source);
+    await sync(source);
+    expect(standIn.requests.filter((r) => r === 'token')).toHaveLength(2);
+    standIn.tokenLifetime(3599);
+    await sync(source);
+    await sync(source);
+    expect(standIn.requests.filter((r) => r === 'token')).toHaveLength(3);
+    // A token endpoint that keeps failing: 5 attempts in all (never the library's retries on top).
+    const fresh = gbpSource(loadSyncConfig(gbpEnv(standIn)).gbp!);
+    standIn.requests.length = 0;
+    standIn.failTokens(100);
+    const failed = await sync(fresh);
+    expect(standIn.requests).toEqual(Array(5).fill('token'));
+    expect(failed).toEqual({
+      status: 'failed',
+      error: expect.stringMatching(/^127\.0\.0\.1:\d+\/token answered 503 5 times; giving up/),
+    });
   });
 
   it('fails in one line without a secret, and gives up on a 429 that goes on', async () => {

@@ -4,8 +4,9 @@ import { join } from 'node:path';
 import type { GbpSettings } from '../../config.js';
 import { importFetched } from '../import.js';
 import type { ReviewSource, SourceContext, SourceResult } from '../types.js';
-import { gbpClient, type GbpClient, type TokenCache } from './client.js';
+import { gbpClient, type GbpClient } from './client.js';
 import { requestCap } from './http.js';
+import { oauthClient } from './oauth.js';
 
 /** The source's name in logs, `/healthz` and the store's lease. */
 export const GBP_SOURCE = 'gbp';
@@ -89,12 +90,12 @@ async function importItems(
  * Google Business Profile: every run lists the location's reviews, newest update first, and
  * imports them. Incremental runs stop at the first review not newer than the newest `updateTime`
  * already stored (the cursor); a full pass (every page) runs at least every `fullSyncMs` and on
- * `sync --full`, and removes the reviews it no longer finds (`import --prune` of source
- * `google`). The cap of 300 requests a minute and the access token last across its runs.
+ * `sync --full`, and removes the reviews it brought in that it no longer finds
+ * (`importFetched`). The cap of 300 requests a minute and the access token last across its runs.
  */
 export function gbpSource(settings: GbpSettings): ReviewSource {
   const cap = requestCap();
-  const tokens: TokenCache = { current: null };
+  const tokens = oauthClient(settings, cap);
   return {
     name: GBP_SOURCE,
     async run(ctx) {
@@ -107,15 +108,7 @@ export function gbpSource(settings: GbpSettings): ReviewSource {
       );
       ctx.logger.debug({ source: GBP_SOURCE, pages: listed.pages, full }, 'listed the reviews');
       const cursor = newestOf(listed.items) ?? ctx.previous?.cursor ?? null;
-      const result = await importItems(ctx, listed, full, cursor);
-      if (result.report.pruned > 0 && !ctx.dryRun) {
-        const removed = result.report.pruned;
-        ctx.logger.info(
-          { source: GBP_SOURCE, removed, reason: 'removed at source' },
-          'reviews removed',
-        );
-      }
-      return result;
+      return importItems(ctx, listed, full, cursor);
     },
   };
 }

@@ -7,6 +7,7 @@ import {
   createAddressPolicy,
   createHostVetter,
   systemResolver,
+  type Resolver,
 } from '../../websub/index.js';
 import { isServiceError } from '../../platform/errors.js';
 import { sourceFailed } from '../gbp/http.js';
@@ -41,10 +42,11 @@ function allowList(cidrs: readonly string[]): BlockList {
  * The outbound client of the watched export URLs, behind the WebSub hub's guard: every
  * connection goes to the one address vetted (loopback, private, link-local, metadata and other
  * special addresses refused unless `allowCidrs` opens them, no DNS rebinding), and plain `http`
- * only to an address `allowCidrs` names. Redirects are not followed.
+ * only to an address `allowCidrs` names. Redirects are not followed. `resolve` is the system's
+ * resolver unless a test gives one.
  */
-export function guardedClient(allowCidrs: readonly string[]) {
-  const vet = createHostVetter(createAddressPolicy(allowCidrs), systemResolver, 5_000);
+export function guardedClient(allowCidrs: readonly string[], resolve: Resolver = systemResolver) {
+  const vet = createHostVetter(createAddressPolicy(allowCidrs), resolve, 5_000);
   const allowed = allowList(allowCidrs);
   const base = buildConnector({ timeout: TIMEOUT_MS });
   const connect: buildConnector.connector = (opts, callback) => {

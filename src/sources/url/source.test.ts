@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { gbpReview } from '../../../test/helpers/gbp-stand-in.js';
 import { withTempStore } from '../../../test/helpers/temp-store.js';
 import type { Store } from '../../store/index.js';
+import { EMPTY_LISTING } from '../import.js';
 import { runSource } from '../run.js';
 import { guardedClient } from './fetch.js';
 import { urlSource } from './source.js';
@@ -49,7 +50,14 @@ describe('a watched export URL', () => {
     expect(seen.at(-1)?.ifNoneMatch).toMatch(/^"/);
     body = exportOf('a', 'c');
     expect(await sync(['127.0.0.1/32'])).toMatchObject({ result: { report: { pruned: 1 } } });
-    expect(await store.countReviews()).toBe(2);
+    // Removed at source: hidden (still stored), out of publication.
+    expect((await store.readDataset()).reviews).toHaveLength(2);
+    // An export emptied by mistake removes nothing.
+    body = exportOf();
+    expect(await sync(['127.0.0.1/32'])).toMatchObject({
+      result: { report: { pruned: 0, warnings: [EMPTY_LISTING] } },
+    });
+    expect((await store.readDataset()).reviews).toHaveLength(2);
     expect(await store.sources.get(urlSource(url, guardedClient([])).name)).toMatchObject({
       name: expect.stringMatching(/^url:127\.0\.0\.1:\d+\/exports\/reviews\.json$/),
       lastError: null,
@@ -65,6 +73,29 @@ describe('a watched export URL', () => {
     // Loopback opened by a range that is not the host's own: still refused.
     expect(await sync(['10.0.0.0/8'])).toMatchObject({ status: 'failed' });
     expect(seen).toHaveLength(0);
+    expect(await store.countReviews()).toBe(0);
+  });
+
+  it('refuses plain http to a public address, and https to a name that resolves to a private one', async () => {
+    const resolver = (addresses: string[]) => async () => addresses;
+    const run = (target: string, addresses: string[]) =>
+      runSource(urlSource(target, guardedClient([], resolver(addresses))), {
+        store,
+        logger,
+        holder: 'test',
+      });
+    expect(await run('http://exports.example/reviews.json', ['93.184.216.34'])).toEqual({
+      status: 'failed',
+      error: 'http is refused unless the host lies in SYNC_ALLOW_CIDRS',
+    });
+    expect(await run('https://exports.example/reviews.json', ['10.1.2.3'])).toEqual({
+      status: 'failed',
+      error: 'the export host resolves to a private address',
+    });
+    expect(await run('https://exports.example/reviews.json', ['169.254.169.254'])).toMatchObject({
+      status: 'failed',
+      error: expect.stringMatching(/^the export host resolves to a /),
+    });
     expect(await store.countReviews()).toBe(0);
   });
 });

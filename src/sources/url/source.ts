@@ -55,7 +55,7 @@ export function urlSource(url: string, client: GuardedClient): ReviewSource {
         const path = join(dir, `export${ext === '.csv' || ext === '.tsv' ? ext : ''}`);
         const fetched = await client.fetchTo(url, path, since, ctx.signal);
         if (fetched.status === 'not-modified') {
-          return { report: unchangedReport(ctx.dryRun), full: false, cursor: null };
+          return { report: unchangedReport(ctx.dryRun), full: false, cursor: null, restored: 0 };
         }
         const cursor = JSON.stringify({ etag: fetched.etag, lastModified: fetched.lastModified });
         return await importFetched(ctx, { path, complete: true, cursor });

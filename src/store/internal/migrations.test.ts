@@ -33,6 +33,7 @@ describe('the schema migrations', () => {
       [8, '804b8935e3b4378c', '406630e390e68eab'],
       [9, 'd39494c2097689c3', '08cb0395dd5accdd'],
       [10, 'b64a6a1530f4f195', '766eaa3e8e24bc93'],
+      [11, 'a5ae509a32137813', 'f0df2fbb3bee9a24'],
     ]);
   });
 });

@@ -20,6 +20,7 @@ import { v7 } from './schema/v7-rate-windows.js';
 import { v8 } from './schema/v8-mcp-subscriptions.js';
 import { v9 } from './schema/v9-review-changes.js';
 import { v10 } from './schema/v10-source-runs.js';
+import { v11 } from './schema/v11-source-reviews.js';
 
 export interface Migration {
   version: number;
@@ -29,7 +30,7 @@ export interface Migration {
 }
 
 /** Every version, in order. */
-export const MIGRATIONS: readonly Migration[] = [v1, v2, v3, v4, v5, v6, v7, v8, v9, v10];
+export const MIGRATIONS: readonly Migration[] = [v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11];
 
 type MaybePromise<T> = T | Promise<T>;
 

@@ -2,7 +2,8 @@ import { bumpVersion } from '../internal/postgres-transaction.js';
 import type { PgDb } from '../internal/postgres-db.js';
 import { writePostgresChanges } from '../changes/postgres.js';
 import { moderationChange } from '../changes/moderation.js';
-import { LOG_COLUMNS, toRecord, unchangedOutcome, type LogRow } from './engines.js';
+import { HIDE_FOR_OPERATOR, LOG_COLUMNS, toRecord, unchangedOutcome } from './engines.js';
+import type { LogRow, ReviewState } from './engines.js';
 import type { ModerationOutcome, ModerationStore } from './types.js';
 
 /**
@@ -16,18 +17,19 @@ export function createPostgresModerationStore(db: PgDb): ModerationStore {
     apply(record) {
       return db.transaction(async (query): Promise<ModerationOutcome> => {
         await query('SELECT 1 FROM data_state WHERE id = 1 FOR UPDATE');
-        const { rows } = await query<{ stored: boolean; hidden: boolean }>(
+        const { rows } = await query<ReviewState>(
           `SELECT EXISTS (SELECT 1 FROM reviews WHERE id = $1) AS stored,
-                  EXISTS (SELECT 1 FROM hidden_reviews WHERE review_id = $1) AS hidden`,
+                  EXISTS (SELECT 1 FROM hidden_reviews WHERE review_id = $1) AS hidden,
+                  (SELECT hidden_by FROM hidden_reviews WHERE review_id = $1) AS "hiddenBy"`,
           [record.reviewId],
         );
         const unchanged = unchangedOutcome(record, rows[0]!);
         if (unchanged) return unchanged;
         if (record.action === 'hide') {
-          await query('INSERT INTO hidden_reviews (review_id, hidden_at) VALUES ($1, $2)', [
-            record.reviewId,
-            record.at,
-          ]);
+          await query(
+            HIDE_FOR_OPERATOR((n) => `$${n}`),
+            [record.reviewId, record.at],
+          );
         } else {
           await query('DELETE FROM hidden_reviews WHERE review_id = $1', [record.reviewId]);
         }

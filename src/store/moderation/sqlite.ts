@@ -2,26 +2,31 @@ import type Database from 'better-sqlite3';
 import type { DataState } from '../core/types.js';
 import { recordSqliteChanges } from '../changes/sqlite.js';
 import { moderationChange } from '../changes/moderation.js';
-import { LOG_COLUMNS, toRecord, unchangedOutcome, type LogRow } from './engines.js';
+import {
+  HIDE_FOR_OPERATOR,
+  LOG_COLUMNS,
+  toRecord,
+  unchangedOutcome,
+  type LogRow,
+  type ReviewState,
+} from './engines.js';
 import type { ModerationOutcome, ModerationRecord, ModerationStore } from './types.js';
 import { readState, type WriteRunner } from '../internal/sqlite-staged.js';
 
 type Db = Database.Database;
 
-/** Whether the review is stored, and whether it is hidden, as the writer sees it now. */
-function stateOf(db: Db, reviewId: string): { stored: boolean; hidden: boolean } {
+/** Whether the review is stored, and whether it is hidden (by whom), as the writer sees it now. */
+function stateOf(db: Db, reviewId: string): ReviewState {
   const stored = db.prepare('SELECT 1 FROM reviews WHERE id = ?').get(reviewId) !== undefined;
-  const hidden =
-    db.prepare('SELECT 1 FROM hidden_reviews WHERE review_id = ?').get(reviewId) !== undefined;
-  return { stored, hidden };
+  const row = db
+    .prepare('SELECT hidden_by FROM hidden_reviews WHERE review_id = ?')
+    .get(reviewId) as { hidden_by: string | null } | undefined;
+  return { stored, hidden: row !== undefined, hiddenBy: row?.hidden_by ?? null };
 }
 
 function change(db: Db, r: ModerationRecord, stored: boolean): DataState {
   if (r.action === 'hide') {
-    db.prepare('INSERT INTO hidden_reviews (review_id, hidden_at) VALUES (?, ?)').run(
-      r.reviewId,
-      r.at,
-    );
+    db.prepare(HIDE_FOR_OPERATOR(() => '?')).run(r.reviewId, r.at);
   } else {
     db.prepare('DELETE FROM hidden_reviews WHERE review_id = ?').run(r.reviewId);
   }

@@ -26,7 +26,7 @@ export const TRANSFER_TABLES: readonly TransferTable[] = [
       'derived_version',
     ],
   },
-  { name: 'hidden_reviews', columns: ['review_id', 'hidden_at'] },
+  { name: 'hidden_reviews', columns: ['review_id', 'hidden_at', 'hidden_by'] },
   // The change feed and (in data_state) its counter and epoch: cursors stay valid on the copy.
   { name: 'review_changes', columns: ['review_id', 'seq', 'removed_at', 'reason'] },
   {
@@ -74,6 +74,13 @@ export const TRANSFER_TABLES: readonly TransferTable[] = [
     identity: 'id',
   },
   { name: 'text_analyses', columns: ['key', 'analysis'] },
+  // The review sources' runs (a moved store goes on incrementally), their leases left free, and
+  // what each source brought in (what its next full pass may remove).
+  {
+    name: 'source_runs',
+    columns: ['name', 'last_started_at', 'last_success_at', 'last_full_at', 'last_error', 'cursor'],
+  },
+  { name: 'source_reviews', columns: ['source_name', 'review_id'] },
 ];
 
 /** The table of this name, or an error naming it (a batch from another release, say). */

@@ -16,7 +16,8 @@ export type TableCounts = Dict<number>;
  * reviews (hidden ones too, with their derived records), the business, the data version, the
  * moderation log and hidden set, MCP session secrets, ended sessions and their subscriptions,
  * the WebSub subscriptions, queues and topic states (claims released) and the insights' stored
- * analyses. Not copied: rate-limit windows (they last a minute) and the applied migrations.
+ * analyses, the review sources' runs (leases left free) and what each brought in. Not copied:
+ * rate-limit windows (they last a minute) and the applied migrations.
  */
 export interface StoreTransfer {
   /**
