@@ -1,7 +1,8 @@
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONFIG_INVALID, loadConfig } from '../../src/config.js';
 import { connectClient, toolCaller } from '../helpers/mcp.js';
-import { startTestService, type TestService } from '../helpers/service.js';
+import { startTestService, TEST_BASE_URL, type TestService } from '../helpers/service.js';
 import { testBusiness, testReviews } from '../helpers/fixtures.js';
 
 /**
@@ -41,7 +42,7 @@ beforeAll(async () => {
     startTestService({
       business: testBusiness(),
       reviews: testReviews(25),
-      env: { METRICS_PORT: '0' },
+      env: { METRICS_PORT: '0', WEBSUB_CALLBACK_ALLOW_CIDRS: '127.0.0.0/8' },
     }),
     startTestService({ business: testBusiness(), reviews: testReviews(3) }),
   ]);
@@ -210,5 +211,36 @@ describe('the service metrics', () => {
     for (const kind of ['busy', 'unreachable', 'conflict', 'deadline', 'other']) {
       expect(sample(text, `dealer_reviews_store_errors_total{kind="${kind}"}`), kind).toBe(0);
     }
+  });
+
+  it('count a store fault by kind: a write that meets the write lock of another process is busy', async () => {
+    const busy = 'dealer_reviews_store_errors_total{kind="busy"}';
+    const answered503 =
+      'http_request_duration_seconds_count{route="/api/websub/hub",method="POST",status="503"}';
+    const before = await scrape(svc);
+    const db = new Database(svc.databaseUrl.slice('sqlite:'.length));
+    db.exec('BEGIN IMMEDIATE');
+    let status: number;
+    try {
+      const form = new URLSearchParams({
+        'hub.mode': 'subscribe',
+        'hub.topic': `${TEST_BASE_URL}/feed.xml`,
+        'hub.callback': 'http://127.0.0.1:9/metrics-test',
+      });
+      const res = await fetch(`${svc.url}/api/websub/hub`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: form.toString(),
+      });
+      status = res.status;
+      await res.arrayBuffer();
+    } finally {
+      db.exec('ROLLBACK');
+      db.close();
+    }
+    expect(status).toBe(503);
+    const after = await scrape(svc);
+    expect(sample(after, busy)).toBeGreaterThan(sample(before, busy)!);
+    expect(sample(after, answered503)).toBe((sample(before, answered503) ?? 0) + 1);
   });
 });
