@@ -225,7 +225,7 @@ describe('the service metrics', () => {
       const form = new URLSearchParams({
         'hub.mode': 'subscribe',
         'hub.topic': `${TEST_BASE_URL}/feed.xml`,
-        'hub.callback': 'http://127.0.0.1:9/metrics-test',
+        'hub.callback': 'https://127.0.0.1:9/metrics-test',
       });
       const res = await fetch(`${svc.url}/api/websub/hub`, {
         method: 'POST',
