@@ -75,10 +75,11 @@ export function createMetrics(logger: Logger, tools: readonly string[]): Metrics
   const sync = syncMetrics(registry);
   const versions = versionMetrics(registry);
   const mcp = mcpMetrics(registry, tools);
+  const requests = requestMetrics();
   return {
     registry,
-    listener: metricsListener(registry, logger),
-    request: requestMetrics(registry),
+    listener: metricsListener(registry, requests.text, logger),
+    request: requests.observe,
     versions,
     mcp,
     delivered: websub.delivered,

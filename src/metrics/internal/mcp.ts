@@ -2,8 +2,9 @@
  * The MCP endpoint: tool calls by tool and outcome, sessions started and ended, and the event
  * streams open on this instance.
  */
-import { Counter, Gauge, type Registry } from 'prom-client';
+import { Gauge, type Registry } from 'prom-client';
 import type { McpObserver, ToolCallOutcome } from '../../mcp/index.js';
+import { counter } from './declare.js';
 
 /** A tool name the server does not have is counted under this one. */
 export const OTHER_TOOL = 'other';
@@ -17,18 +18,18 @@ export interface McpMetrics extends McpObserver {
 export function mcpMetrics(registry: Registry, tools: readonly string[]): McpMetrics {
   const registers = [registry];
   const known = new Set(tools);
-  const calls = new Counter({
-    name: 'dealer_reviews_mcp_calls_total',
-    help: 'MCP tools/call requests answered, by tool and outcome (ok, tool_error, invalid_params, error).',
-    labelNames: ['tool', 'outcome'] as const,
-    registers,
-  });
-  const sessions = new Counter({
-    name: 'dealer_reviews_mcp_sessions_total',
-    help: 'MCP sessions this instance started (initialize) and ended (DELETE); sessions are signed tokens any instance serves.',
-    labelNames: ['event'] as const,
-    registers,
-  });
+  const calls = counter(
+    registry,
+    'dealer_reviews_mcp_calls_total',
+    'MCP tools/call requests answered, by tool and outcome (ok, tool_error, invalid_params, error).',
+    ['tool', 'outcome'],
+  );
+  const sessions = counter(
+    registry,
+    'dealer_reviews_mcp_sessions_total',
+    'MCP sessions this instance started (initialize) and ended (DELETE); sessions are signed tokens any instance serves.',
+    ['event'],
+  );
   sessions.labels('started').inc(0);
   sessions.labels('ended').inc(0);
   let sessionStreams = (): number => 0;

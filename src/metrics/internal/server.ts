@@ -21,8 +21,15 @@ function sendJson(res: ServerResponse, status: number, body: object, headers = {
   res.end(text);
 }
 
-/** The request listener of the metrics port (`listen.ts` makes its server, as the public one's). */
-export function metricsListener(registry: Registry, logger: Logger): RequestListener {
+/**
+ * The request listener of the metrics port (`listen.ts` makes its server, as the public one's):
+ * the registry's metrics, then `more` (the request histogram, which writes its own text).
+ */
+export function metricsListener(
+  registry: Registry,
+  more: () => string,
+  logger: Logger,
+): RequestListener {
   return (req: IncomingMessage, res: ServerResponse): void => {
     const path = (req.url ?? '/').split('?', 1)[0];
     if (path !== METRICS_PATH) {
@@ -40,7 +47,9 @@ export function metricsListener(registry: Registry, logger: Logger): RequestList
       );
     }
     registry.metrics().then(
-      (text) => {
+      (collected) => {
+        // The registry's text ends without a line feed; the request histogram's (`more`) with one.
+        const text = `${collected}\n${more()}`;
         res.writeHead(200, {
           'Content-Type': registry.contentType,
           'Content-Length': Buffer.byteLength(text),

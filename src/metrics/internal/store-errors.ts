@@ -2,8 +2,9 @@
  * `dealer_reviews_store_errors_total{kind}`: every failed call of the service's store, by the
  * store's own classification of the fault (`storeErrorKind`), whichever surface made it.
  */
-import { Counter, type Registry } from 'prom-client';
+import type { Registry } from 'prom-client';
 import { STORE_ERROR_KINDS, storeErrorKind, type ServiceStore } from '../../store/index.js';
+import { counter } from './declare.js';
 
 /** The capabilities whose calls are counted, besides the store's own methods. */
 const CAPABILITIES = ['sessions', 'websub', 'rates'] as const;
@@ -41,12 +42,12 @@ function counted<T extends object>(target: T, fail: (err: unknown) => void): T {
 
 /** The counter, and the service's store with every call counted when it fails. */
 export function storeErrorMetrics(registry: Registry): <S extends ServiceStore>(store: S) => S {
-  const errors = new Counter({
-    name: 'dealer_reviews_store_errors_total',
-    help: "Failed calls of this instance's store, by kind (busy, unreachable, conflict, deadline, other).",
-    labelNames: ['kind'] as const,
-    registers: [registry],
-  });
+  const errors = counter(
+    registry,
+    'dealer_reviews_store_errors_total',
+    "Failed calls of this instance's store, by kind (busy, unreachable, conflict, deadline, other).",
+    ['kind'],
+  );
   for (const kind of STORE_ERROR_KINDS) errors.labels(kind).inc(0);
   const fail = (err: unknown): void => errors.labels(storeErrorKind(err)).inc();
   return (store) => {

@@ -2,8 +2,9 @@
  * The review sources: each turn of a source on this instance and how the source stood after it,
  * and when it last succeeded, from the status the sync thread sends for `/healthz`.
  */
-import { Counter, Gauge, type Registry } from 'prom-client';
+import type { Registry } from 'prom-client';
 import type { SourceStatus } from '../../sources/index.js';
+import { counter, gauge } from './declare.js';
 
 /** How often the status the sync thread last sent is looked at (a reference compared). */
 export const STATUS_POLL_MS = 1_000;
@@ -16,19 +17,18 @@ export const STATUS_POLL_MS = 1_000;
 export function syncMetrics(
   registry: Registry,
 ): (status: () => readonly SourceStatus[]) => () => void {
-  const registers = [registry];
-  const runs = new Counter({
-    name: 'dealer_reviews_sync_runs_total',
-    help: 'Turns of each review source on this instance, by how the source stood after it (success, failure).',
-    labelNames: ['source', 'outcome'] as const,
-    registers,
-  });
-  const lastSuccess = new Gauge({
-    name: 'dealer_reviews_sync_last_success_timestamp_seconds',
-    help: 'When each review source last ran successfully (on any instance), in seconds since the epoch.',
-    labelNames: ['source'] as const,
-    registers,
-  });
+  const runs = counter(
+    registry,
+    'dealer_reviews_sync_runs_total',
+    'Turns of each review source on this instance, by how the source stood after it (success, failure).',
+    ['source', 'outcome'],
+  );
+  const lastSuccess = gauge(
+    registry,
+    'dealer_reviews_sync_last_success_timestamp_seconds',
+    'When each review source last ran successfully (on any instance), in seconds since the epoch.',
+    ['source'],
+  );
   return (status) => {
     const nextRuns = new Map<string, string | null>();
     let seen: readonly SourceStatus[] | null = null;

@@ -4,6 +4,7 @@
  */
 import { Gauge, Histogram, type Registry } from 'prom-client';
 import type { Builder, Published, Snapshot } from '../../snapshot/index.js';
+import { gauge } from './declare.js';
 
 /** From a small store (a second) to 100,000 reviews on a slow machine (a minute or two). */
 const BUILD_BUCKETS = [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20, 30, 60, 120, 300];
@@ -17,16 +18,16 @@ export interface VersionMetrics {
 
 export function versionMetrics(registry: Registry): VersionMetrics {
   const registers = [registry];
-  const version = new Gauge({
-    name: 'dealer_reviews_data_version',
-    help: 'The data version this instance serves.',
-    registers,
-  });
-  const reviews = new Gauge({
-    name: 'dealer_reviews_reviews',
-    help: 'Reviews in the data version this instance serves.',
-    registers,
-  });
+  const version = gauge(
+    registry,
+    'dealer_reviews_data_version',
+    'The data version this instance serves.',
+  );
+  const reviews = gauge(
+    registry,
+    'dealer_reviews_reviews',
+    'Reviews in the data version this instance serves.',
+  );
   let committedAt = Number.NaN;
   new Gauge({
     name: 'dealer_reviews_data_age_seconds',

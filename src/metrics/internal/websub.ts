@@ -2,9 +2,10 @@
  * The WebSub hub: its subscribers and queues (store-wide values, counted every
  * `SAMPLE_MS` by a timer, never at scrape) and the deliveries this instance made, by outcome.
  */
-import { Counter, Gauge, type Registry } from 'prom-client';
+import type { Registry } from 'prom-client';
 import type { Logger } from '../../logger.js';
 import type { WebSubStore } from '../../store/index.js';
+import { counter, gauge } from './declare.js';
 
 /** How often the subscribers and queues are counted (a scrape reads the last count). */
 export const SAMPLE_MS = 15_000;
@@ -27,24 +28,23 @@ export interface WebSubMetrics {
 }
 
 export function webSubMetrics(registry: Registry): WebSubMetrics {
-  const registers = [registry];
-  const subscribers = new Gauge({
-    name: 'dealer_reviews_websub_subscribers',
-    help: 'Active WebSub subscriptions in the store (shared by every instance on it).',
-    registers,
-  });
-  const depth = new Gauge({
-    name: 'dealer_reviews_websub_queue_depth',
-    help: 'Pending WebSub work in the store: deliveries, and verifications of intent (shared by every instance).',
-    labelNames: ['queue'] as const,
-    registers,
-  });
-  const deliveries = new Counter({
-    name: 'dealer_reviews_websub_deliveries_total',
-    help: 'Delivery attempts this instance made, by outcome (delivered, retry, failed: gave up, gone: 410).',
-    labelNames: ['outcome'] as const,
-    registers,
-  });
+  const subscribers = gauge(
+    registry,
+    'dealer_reviews_websub_subscribers',
+    'Active WebSub subscriptions in the store (shared by every instance on it).',
+  );
+  const depth = gauge(
+    registry,
+    'dealer_reviews_websub_queue_depth',
+    'Pending WebSub work in the store: deliveries, and verifications of intent (shared by every instance).',
+    ['queue'],
+  );
+  const deliveries = counter(
+    registry,
+    'dealer_reviews_websub_deliveries_total',
+    'Delivery attempts this instance made, by outcome (delivered, retry, failed: gave up, gone: 410).',
+    ['outcome'],
+  );
   for (const outcome of DELIVERY_OUTCOMES) deliveries.labels(outcome).inc(0);
   return {
     delivered: (outcome) => deliveries.labels(outcome).inc(),
