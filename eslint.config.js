@@ -58,6 +58,9 @@ const LAYERS = {
     'http',
     'logger',
   ],
+  // Prometheus metrics: fed by the wiring from the parts it follows (types only, but snapshot's
+  // and store's, for the data version and the store faults' classification).
+  metrics: ['platform', 'logger', 'store', 'snapshot', 'sources', 'mcp'],
   websub: [
     'domain',
     'representation',

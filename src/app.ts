@@ -1,6 +1,7 @@
 /**
  * The request listener: the dispatcher (src/http/dispatch.ts) behind one error boundary that
- * renders every fault by the surface of its route, and a debug log line per request.
+ * renders every fault by the surface of its route, a debug log line per request, and the
+ * request metrics' observation when they are on.
  */
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { createDispatcher, type NotFound } from './http/dispatch.js';
@@ -19,6 +20,11 @@ export interface AppDeps {
    * browser) and returns true, or returns false for the JSON 404.
    */
   notFound?: NotFound;
+  /**
+   * Told of each request once its handler is done (a stream's once it has started or ended, as
+   * its handler returns): its route as declared (null: none), method, status and duration.
+   */
+  observe?: (route: Route | null, method: string | undefined, status: number, s: number) => void;
 }
 
 type Fail = (req: IncomingMessage, res: ServerResponse, err: unknown) => void;
@@ -62,32 +68,35 @@ function errorBoundary(logger: Logger, routeOf: (req: IncomingMessage) => Route 
  * Handlers that answer from memory run synchronously: no promise per request on the hot path.
  */
 export function createApp(deps: AppDeps): RequestListener {
-  const { logger } = deps;
-  const { dispatch, routeOf } = createDispatcher(deps.routes, deps.notFound);
+  const { logger, observe } = deps;
+  const { dispatch, routeOf, matched } = createDispatcher(deps.routes, deps.notFound);
   const fail = errorBoundary(logger, routeOf);
   const debug = logger.isLevelEnabled('debug');
-  const logRequest = (req: IncomingMessage, res: ServerResponse, started: number): void => {
-    logger.debug(
-      { method: req.method, url: req.url, status: res.statusCode, ms: performance.now() - started },
-      'request',
-    );
+  const timed = debug || observe !== undefined;
+  const done = (req: IncomingMessage, res: ServerResponse, route: Route | null, t0: number) => {
+    const ms = performance.now() - t0;
+    observe?.(route, req.method, res.statusCode, ms / 1000);
+    if (debug) {
+      logger.debug({ method: req.method, url: req.url, status: res.statusCode, ms }, 'request');
+    }
   };
   return (req, res) => {
-    const started = debug ? performance.now() : 0;
+    const started = timed ? performance.now() : 0;
     let pending: void | Promise<void> = undefined;
     try {
       pending = dispatch(req, res);
     } catch (err) {
       fail(req, res, err);
     }
+    const route = observe ? matched() : null;
     if (pending) {
       pending.then(
-        () => debug && logRequest(req, res, started),
+        () => timed && done(req, res, route, started),
         (err: unknown) => {
           fail(req, res, err);
-          if (debug) logRequest(req, res, started);
+          if (timed) done(req, res, route, started);
         },
       );
-    } else if (debug) logRequest(req, res, started);
+    } else if (timed) done(req, res, route, started);
   };
 }

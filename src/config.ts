@@ -64,6 +64,8 @@ export interface Config {
   readonly trustProxyCidrs: readonly string[];
   /** The review sources the service runs by itself (`src/sources`, docs/sources.md). */
   readonly sync: SyncConfig;
+  /** Where `GET /metrics` is served (`METRICS_HOST`, `METRICS_PORT`); null: no metrics. */
+  readonly metrics: { readonly host: string; readonly port: number } | null;
 }
 
 /** Settings of the review sources (`SYNC_*`). */
@@ -223,6 +225,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       `invalid WEBSUB_HOST_CONCURRENCY=${JSON.stringify(String(e.WEBSUB_HOST_CONCURRENCY))}: must not exceed WEBSUB_CONCURRENCY (${e.WEBSUB_CONCURRENCY})`,
     );
   }
+  if (e.METRICS_PORT !== undefined && e.METRICS_PORT !== 0 && e.METRICS_PORT === e.PORT) {
+    throw configError(`invalid METRICS_PORT="${e.METRICS_PORT}": must differ from PORT`);
+  }
   // Unset, the per-host share follows a lower WEBSUB_CONCURRENCY.
   const hostConcurrency = Math.min(e.WEBSUB_HOST_CONCURRENCY, e.WEBSUB_CONCURRENCY);
   return Object.freeze({
@@ -251,6 +256,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mcpStreamIdleSeconds: e.MCP_STREAM_IDLE_SECONDS,
     trustProxyCidrs: Object.freeze(e.TRUST_PROXY_CIDRS),
     sync: syncConfig(e),
+    metrics:
+      e.METRICS_PORT === undefined
+        ? null
+        : Object.freeze({ host: e.METRICS_HOST, port: e.METRICS_PORT }),
     websub: Object.freeze({
       callbackAllowCidrs: Object.freeze(e.WEBSUB_CALLBACK_ALLOW_CIDRS),
       rateLimitPerMin: e.WEBSUB_RATE_LIMIT_PER_MIN,

@@ -1,9 +1,11 @@
 /** The service's HTTP server: its limits, its answers to unparsable requests, and listening. */
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createApp, type AppDeps } from './app.js';
 import type { Config } from './config.js';
 import { COMMON_HEADERS } from './http/respond.js';
 import type { Logger } from './logger.js';
+import type { Metrics } from './metrics/index.js';
 import { ServiceError } from './platform/errors.js';
 
 /**
@@ -48,12 +50,14 @@ function clientErrorHandler(server: Server, logger: Logger): void {
 
 /**
  * The HTTP server over the app, with its timeouts and its answer to requests node's parser
- * rejects; resolves once it listens, rejects with a `LISTEN_FAILED` `ServiceError` when it cannot.
+ * rejects; resolves once it listens, rejects with a `LISTEN_FAILED` `ServiceError` (naming the
+ * variables `names` says) when it cannot.
  */
 export async function listen(
   config: Pick<Config, 'host' | 'port' | 'socketTimeoutMs'>,
   listener: RequestListener,
   logger: Logger,
+  names: { host: string; port: string } = { host: 'HOST', port: 'PORT' },
 ): Promise<Server> {
   const server = createServer(
     {
@@ -80,11 +84,25 @@ export async function listen(
     const why = ((err as Error).message ?? String(err)).split('\n')[0];
     throw new ServiceError(
       LISTEN_FAILED,
-      `cannot listen on HOST=${JSON.stringify(config.host)} PORT=${config.port}: ${why}`,
+      `cannot listen on ${names.host}=${JSON.stringify(config.host)} ${names.port}=${config.port}: ${why}`,
       { exitCode: 78 },
     );
   }
   return server;
+}
+
+/**
+ * The metrics' own listener on `METRICS_HOST:METRICS_PORT` (src/metrics), with the same limits
+ * and the same one-line refusal; null when the metrics are off.
+ */
+export async function listenMetrics(
+  config: Pick<Config, 'metrics' | 'socketTimeoutMs'>,
+  listener: RequestListener | undefined,
+  logger: Logger,
+): Promise<Server | null> {
+  if (!config.metrics || !listener) return null;
+  const where = { ...config.metrics, socketTimeoutMs: config.socketTimeoutMs };
+  return listen(where, listener, logger, { host: 'METRICS_HOST', port: 'METRICS_PORT' });
 }
 
 /** The URL a server listens on (from the bound address). */
@@ -92,4 +110,29 @@ export function listeningUrl(server: Server): string {
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   return `http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${address.port}`;
+}
+
+/** The public server, and the metrics' own (null when they are off). */
+export interface Servers {
+  server: Server;
+  metricsServer: Server | null;
+}
+
+/**
+ * The servers: the metrics' own first when they are on (`METRICS_PORT`), then the public
+ * one, whose requests the metrics observe; the first is closed when the second cannot listen.
+ */
+export async function startServers(
+  config: Config,
+  app: Omit<AppDeps, 'observe'>,
+  metrics: Metrics | null,
+): Promise<Servers> {
+  const metricsServer = await listenMetrics(config, metrics?.listener, app.logger);
+  try {
+    const listener = createApp(metrics ? { ...app, observe: metrics.request } : app);
+    return { server: await listen(config, listener, app.logger), metricsServer };
+  } catch (err) {
+    metricsServer?.close();
+    throw err;
+  }
 }

@@ -2,7 +2,6 @@ import { readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { join } from 'node:path';
 import { apiRoutes } from './api/routes.js';
-import { createApp } from './app.js';
 import type { Config } from './config.js';
 import { serviceUrls, type ServiceUrls } from './catalogue.js';
 import { precompressRepresentation, type Representation } from './representation/index.js';
@@ -20,6 +19,7 @@ import {
   createSessionManager,
   mcpRoutes,
   McpResultCache,
+  TOOL_NAMES,
 } from './mcp/index.js';
 import { buildOpenApiDocument } from './openapi/document.js';
 import { createPages } from './pages/index.js';
@@ -27,7 +27,8 @@ import { startPublisher, startReleases, type Publisher, type Releases } from './
 import { openServiceStore, type ServiceStore } from './store/index.js';
 import { sourceNames, startSyncWorker, type SyncWorker } from './sources/index.js';
 import { hubOpenApiPaths, startHub, topicPaths, type Hub } from './websub/index.js';
-import { listen, listeningUrl } from './listen.js';
+import { listeningUrl, startServers, type Servers } from './listen.js';
+import { createMetrics, type Metrics } from './metrics/index.js';
 
 export { LISTEN_FAILED, parserRejection } from './listen.js';
 
@@ -38,6 +39,8 @@ export interface RunningService {
   store: ServiceStore;
   publisher: Publisher;
   hub: Hub;
+  /** Where `GET /metrics` is served (`METRICS_PORT`), or null when the metrics are off. */
+  metricsUrl: string | null;
   /** How many MCP event streams (`GET /mcp`) are open on this instance. */
   mcpStreams(): number;
   /** Where the memory is: the process's resident set, and the heaps of this thread and the build worker. */
@@ -58,8 +61,13 @@ interface Versions {
  * dealership into an empty store when SAMPLE_DATA is on and builds every data version off the
  * event loop) and publishes the first version; closes what it opened when a step fails.
  */
-async function startVersions(config: Config, logger: Logger): Promise<Versions> {
-  const store = await openServiceStore(config.databaseUrl);
+async function startVersions(
+  config: Config,
+  logger: Logger,
+  metrics: Metrics | null,
+): Promise<Versions> {
+  const opened = await openServiceStore(config.databaseUrl);
+  const store = metrics ? metrics.countStoreErrors(opened) : opened;
   let builder: BuildWorker | null = null;
   try {
     builder = await startBuildWorker(
@@ -75,7 +83,7 @@ async function startVersions(config: Config, logger: Logger): Promise<Versions> 
     );
     const publisher = await startPublisher({
       store,
-      builder,
+      builder: metrics ? metrics.versions.timed(builder) : builder,
       logger,
       pollMs: config.dataPollMs,
       responseCache: { maxEntries: config.responseCacheEntries, maxBytes: RESPONSE_CACHE_BYTES },
@@ -110,11 +118,14 @@ interface RouteDeps extends Versions {
   pages: ReturnType<typeof createPages>;
   sync: SyncWorker | null;
   logger: Logger;
+  metrics: Metrics | null;
 }
 
 /** Step 2: every route of the service: the read API, MCP, the hub and the pages. */
 async function createRoutes(config: Config, deps: RouteDeps): Promise<Route[]> {
-  const { store, publisher, releases, urls, hub, streams, pages, sync, logger } = deps;
+  const { store, publisher, releases, urls, hub, streams, pages, sync, logger, metrics } = deps;
+  metrics?.follow({ published: publisher, websub: store.websub, streams, sync });
+  const observer = metrics?.mcp;
   const version = (
     JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string }
   ).version;
@@ -135,7 +146,7 @@ async function createRoutes(config: Config, deps: RouteDeps): Promise<Route[]> {
       ...(sync && { sources: () => sync.status() }),
     }),
     ...mcpRoutes({
-      createServer: createMcpServerFactory({ urls, version, sessions: store.sessions }),
+      createServer: createMcpServerFactory({ urls, version, sessions: store.sessions, observer }),
       streams,
       initializeLimiter: createRateLimiter(
         store.rates,
@@ -149,6 +160,7 @@ async function createRoutes(config: Config, deps: RouteDeps): Promise<Route[]> {
       allowedOrigins: config.mcpAllowedOrigins,
       maxBodyBytes: config.mcpMaxBodyBytes,
       logger,
+      observer,
     }),
     ...hub.routes,
     ...pages.routes,
@@ -205,7 +217,8 @@ function startSync(config: Config, logger: Logger): SyncWorker | null {
  * started).
  */
 export async function startService(config: Config, logger: Logger): Promise<RunningService> {
-  const versions = await startVersions(config, logger);
+  const metrics = config.metrics ? createMetrics(logger, TOOL_NAMES) : null;
+  const versions = await startVersions(config, logger, metrics);
   const { store, builder, publisher, releases } = versions;
   const urls = serviceUrls(config.baseUrl);
   const hub = await startHub({
@@ -217,6 +230,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     config: config.websub,
     pollMs: config.dataPollMs,
     logger,
+    onDelivery: metrics?.delivered,
   });
   const streams = createStreams({
     sessions: store.sessions,
@@ -234,27 +248,30 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
   const sync = startSync(config, logger);
   const routes = await createRoutes(config, {
     ...versions,
-    ...{ urls, hub, streams, pages, sync, logger },
+    ...{ urls, hub, streams, pages, sync, logger, metrics },
   });
   const stopVersions = async (): Promise<void> => {
     await sync?.stop();
     stopBackground();
+    metrics?.stop();
     releases.stop();
     publisher.stop();
     await hub.stop();
   };
-  let server: Server;
+  let servers: Servers;
   try {
-    server = await listen(config, createApp({ routes, logger, notFound: pages.notFound }), logger);
+    servers = await startServers(config, { routes, logger, notFound: pages.notFound }, metrics);
   } catch (err) {
     await stopVersions();
     await builder.close();
     await store.close();
     throw err;
   }
+  const { server, metricsServer } = servers;
   return {
     server,
     url: listeningUrl(server),
+    metricsUrl: metricsServer && listeningUrl(metricsServer),
     store,
     publisher,
     hub,
@@ -273,6 +290,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
         server.close(() => resolve());
         server.closeAllConnections();
       });
+      metricsServer?.close().closeAllConnections();
       await builder.close();
       await store.close();
     },

@@ -110,6 +110,9 @@ export const EnvSchema = z.object({
       'must be * or a comma-separated list of origins like https://www.example.com (https://*.example.com for its subdomains)',
     )
     .optional(),
+  // The Prometheus metrics' own listener (docs/metrics.md): off unless METRICS_PORT is set.
+  METRICS_PORT: port.optional(),
+  METRICS_HOST: z.string().min(1).default('127.0.0.1'),
   SOCKET_TIMEOUT_MS: intFrom(1000, 3_600_000).default(60_000),
   SINCE_MAX_STREAMS: positiveInt(100_000).default(128),
   SINCE_MIN_RATE_BYTES: positiveInt(1024 * 1024 * 1024).default(32 * 1024),

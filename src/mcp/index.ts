@@ -9,3 +9,5 @@ export type { Streams } from './streams.js';
 export type { SessionClaims, SessionManager } from './sessions.js';
 export { McpResultCache } from './result-cache.js';
 export type { ToolDefinition, ToolOutcome } from './tools/index.js';
+export type { McpObserver, ToolCallOutcome } from './observer.js';
+export { TOOL_NAMES } from './tools/index.js';

@@ -63,5 +63,8 @@ export {
   openServiceStore,
   openStore,
   openStoreWithin,
+  STORE_ERROR_KINDS,
   STORE_OPEN_DEADLINE_MS,
+  storeErrorKind,
 } from './core/open.js';
+export type { StoreErrorKind } from './core/open.js';

@@ -18,7 +18,7 @@ import {
   type HostVetter,
   type Resolver,
 } from './internal/target.js';
-import { createWorker, type Clock, type Worker } from './internal/worker.js';
+import { createWorker, type Clock, type DeliveryOutcome, type Worker } from './internal/worker.js';
 import { hubRoute } from './routes.js';
 
 /** Bytes read of any callback response, at most (a challenge is 43). */
@@ -40,6 +40,8 @@ export interface HubOptions {
   clock?: Clock;
   resolver?: Resolver;
   connect?: buildConnector.connector;
+  /** Told of each delivery attempt's outcome (the metrics). */
+  onDelivery?: (outcome: DeliveryOutcome) => void;
 }
 
 /** The running hub. */
@@ -139,6 +141,7 @@ function startWorker(
     hostConcurrency: config.hostConcurrency,
     retryDelaysMs: config.retryDelaysMs,
     claimLeaseMs: 2 * config.timeoutMs + 5_000,
+    onDelivery: o.onDelivery,
     // While the store is away (a restart), every claim fails: logged once, then once a minute.
     claimFailures: createFailureLog(
       logger,

@@ -44,6 +44,9 @@ const VALID: Record<(typeof KEYS)[number], readonly string[]> = {
     'https://www.example.com',
     'https://a.example,https://*.example.org',
   ],
+  // Only an ephemeral port: the start-up runs must not collide with anything listening.
+  METRICS_PORT: ['0'],
+  METRICS_HOST: ['127.0.0.1', '::1', 'localhost'],
   SOCKET_TIMEOUT_MS: ['60000', '1000', '3600000'],
   SINCE_MAX_STREAMS: ['128', '1', '100000'],
   SINCE_MIN_RATE_BYTES: ['32768', '1', '1073741824'],

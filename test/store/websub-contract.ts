@@ -110,9 +110,11 @@ export function describeWebSubContract(
       expect(pending).toEqual([
         expect.objectContaining({ minVersion: 4, attempts: 0, dueAt: 2_100, claimedBy: null }),
       ]);
+      expect(await store.websub.countPendingDeliveries()).toBe(1);
       const [again] = await store.websub.claimDeliveries(claim({ now: 2_200 }));
       await store.websub.deliveriesSucceeded([{ delivery: again!, sentVersion: 4 }], 'w1', 2_300);
       expect(await store.websub.listPendingDeliveries()).toEqual([]);
+      expect(await store.websub.countPendingDeliveries()).toBe(0);
     });
 
     it('counts a delivery that failed its retries as one failure, and removes the subscription at the limit with a denial notice', async () => {

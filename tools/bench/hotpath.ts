@@ -189,7 +189,10 @@ async function runRounds(
  */
 export async function benchHotpath(count: number, rounds: number): Promise<string> {
   const { dir, databaseUrl, drop } = await benchStore('hotpath', count);
-  const svc = await startService({ DATABASE_URL: databaseUrl });
+  // BENCH_HOTPATH_METRICS=on: the service with its metrics on (each request observed).
+  const metrics: Record<string, string> =
+    process.env.BENCH_HOTPATH_METRICS === 'on' ? { METRICS_PORT: '0' } : {};
+  const svc = await startService({ DATABASE_URL: databaseUrl, ...metrics });
   let bare: { url: string; child: ChildProcess } | null = null;
   try {
     const targets = await hotpathTargets(svc.url);

@@ -5,6 +5,7 @@ import { benchHotpath } from './hotpath.js';
 import { benchHttp } from './http.js';
 import { benchInsights } from './insights.js';
 import { benchMcp, benchMcpBatches } from './mcp.js';
+import { benchMetricsScrape } from './metrics.js';
 import { benchPages } from './pages.js';
 import { benchMigrate, benchNotify, benchReads, benchScale } from './scale.js';
 import { benchSlowReaders } from './slow-readers.js';
@@ -33,12 +34,13 @@ const SCENARIOS = [
   'websub',
   'websub-fanout',
   'soak',
+  'metrics',
 ] as const;
 
 const USAGE = `Usage: npm run bench [-- <scenario>...]
 
 Runs the benchmarks and prints Markdown tables; with no scenario, all but migrate, slow-readers,
-soak and websub-fanout.
+soak, websub-fanout and metrics.
 Scenarios: ${SCENARIOS.join(', ')}.
 
 Environment: BENCH_SIZES (default 1000,100000), BENCH_DURATION (seconds per load, default 10),
@@ -48,7 +50,8 @@ BENCH_WEBSUB_INSTANCES (default 1), BENCH_WEBSUB_FANOUT_REVIEWS (default 100000)
 BENCH_WEBSUB_FANOUT_SUBSCRIBERS (default 20 per topic), BENCH_SLOW_COUNT (default 100000),
 BENCH_SLOW_READERS (default 128), BENCH_SLOW_CODING (default br), BENCH_SLOW_WINDOW_MS (the
 service's floor window, default 30000), BENCH_SLOW_SECONDS, BENCH_HOTPATH_COUNT (default 1000),
-BENCH_HOTPATH_ROUNDS (default 3). Figures and how to read them: docs/benchmarks.md.
+BENCH_HOTPATH_ROUNDS (default 3), BENCH_HOTPATH_METRICS (on: the service with METRICS_PORT),
+BENCH_METRICS_COUNT (default 100000), BENCH_METRICS_SCRAPES (default 200). Figures and how to read them: docs/benchmarks.md.
 
 Options:
   -h, --help   this text`;
@@ -137,6 +140,12 @@ async function main(which: ReadonlySet<string>): Promise<void> {
   if (which.has('slow-readers')) {
     console.log('## Slow readers of a streamed since result\n');
     console.log(await benchSlowReaders());
+  }
+  // A scrape's hold on the event loop at 100,000 reviews (a store generated first): only when named.
+  if (which.has('metrics')) {
+    console.log('## Metrics: a scrape and the event loop\n');
+    const count = Number(process.env.BENCH_METRICS_COUNT ?? 100_000);
+    console.log(await benchMetricsScrape(count, Number(process.env.BENCH_METRICS_SCRAPES ?? 200)));
   }
   // The soak (a minute at 1,000 connections with a 100,000-review import) runs only when named.
   if (which.has('soak')) {

@@ -3,6 +3,7 @@ import type { Server } from '@modelcontextprotocol/server';
 import type { Published, Snapshot } from '../../snapshot/types.js';
 import { invalidParams, invalidRequest } from '../internal/errors.js';
 import { checkParams, type ParamsProblem } from '../internal/messages.js';
+import type { McpObserver } from '../observer.js';
 import type { McpResultCache } from '../result-cache.js';
 import { revisionOf, type RequestInfo } from '../revisions.js';
 import { ANSWERED_REQUESTS } from '../server.js';
@@ -34,6 +35,7 @@ export interface Dispatch {
   createServer: (snapshot: Snapshot, request: RequestInfo) => Server;
   resultCache: McpResultCache | undefined;
   maxBodyBytes: number;
+  observer: McpObserver | undefined;
 }
 
 /** The batching rules of the request's protocol version (-32600). */
@@ -76,6 +78,7 @@ export async function dispatchPost(
     if (init) {
       await d.gate.limitInitialize(req);
       extra = { ...extra, 'Mcp-Session-Id': d.sessions.issue(info.protocolVersion).id };
+      d.observer?.sessionStarted();
     }
   }
   // One snapshot for the whole request: the results are computed from it and cached under it.
@@ -85,6 +88,7 @@ export async function dispatchPost(
     info,
     createServer: d.createServer,
     resultCache: d.resultCache,
+    observer: d.observer,
   };
   if (Array.isArray(body)) return answerBatch(res, run, { messages, problems }, extra);
   const answer = await runMessage(run, body);

@@ -9,6 +9,7 @@ import type { Route } from '../../http/router.js';
 import type { Logger } from '../../logger.js';
 import type { Published, Snapshot } from '../../snapshot/types.js';
 import { failureOf, refused, writeRpcError } from '../internal/errors.js';
+import type { McpObserver } from '../observer.js';
 import type { McpResultCache } from '../result-cache.js';
 import type { RequestInfo } from '../revisions.js';
 import type { SessionManager } from '../sessions.js';
@@ -39,6 +40,8 @@ export interface McpRouteOptions {
   allowedOrigins: readonly string[];
   maxBodyBytes: number;
   logger: Logger;
+  /** Told of tool calls, sessions and listen streams (the metrics). */
+  observer?: McpObserver;
 }
 
 /** The endpoint's state, built once: its Origin rules, its session gate and its dispatch. */
@@ -62,6 +65,7 @@ async function endSession(e: Endpoint, req: IncomingMessage, res: ServerResponse
   const claims = await e.gate.sessionOf(req);
   await e.options.sessions.end(claims);
   e.options.streams.end(claims.key);
+  e.options.observer?.sessionEnded();
   res.writeHead(200, { ...corsHeaders(origin), 'Cache-Control': 'no-store', 'Content-Length': 0 });
   res.end();
 }
@@ -150,6 +154,7 @@ export function mcpRoutes(options: McpRouteOptions): Route[] {
     maxListens: MAX_STREAMS,
     keepAliveMs: KEEP_ALIVE_MS,
     logger: options.logger,
+    observer: options.observer,
   });
   const e: Endpoint = {
     options,
@@ -165,6 +170,7 @@ export function mcpRoutes(options: McpRouteOptions): Route[] {
       createServer: options.createServer,
       resultCache: options.resultCache,
       maxBodyBytes: options.maxBodyBytes,
+      observer: options.observer,
     },
   };
   return [

@@ -4,6 +4,7 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 import type { Snapshot } from '../../snapshot/types.js';
 import { RESOURCE_NOT_FOUND } from '../internal/errors.js';
+import type { McpObserver } from '../observer.js';
 import type { McpResultCache } from '../result-cache.js';
 import type { RequestInfo } from '../revisions.js';
 
@@ -63,6 +64,14 @@ export interface MessageRun {
   info: RequestInfo;
   createServer: (snapshot: Snapshot, request: RequestInfo) => Server;
   resultCache: McpResultCache | undefined;
+  /** Told of a tool call answered from the cache (the SDK's handler tells of the others). */
+  observer?: McpObserver | undefined;
+}
+
+/** The tool a `tools/call` message names, if it is one. */
+function toolCalled(message: unknown): string | null {
+  const m = message as { method?: unknown; params?: { name?: unknown } } | null;
+  return m?.method === 'tools/call' && typeof m.params?.name === 'string' ? m.params.name : null;
 }
 
 /**
@@ -76,6 +85,8 @@ export async function runMessage(run: MessageRun, message: unknown): Promise<Mes
   const cached = run.resultCache?.lookup(run.snapshot, message) ?? null;
   if (cached?.response) {
     const { head, result, tail } = cached.response;
+    const tool = run.observer ? toolCalled(message) : null;
+    if (tool !== null) run.observer!.toolCalled(tool, 'ok');
     return { cached: [head, result, tail] };
   }
   const server = run.createServer(run.snapshot, run.info);

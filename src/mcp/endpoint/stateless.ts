@@ -8,6 +8,7 @@ import {
 import type { Logger } from '../../logger.js';
 import type { Published, Snapshot } from '../../snapshot/types.js';
 import { refused } from '../internal/errors.js';
+import type { McpObserver } from '../observer.js';
 import { MODERN_VERSION, type RequestInfo } from '../revisions.js';
 import type { ChangeNotice } from '../stream-notices.js';
 import { pipeWebResponse } from './answer.js';
@@ -48,6 +49,8 @@ export interface StatelessOptions {
   /** The keep-alive comment of a listen stream (the GET stream's period). */
   keepAliveMs: number;
   logger: Logger;
+  /** Told of each listen stream opened and closed (the metrics). */
+  observer?: McpObserver | undefined;
 }
 
 const MODERN_INFO: RequestInfo = { protocolVersion: MODERN_VERSION, session: null };
@@ -96,7 +99,9 @@ export function statelessEndpoint(o: StatelessOptions): Stateless {
       });
       if (listen) {
         perAddress.set(address, (perAddress.get(address) ?? 0) + 1);
+        o.observer?.listening(1);
         res.on('close', () => {
+          o.observer?.listening(-1);
           const left = (perAddress.get(address) ?? 1) - 1;
           if (left > 0) perAddress.set(address, left);
           else perAddress.delete(address);

@@ -3,6 +3,7 @@ import type { ServiceUrls } from '../../catalogue.js';
 import type { Snapshot } from '../../snapshot/types.js';
 import type { SessionStore } from '../../store/index.js';
 import { forSdk } from '../internal/errors.js';
+import type { McpObserver } from '../observer.js';
 import type { Revision } from '../revisions.js';
 import type { SessionClaims } from '../sessions.js';
 
@@ -19,6 +20,8 @@ export interface McpDeps {
   version: string;
   /** Where a session's subscriptions are kept (shared by every instance). */
   sessions: SessionStore;
+  /** Told of each tool call and how it ended (the metrics). */
+  observer?: McpObserver;
 }
 
 /** What one request's handlers run over. */

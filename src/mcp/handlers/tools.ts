@@ -53,6 +53,21 @@ function toResult(outcome: ToolOutcome): CallToolResult {
   };
 }
 
+/** Runs a call, telling the observer (if any) how it ended. */
+function observed(deps: McpDeps, name: string, run: () => CallToolResult): CallToolResult {
+  const observer = deps.observer;
+  if (!observer) return run();
+  let result: CallToolResult;
+  try {
+    result = run();
+  } catch (err) {
+    observer.toolCalled(name, isServiceError(err, 'invalid_params') ? 'invalid_params' : 'error');
+    throw err;
+  }
+  observer.toolCalled(name, result.isError ? 'tool_error' : 'ok');
+  return result;
+}
+
 export function createToolHandlers(deps: McpDeps): HandlerFamily {
   const tools: readonly ToolDefinition[] = TOOLS;
   const byName = new Map(tools.map((t) => [t.name, t]));
@@ -65,24 +80,26 @@ export function createToolHandlers(deps: McpDeps): HandlerFamily {
     server.setRequestHandler(
       'tools/call',
       answering((request) => {
-        const tool =
-          byName.get(request.params.name) ?? unknownTool(request.params.name, [...byName.keys()]);
-        const call = (): CallToolResult => {
-          let outcome: ToolOutcome;
-          try {
-            outcome = tool.run(parseToolArguments(tool, request.params.arguments), {
-              snapshot,
-              urls: deps.urls,
-            });
-          } catch (err) {
-            const invalid = isServiceError(err, 'invalid_params');
-            if (invalid && revision.toolInputErrorsAsResults) return toolError(err.message);
-            throw err;
-          }
-          return toResult(outcome);
-        };
-        // 2025 results are kept by the transport (result-cache.ts); 2026 ones here.
-        return revision.stateless ? keptToolResult(snapshot, request.params, call) : call();
+        return observed(deps, request.params.name, () => {
+          const tool =
+            byName.get(request.params.name) ?? unknownTool(request.params.name, [...byName.keys()]);
+          const call = (): CallToolResult => {
+            let outcome: ToolOutcome;
+            try {
+              outcome = tool.run(parseToolArguments(tool, request.params.arguments), {
+                snapshot,
+                urls: deps.urls,
+              });
+            } catch (err) {
+              const invalid = isServiceError(err, 'invalid_params');
+              if (invalid && revision.toolInputErrorsAsResults) return toolError(err.message);
+              throw err;
+            }
+            return toResult(outcome);
+          };
+          // 2025 results are kept by the transport (result-cache.ts); 2026 ones here.
+          return revision.stateless ? keptToolResult(snapshot, request.params, call) : call();
+        });
       }),
     );
   };

@@ -32,6 +32,9 @@ export const TOOLS: readonly ToolDefinition[] = [
   getChanges,
 ];
 
+/** The name of every tool of the server. */
+export const TOOL_NAMES: readonly string[] = TOOLS.map((t) => t.name);
+
 /** Validates tool arguments; invalid ones are a JSON-RPC -32602 naming each offending field. */
 export function parseToolArguments(tool: ToolDefinition, args: unknown): Record<string, unknown> {
   const parsed = tool.input.safeParse(args ?? {});

@@ -4,9 +4,10 @@
  */
 import { existsSync } from 'node:fs';
 import { isServiceError } from '../../platform/errors.js';
-import { DEADLINE, isStoreBusy, storeOpenFailed } from '../errors.js';
+import { CONCURRENT_CHANGE, DEADLINE, isStoreBusy, storeOpenFailed } from '../errors.js';
 import { withDeadline } from '../internal/deadline.js';
 import {
+  isConflict,
   isPostgresUrl,
   isUnreachable,
   maskPostgresUrl,
@@ -25,6 +26,26 @@ import type { ServiceStore, Store } from './types.js';
  */
 export function isStoreUnavailable(err: unknown): boolean {
   return isStoreBusy(err) || isUnreachable(err);
+}
+
+/** The kinds of store faults, for counting (the metrics' `kind` label). */
+export const STORE_ERROR_KINDS = ['busy', 'unreachable', 'conflict', 'deadline', 'other'] as const;
+export type StoreErrorKind = (typeof STORE_ERROR_KINDS)[number];
+
+/**
+ * What kind of fault a store call failed with: `busy` (SQLite's write lock held too long),
+ * `unreachable` (the PostgreSQL server away), `conflict` (a concurrent change, a serialization
+ * failure), `deadline` (no answer in time), `other` (anything else: a bug, a full disk).
+ */
+export function storeErrorKind(err: unknown): StoreErrorKind {
+  if (isStoreBusy(err)) return 'busy';
+  if (isUnreachable(err)) return 'unreachable';
+  // By name and code: a fault thrown on the store's thread arrives as a plain copy.
+  const e = err as { name?: unknown; code?: unknown } | null;
+  const code = e?.name === 'ServiceError' ? e.code : undefined;
+  if (code === CONCURRENT_CHANGE || isConflict(err)) return 'conflict';
+  if (code === DEADLINE) return 'deadline';
+  return 'other';
 }
 
 /**

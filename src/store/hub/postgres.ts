@@ -108,7 +108,10 @@ function subscriptions(
 /** What an operator's tools and the tests read: the queues and the topics' recorded versions. */
 function listings(
   db: PgDb,
-): Pick<WebSubStore, 'listPendingDeliveries' | 'listTopics' | 'countPendingIntents'> {
+): Pick<
+  WebSubStore,
+  'listPendingDeliveries' | 'listTopics' | 'countPendingIntents' | 'countPendingDeliveries'
+> {
   return {
     async listPendingDeliveries(): Promise<PendingDelivery[]> {
       const { rows } = await db.query<PendingDeliveryRow>(
@@ -127,6 +130,7 @@ function listings(
     },
 
     countPendingIntents: () => count(db.query, 'SELECT count(*) AS n FROM websub_intents'),
+    countPendingDeliveries: () => count(db.query, 'SELECT count(*) AS n FROM websub_deliveries'),
   };
 }
 

@@ -103,7 +103,10 @@ function subscriptions(
 /** What an operator's tools and the tests read: the queues and the topics' recorded versions. */
 function listings(
   reader: Db,
-): Pick<WebSubStore, 'listPendingDeliveries' | 'listTopics' | 'countPendingIntents'> {
+): Pick<
+  WebSubStore,
+  'listPendingDeliveries' | 'listTopics' | 'countPendingIntents' | 'countPendingDeliveries'
+> {
   return {
     async listPendingDeliveries(): Promise<PendingDelivery[]> {
       const rows = reader
@@ -123,6 +126,10 @@ function listings(
 
     async countPendingIntents() {
       return reader.prepare('SELECT count(*) FROM websub_intents').pluck().get() as number;
+    },
+
+    async countPendingDeliveries() {
+      return reader.prepare('SELECT count(*) FROM websub_deliveries').pluck().get() as number;
     },
   };
 }

@@ -164,4 +164,6 @@ export interface WebSubStore {
   /** The content version the hub last recorded for each topic. */
   listTopics(): Promise<TopicState[]>;
   countPendingIntents(): Promise<number>;
+  /** Deliveries queued and not yet done (the hub's queue depth). */
+  countPendingDeliveries(): Promise<number>;
 }

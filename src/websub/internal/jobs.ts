@@ -34,7 +34,15 @@ export interface JobContext {
   succeeded: (done: { delivery: ClaimedDelivery; sentVersion: number }) => Promise<void>;
   /** True once the worker stops: a job that ends then records nothing. */
   stopped: () => boolean;
+  /** Told of each delivery attempt's outcome (the metrics). */
+  onDelivery?: ((outcome: DeliveryOutcome) => void) | undefined;
 }
+
+/**
+ * What became of a delivery attempt: `delivered` (2xx), `retry` (failed, tried again later),
+ * `failed` (failed its last attempt), `gone` (410, or a topic no longer served).
+ */
+export type DeliveryOutcome = 'delivered' | 'retry' | 'failed' | 'gone';
 
 /** The `hub.reason` of a denial: the count, and the last status when there was one (no error text). */
 function denialReason(detail: string): string {
@@ -85,8 +93,10 @@ async function recordFailure(
   const delay = c.retryDelaysMs[d.attempts];
   if (retry && delay !== undefined) {
     await c.store.deliveryRetry(d, c.owner, c.clock.now() + delay);
+    c.onDelivery?.('retry');
     return;
   }
+  c.onDelivery?.('failed');
   const reason = denialReason(detail);
   const result = await c.store.deliveryFailed(d, c.owner, MAX_FAILURES, reason, c.clock.now());
   c.logger.warn(
@@ -104,10 +114,12 @@ export async function runDelivery(c: JobContext, d: ClaimedDelivery): Promise<vo
   const rep = path === undefined ? undefined : snapshot.representations.get(path);
   if (!rep) {
     await c.store.deliveryGone(d); // a topic this hub no longer serves (BASE_URL changed)
+    c.onDelivery?.('gone');
     return;
   }
   const outcome = await attemptDelivery(c.tools, d, rep);
   if (c.stopped()) return;
+  if (outcome.kind === 'delivered' || outcome.kind === 'gone') c.onDelivery?.(outcome.kind);
   if (outcome.kind === 'delivered') {
     await c.succeeded({ delivery: d, sentVersion: snapshot.state.version });
   } else if (outcome.kind === 'gone') {

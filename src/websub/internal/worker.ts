@@ -3,12 +3,18 @@ import type { Published } from '../../snapshot/types.js';
 import type { ClaimedDelivery, WebSubStore } from '../../store/index.js';
 import { createBatcher } from './batch.js';
 import { ByteBudget, DELIVERY_BYTES_IN_FLIGHT } from './budget.js';
-import { runDelivery, runIntent, type Clock, type JobContext } from './jobs.js';
+import {
+  runDelivery,
+  runIntent,
+  type Clock,
+  type DeliveryOutcome,
+  type JobContext,
+} from './jobs.js';
 import type { Outbound } from './outbound.js';
 import { createSigner } from './signature.js';
 import { Slots } from './slots.js';
 
-export { MAX_FAILURES, type Clock } from './jobs.js';
+export { MAX_FAILURES, type Clock, type DeliveryOutcome } from './jobs.js';
 
 export interface WorkerOptions {
   store: WebSubStore;
@@ -29,6 +35,8 @@ export interface WorkerOptions {
   claimFailures?: FailureLog;
   /** Bytes of bodies in flight across deliveries (default `DELIVERY_BYTES_IN_FLIGHT`). */
   bytesInFlight?: number;
+  /** Told of each delivery attempt's outcome (the metrics). */
+  onDelivery?: ((outcome: DeliveryOutcome) => void) | undefined;
 }
 
 /** Runs the hub's queues: verifications of intent, denial notices and deliveries. */
@@ -78,6 +86,7 @@ class HubWorker implements Worker {
         o.store.deliveriesSucceeded(done, o.owner, o.clock.now()),
       ),
       stopped: () => this.stopped,
+      onDelivery: o.onDelivery,
     };
   }
 
