@@ -7,13 +7,12 @@
 import { collectDefaultMetrics, Registry } from 'prom-client';
 import type { Logger } from '../logger.js';
 import type { Published } from '../snapshot/index.js';
-import type { SourceStatus } from '../sources/index.js';
 import type { ServiceStore } from '../store/index.js';
 import { mcpMetrics, type McpMetrics } from './internal/mcp.js';
 import { requestMetrics, type RequestObserver } from './internal/requests.js';
 import { metricsListener } from './internal/server.js';
 import { storeErrorMetrics } from './internal/store-errors.js';
-import { syncMetrics } from './internal/sync.js';
+import { syncMetrics, type SyncReadings } from './internal/sync.js';
 import { versionMetrics, type VersionMetrics } from './internal/versions.js';
 import { webSubMetrics, type DeliveryOutcome } from './internal/websub.js';
 import type { RequestListener } from 'node:http';
@@ -28,7 +27,7 @@ export interface Followed {
   published: Published;
   websub: ServiceStore['websub'];
   streams: { readonly size: number };
-  sync: { status(): readonly SourceStatus[] } | null;
+  sync: SyncReadings | null;
 }
 
 /** The metrics of one service instance, and the hooks that feed them. */
@@ -87,7 +86,7 @@ export function createMetrics(logger: Logger, tools: readonly string[]): Metrics
     follow({ published, websub: store, streams, sync: sources }) {
       stops.push(versions.watch(published), websub.sample(store, logger));
       mcp.streams(() => streams.size);
-      if (sources) stops.push(sync(() => sources.status()));
+      if (sources) stops.push(sync(sources));
     },
     stop: () => {
       for (const stop of stops.splice(0)) stop();

@@ -1,26 +1,40 @@
 /**
- * The review sources: each turn of a source on this instance and how the source stood after it,
- * and when it last succeeded, from the status the sync thread sends for `/healthz`.
+ * The review sources: each run of a source on this instance by its outcome, and when the source
+ * last succeeded (the sync thread's counts and the status it sends for `/healthz`).
  */
 import type { Registry } from 'prom-client';
-import type { SourceStatus } from '../../sources/index.js';
+import type { SourceRunCounts, SourceStatus } from '../../sources/index.js';
 import { counter, gauge } from './declare.js';
 
-/** How often the status the sync thread last sent is looked at (a reference compared). */
+/** How often the sync thread's counts and status are read (both are in this thread's memory). */
 export const STATUS_POLL_MS = 1_000;
 
+/** What the metrics read of the sync thread (`src/sources`'s `SyncWorker`). */
+export interface SyncReadings {
+  /** Each source's status, as `/healthz` shows it. */
+  status(): readonly SourceStatus[];
+  /** How this instance's runs of each source ended since the service started. */
+  runs(): readonly SourceRunCounts[];
+}
+
+/** The outcome label of each count the sync thread keeps. */
+const OUTCOMES = [
+  ['success', 'ran'],
+  ['failure', 'failed'],
+  ['busy', 'busy'],
+] as const;
+
 /**
- * Counts a run for each status whose `nextRunAt` moved (a turn of this instance ended, and the
- * next was scheduled): `success` when the source's last run then had no error, else `failure`.
- * Source names come from the configuration (`gbp`, each watched URL's name): bounded.
+ * Counts each run of a source on this instance by its outcome (`success`, `failure`, `busy`: the
+ * lease was held by another instance), from the counts the sync thread keeps across its own
+ * restarts, and sets when each source last succeeded from its status. Source names come from the
+ * configuration (`gbp`, each watched URL's name): bounded.
  */
-export function syncMetrics(
-  registry: Registry,
-): (status: () => readonly SourceStatus[]) => () => void {
+export function syncMetrics(registry: Registry): (sync: SyncReadings) => () => void {
   const runs = counter(
     registry,
     'dealer_reviews_sync_runs_total',
-    'Turns of each review source on this instance, by how the source stood after it (success, failure).',
+    'Runs of each review source on this instance, by outcome (success, failure, busy: another instance held its lease).',
     ['source', 'outcome'],
   );
   const lastSuccess = gauge(
@@ -29,21 +43,18 @@ export function syncMetrics(
     'When each review source last ran successfully (on any instance), in seconds since the epoch.',
     ['source'],
   );
-  return (status) => {
-    const nextRuns = new Map<string, string | null>();
-    let seen: readonly SourceStatus[] | null = null;
+  return (sync) => {
+    const counted = new Map<string, number>();
     const look = (): void => {
-      const current = status();
-      if (current === seen) return;
-      seen = current;
-      for (const s of current) {
-        runs.labels(s.name, 'success').inc(0);
-        runs.labels(s.name, 'failure').inc(0);
-        const before = nextRuns.get(s.name);
-        if (before !== undefined && before !== null && before !== s.nextRunAt) {
-          runs.labels(s.name, s.lastError === null ? 'success' : 'failure').inc();
+      for (const source of sync.runs()) {
+        for (const [outcome, field] of OUTCOMES) {
+          const key = `${source.name}\n${outcome}`;
+          const delta = source[field] - (counted.get(key) ?? 0);
+          runs.labels(source.name, outcome).inc(Math.max(0, delta));
+          counted.set(key, source[field]);
         }
-        nextRuns.set(s.name, s.nextRunAt);
+      }
+      for (const s of sync.status()) {
         if (s.lastSuccessAt !== null)
           lastSuccess.labels(s.name).set(Date.parse(s.lastSuccessAt) / 1000);
       }
