@@ -7,6 +7,7 @@ import type { Config } from './config.js';
 import { serviceUrls, type ServiceUrls } from './catalogue.js';
 import { precompressRepresentation, type Representation } from './representation/index.js';
 import { clientAddressResolver } from './http/client-address.js';
+import { drainServer } from './http/drain.js';
 import { createRateLimiter } from './http/rate-limit.js';
 import type { Route } from './http/router.js';
 import { startBuildWorker, type BuildWorker } from './build/index.js';
@@ -31,6 +32,13 @@ import { listen, listeningUrl } from './listen.js';
 
 export { LISTEN_FAILED, parserRejection } from './listen.js';
 
+/**
+ * How long a stopping service lets the requests under way finish (a large since result to a slow
+ * reader, a 2026 `subscriptions/listen` stream) before it cuts them: with the rest of the shutdown
+ * it stays well within the 10 s a supervisor gives (`TimeoutStopSec`, docs/deployment.md).
+ */
+const SHUTDOWN_GRACE_MS = 5_000;
+
 export interface RunningService {
   server: Server;
   /** The URL the server listens on (from the bound address, not BASE_URL). */
@@ -42,6 +50,11 @@ export interface RunningService {
   mcpStreams(): number;
   /** Where the memory is: the process's resident set, and the heaps of this thread and the build worker. */
   memory(): Promise<{ rss: number; main: ThreadMemory; build: ThreadMemory }>;
+  /**
+   * Stops: takes no new connection, ends the MCP event streams, lets the requests under way
+   * finish (cut after 5 s), stops the background work (sync, releases, publisher, WebSub
+   * deliveries, whose claims go back to the queue), then the build worker and the store.
+   */
   close(): Promise<void>;
 }
 
@@ -265,12 +278,12 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
       };
     },
     async close() {
+      // No new connection; the event streams end at once; the background work stops while the
+      // requests under way finish (cut after SHUTDOWN_GRACE_MS); then the threads and the store.
       streams.closeAll();
+      const drained = drainServer(server, SHUTDOWN_GRACE_MS);
       await stopVersions();
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
+      if ((await drained) === 'cut') logger.warn('cut the connections still open at shutdown');
       await builder.close();
       await store.close();
     },
