@@ -58,11 +58,15 @@ afterEach(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** The environment without what `npm run` added for the test run itself. */
+/**
+ * The environment without what the test run added to it: `npm run`'s variables (an operator's
+ * machine has none of them) and vitest's BASE_URL ("/", which the service rightly refuses).
+ */
 function cleanEnv(): Record<string, string> {
   return Object.fromEntries(
     Object.entries(process.env).filter(
-      (e): e is [string, string] => !e[0].startsWith('npm_') && e[1] !== undefined,
+      (e): e is [string, string] =>
+        !e[0].startsWith('npm_') && e[0] !== 'BASE_URL' && e[1] !== undefined,
     ),
   );
 }
@@ -110,7 +114,8 @@ describe('npx dealer-reviews serve, from the installed release', () => {
   const serve = (env: Record<string, string>) =>
     startTree('npx', ['--no', 'dealer-reviews', 'serve'], {
       cwd: release,
-      env: { ...cleanEnv(), ...env },
+      baseEnv: cleanEnv(),
+      env,
     });
 
   it('with NODE_ENV=production starts an empty store empty, and stops on SIGTERM to npx', async () => {

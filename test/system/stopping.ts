@@ -28,7 +28,13 @@ const MARKER = 'DEALER_REVIEWS_TEST_TREE';
 export async function startTree(
   command: string,
   args: readonly string[],
-  options: { cwd: string; env: Record<string, string>; readyWithinMs?: number },
+  options: {
+    cwd: string;
+    env: Record<string, string>;
+    /** What the rest of the environment is (default: this process's). */
+    baseEnv?: NodeJS.ProcessEnv;
+    readyWithinMs?: number;
+  },
 ): Promise<Started> {
   const port = await freePort();
   const marker = randomUUID();
@@ -36,7 +42,7 @@ export async function startTree(
     cwd: options.cwd,
     detached: true,
     env: {
-      ...process.env,
+      ...(options.baseEnv ?? process.env),
       PORT: String(port),
       HOST: '127.0.0.1',
       BASE_URL: TEST_BASE_URL,
