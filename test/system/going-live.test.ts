@@ -15,10 +15,13 @@ import { ReviewSource } from '../../src/domain/review.js';
 import { ingest } from '../../src/import/ingest.js';
 import { loadSampleFile, samplePath } from '../../src/import/sample.js';
 import { openStore } from '../../src/store/index.js';
-import { startChildService, waitUntil, type ChildService } from '../helpers/child-service.js';
+import { waitUntil } from '../helpers/child-service.js';
 import { testReviews } from '../helpers/fixtures.js';
 import { runCommand, type CliResult } from '../import/helpers.js';
 import { systemDatabaseUrl } from './database.js';
+import { gone, killTree, startTree, type Started } from './stopping.js';
+
+const ROOT = join(import.meta.dirname, '..', '..');
 
 const dir = mkdtempSync(join(tmpdir(), 'going-live-'));
 const cleanups: (() => Promise<void>)[] = [];
@@ -41,7 +44,22 @@ function cli(url: string, command: string, ...args: string[]): Promise<CliResult
   return runCommand(command, args, '', { DATABASE_URL: url });
 }
 
-const health = async (s: ChildService) =>
+/** The built service on the store at `url` (`env` added), ready; stopped with SIGTERM by `stop`. */
+async function serve(url: string, env: Record<string, string> = {}) {
+  const s = await startTree(process.execPath, ['dist/src/main.js'], {
+    cwd: ROOT,
+    env: { DATABASE_URL: url, SAMPLE_DATA: 'off', DATA_POLL_MS: '100', ...env },
+  });
+  return {
+    ...s,
+    async stop() {
+      s.child.kill('SIGTERM');
+      await gone(s).finally(() => killTree(s));
+    },
+  };
+}
+
+const health = async (s: Started) =>
   (await (await fetch(`${s.url}/healthz`)).json()) as { dataVersion: number; reviews: number };
 
 /** The whole change feed of the service, page after page. */
@@ -68,10 +86,7 @@ const REAL = testReviews(2, 7).map((r) => ReviewSource.parse(r));
 describe.each(Object.keys(ENGINES) as (keyof typeof ENGINES)[])('on %s', (engine) => {
   it('with NODE_ENV=production, an empty store starts empty (SAMPLE_DATA unset)', async () => {
     const url = await ENGINES[engine]('empty');
-    const s = await startChildService({
-      databaseUrl: url,
-      env: { NODE_ENV: 'production', SAMPLE_DATA: '' },
-    });
+    const s = await serve(url, { NODE_ENV: 'production', SAMPLE_DATA: '' });
     try {
       expect(await health(s)).toMatchObject({ reviews: 0 });
     } finally {
@@ -88,7 +103,7 @@ describe.each(Object.keys(ENGINES) as (keyof typeof ENGINES)[])('on %s', (engine
     } finally {
       await store.close();
     }
-    const s = await startChildService({ databaseUrl: url });
+    const s = await serve(url);
     try {
       expect(await health(s)).toMatchObject({ reviews: 1802 });
       const realHidden = reviewId(REAL[1]!.source, REAL[1]!.sourceReviewId);
