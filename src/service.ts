@@ -7,7 +7,7 @@ import type { Config } from './config.js';
 import { serviceUrls, type ServiceUrls } from './catalogue.js';
 import { precompressRepresentation, type Representation } from './representation/index.js';
 import { clientAddressResolver } from './http/client-address.js';
-import { drainServer } from './http/drain.js';
+import { drainServer, SHUTDOWN_GRACE_MS } from './http/drain.js';
 import { createRateLimiter } from './http/rate-limit.js';
 import type { Route } from './http/router.js';
 import { startBuildWorker, type BuildWorker } from './build/index.js';
@@ -31,13 +31,6 @@ import { hubOpenApiPaths, startHub, topicPaths, type Hub } from './websub/index.
 import { listen, listeningUrl } from './listen.js';
 
 export { LISTEN_FAILED, parserRejection } from './listen.js';
-
-/**
- * How long a stopping service lets the requests under way finish (a large since result to a slow
- * reader, a 2026 `subscriptions/listen` stream) before it cuts them: with the rest of the shutdown
- * it stays well within the 10 s a supervisor gives (`TimeoutStopSec`, docs/deployment.md).
- */
-const SHUTDOWN_GRACE_MS = 5_000;
 
 export interface RunningService {
   server: Server;

@@ -3,6 +3,13 @@ import type { Server } from 'node:http';
 /** How a drain ended: every connection ended by itself, or the grace ran out and they were cut. */
 export type DrainOutcome = 'drained' | 'cut';
 
+/**
+ * How long a stopping service lets the requests under way finish (a large since result to a slow
+ * reader, a 2026 `subscriptions/listen` stream) before it cuts them: with the rest of the shutdown
+ * it stays well within the 10 s a supervisor gives (docs/deployment.md, "Stopping").
+ */
+export const SHUTDOWN_GRACE_MS = 5_000;
+
 /** How often a draining server closes the connections that became idle (their answer sent). */
 const IDLE_SWEEP_MS = 100;
 
