@@ -57,21 +57,26 @@ function table(rows: readonly HiddenReview[]): string {
   return `${[header, ...lines].map(format).join('\n')}\n`;
 }
 
+/** Whether `--json` was given; `null` for `--help`. */
+function parseHiddenArgs(argv: readonly string[]): boolean | null {
+  const args = parseCommandLine(argv, { json: { type: 'boolean', default: false } });
+  if (args === null) return null;
+  if (args.positionals.length > 0) throw usageError('takes no arguments');
+  return args.values.json;
+}
+
 /**
  * `dealer-reviews hidden [--json]`: the hidden reviews with who, when and why. Reads only
  * DATABASE_URL. Exit codes: 0, 1 a failure, 2 bad command line.
  */
 export function main(argv: readonly string[]): Promise<number> {
   return runCommandLine(CLI, async () => {
-    const args = parseCommandLine(argv, { json: { type: 'boolean', default: false } });
-    if (args === null) return printUsage(CLI);
-    if (args.positionals.length > 0) throw usageError('takes no arguments');
+    const json = parseHiddenArgs(argv);
+    if (json === null) return printUsage(CLI);
     const store = await openExistingStoreWithin(loadEnv(['DATABASE_URL']).DATABASE_URL);
     try {
       const rows = await listHidden(store.moderation);
-      process.stdout.write(
-        args.values.json ? rows.map((r) => `${JSON.stringify(r)}\n`).join('') : table(rows),
-      );
+      process.stdout.write(json ? rows.map((r) => `${JSON.stringify(r)}\n`).join('') : table(rows));
       return 0;
     } finally {
       await store.close();

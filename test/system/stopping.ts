@@ -53,10 +53,11 @@ export async function startTree(
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const logs: string[] = [];
-  const collect = (chunk: Buffer) =>
-    logs.push(...chunk.toString('utf8').split('\n').filter(Boolean));
-  child.stdout!.on('data', collect);
-  child.stderr!.on('data', collect);
+  for (const output of [child.stdout!, child.stderr!]) {
+    output.on('data', (chunk: Buffer) => {
+      for (const line of chunk.toString('utf8').split('\n')) if (line) logs.push(line);
+    });
+  }
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.once('exit', (code, signal) => resolve({ code, signal })),
   );
