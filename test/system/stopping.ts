@@ -20,6 +20,8 @@ export interface Started {
   logs: string[];
   marker: string;
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** Resolves once every process of the tree has closed its output (the last lines are in `logs`). */
+  closed: Promise<void>;
 }
 
 const MARKER = 'DEALER_REVIEWS_TEST_TREE';
@@ -61,7 +63,9 @@ export async function startTree(
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.once('exit', (code, signal) => resolve({ code, signal })),
   );
-  const started: Started = { child, url: `http://127.0.0.1:${port}`, port, logs, marker, exited };
+  const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
+  const url = `http://127.0.0.1:${port}`;
+  const started: Started = { child, url, port, logs, marker, exited, closed };
   const deadline = Date.now() + (options.readyWithinMs ?? 120_000);
   for (;;) {
     if (child.exitCode !== null || child.signalCode !== null) {
@@ -106,7 +110,8 @@ export function portFree(port: number): Promise<boolean> {
 
 /**
  * Waits (at most `ms`) until the started process has exited, no process of its tree is left
- * and its port is free; resolves with how it exited, or rejects saying what is left.
+ * and its port is free (then for the tree's last lines); resolves with how it exited, or rejects
+ * saying what is left.
  */
 export async function gone(
   s: Started,
@@ -119,7 +124,11 @@ export async function gone(
   ]);
   for (;;) {
     const left = leftovers(s.marker);
-    if (exit !== null && left.length === 0 && (await portFree(s.port))) return exit;
+    if (exit !== null && left.length === 0 && (await portFree(s.port))) {
+      // A service that outlived npm writes its last lines after npm's exit.
+      await s.closed;
+      return exit;
+    }
     if (Date.now() > deadline) {
       const what = exit === null ? 'the started process' : `processes ${left.join(', ')}`;
       throw new Error(`${what} still there ${ms} ms after the signal:\n${s.logs.join('\n')}`);
