@@ -33,6 +33,14 @@ const COMMANDS: Record<
     summary: 'take one review out of publication by id (--undo publishes it again)',
     load: () => import('./import/remove.js'),
   },
+  hidden: {
+    summary: 'list the hidden reviews with who hid them, when and why',
+    load: () => import('./admin/hidden.js'),
+  },
+  reset: {
+    summary: "remove the sample dealership's reviews (--sample-only), before going live",
+    load: () => import('./import/reset.js'),
+  },
   backup: {
     summary: 'copy the SQLite store to a file while the service runs',
     load: () => import('./admin/backup.js'),

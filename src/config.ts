@@ -18,7 +18,14 @@ export interface Config {
   /** No trailing slash; every absolute URL the service emits starts with it. */
   readonly baseUrl: string;
   readonly databaseUrl: string;
+  /** Load the sample dealership into an empty store: SAMPLE_DATA, else on outside production. */
   readonly sampleData: boolean;
+  /**
+   * Started by npm (`npm start`, `npx dealer-reviews serve`: npm sets `npm_lifecycle_event`),
+   * whose shell may die of a stop signal without passing it on: the service then stops when it
+   * loses its parent (`src/shutdown.ts`).
+   */
+  readonly startedByNpm: boolean;
   readonly logLevel: (typeof LOG_LEVELS)[number];
   /** How often the service checks the store for changes committed by other processes. */
   readonly dataPollMs: number;
@@ -235,7 +242,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: e.HOST,
     baseUrl,
     databaseUrl: e.DATABASE_URL,
-    sampleData: e.SAMPLE_DATA === 'on',
+    sampleData: (e.SAMPLE_DATA ?? (e.NODE_ENV === 'production' ? 'off' : 'on')) === 'on',
+    startedByNpm: env.npm_lifecycle_event !== undefined,
     logLevel: e.LOG_LEVEL,
     dataPollMs: e.DATA_POLL_MS,
     healthzStaleMs: e.HEALTHZ_STALE_SECONDS * 1000,

@@ -3,6 +3,7 @@ import { CONFIG_INVALID, loadConfig } from './config.js';
 import { createLogger } from './logger.js';
 import { isServiceError } from './platform/errors.js';
 import { LISTEN_FAILED, startService } from './service.js';
+import { stopOnSignals } from './shutdown.js';
 import { STORE_OPEN_FAILED } from './store/index.js';
 
 export const USAGE = `Usage: dealer-reviews serve
@@ -11,7 +12,8 @@ export const USAGE = `Usage: dealer-reviews serve
 Serves the reviews, feeds, insights, MCP endpoint and WebSub hub on PORT (default 3000).
 Configured only by environment variables (PORT, HOST, BASE_URL, DATABASE_URL, ...), each
 documented in the README; a bad value, a store that cannot be opened or an address it cannot
-listen on stops start-up with one line and exit code 78.
+listen on stops start-up with one line and exit code 78. SIGTERM or SIGINT stops it gracefully
+(the requests under way finish, then it exits 0 within 10 s); a second signal exits at once.
 
 Options:
   -h, --help   this text`;
@@ -23,7 +25,7 @@ const EX_CONFIG = 78;
 
 /**
  * Starts the service and resolves once it answers requests (`null`: keep running), or with an
- * exit code when it cannot start. SIGTERM and SIGINT close it gracefully.
+ * exit code when it cannot start. SIGTERM and SIGINT close it gracefully (`src/shutdown.ts`).
  */
 export async function main(argv: readonly string[]): Promise<number | null> {
   let started = false;
@@ -56,21 +58,7 @@ export async function main(argv: readonly string[]): Promise<number | null> {
       },
       'ready',
     );
-    let closing = false;
-    const shutdown = (signal: string): void => {
-      if (closing) return;
-      closing = true;
-      logger.info({ signal }, 'shutting down');
-      service.close().then(
-        () => process.exit(0),
-        (err: unknown) => {
-          logger.error({ err }, 'shutdown failed');
-          process.exit(1);
-        },
-      );
-    };
-    process.on('SIGTERM', () => shutdown('SIGTERM'));
-    process.on('SIGINT', () => shutdown('SIGINT'));
+    stopOnSignals(() => service.close(), logger, { watchParent: config.startedByNpm });
     started = true;
     return 0;
   });

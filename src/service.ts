@@ -6,6 +6,7 @@ import type { Config } from './config.js';
 import { serviceUrls, type ServiceUrls } from './catalogue.js';
 import { precompressRepresentation, type Representation } from './representation/index.js';
 import { clientAddressResolver } from './http/client-address.js';
+import { drainServer, SHUTDOWN_GRACE_MS } from './http/drain.js';
 import { createRateLimiter } from './http/rate-limit.js';
 import type { Route } from './http/router.js';
 import { startBuildWorker, type BuildWorker } from './build/index.js';
@@ -45,6 +46,11 @@ export interface RunningService {
   mcpStreams(): number;
   /** Where the memory is: the process's resident set, and the heaps of this thread and the build worker. */
   memory(): Promise<{ rss: number; main: ThreadMemory; build: ThreadMemory }>;
+  /**
+   * Stops: takes no new connection, ends the MCP event streams, lets the requests under way
+   * finish (cut after 5 s), stops the background work (sync, releases, publisher, WebSub
+   * deliveries, whose claims go back to the queue), then the build worker and the store.
+   */
   close(): Promise<void>;
 }
 
@@ -284,12 +290,12 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
       };
     },
     async close() {
+      // No new connection; the event streams end at once; the background work stops while the
+      // requests under way finish (cut after SHUTDOWN_GRACE_MS); then the threads and the store.
       streams.closeAll();
+      const drained = drainServer(server, SHUTDOWN_GRACE_MS);
       await stopVersions();
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
+      if ((await drained) === 'cut') logger.warn('cut the connections still open at shutdown');
       metricsServer?.close().closeAllConnections();
       await builder.close();
       await store.close();

@@ -87,7 +87,15 @@ export const EnvSchema = z.object({
   HOST: z.string().min(1).default('0.0.0.0'),
   BASE_URL: baseUrl.optional(),
   DATABASE_URL: databaseUrl.default('sqlite:./data/reviews.db'),
-  SAMPLE_DATA: onOff.default('on'),
+  // `production`: an empty store stays empty unless SAMPLE_DATA=on says otherwise (a typo such as
+  // `prodution` would otherwise load the sample into a live store without a word).
+  NODE_ENV: z
+    .enum(['production', 'development', 'test'], {
+      message: 'must be production, development or test',
+    })
+    .optional(),
+  // Unset: on, except with NODE_ENV=production (src/config.ts).
+  SAMPLE_DATA: onOff.optional(),
   LOG_LEVEL: z
     .enum(LOG_LEVELS, { message: `must be one of ${LOG_LEVELS.join(', ')}` })
     .default('info'),

@@ -33,6 +33,7 @@ const VALID: Record<(typeof KEYS)[number], readonly string[]> = {
     'postgres://user:pw@db.internal:5432/reviews',
     'postgresql://localhost/reviews?pool_size=20',
   ],
+  NODE_ENV: ['production', 'development', 'test'],
   SAMPLE_DATA: ['on', 'off'],
   LOG_LEVEL: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'],
   DATA_POLL_MS: ['500', '1', '60000'],

@@ -10,6 +10,8 @@ const COMMANDS = [
   'import',
   'sync',
   'remove',
+  'hidden',
+  'reset',
   'backup',
   'migrate-store',
   'insights',
