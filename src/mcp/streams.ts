@@ -52,8 +52,10 @@ export interface Streams {
   onNotice(listener: (notice: ChangeNotice) => void): void;
   /** Ends the streams of a session (DELETE on this instance). */
   end(sessionKey: string): void;
-  /** Ends every stream (shutdown). */
+  /** Ends every stream (shutdown), and calls what `onCloseAll` registered. */
   closeAll(): void;
+  /** Also ends, at shutdown, the streams `close` ends (the `subscriptions/listen` ones). */
+  onCloseAll(close: () => void): void;
   readonly size: number;
   /** Streams one client address may hold open here. */
   readonly perAddress: number;
@@ -167,6 +169,7 @@ export function createStreams(o: StreamsOptions): Streams {
   /** The URI of each document path. */
   const uriOf = new Map<string, string>(DOCUMENT_IDS.map((id) => [DOCUMENTS[id].path, o.urls[id]]));
   const listeners: ((notice: ChangeNotice) => void)[] = [];
+  const closers: (() => void)[] = [];
   return {
     open(res, claims, address, headers) {
       openStream(d, res, { res, claims, address }, headers);
@@ -190,6 +193,10 @@ export function createStreams(o: StreamsOptions): Streams {
       stopTimers();
       for (const s of open.all()) s.res.end();
       open.clear();
+      for (const close of closers) close();
+    },
+    onCloseAll(close) {
+      closers.push(close);
     },
     get size() {
       return open.size;

@@ -31,8 +31,11 @@ export interface SyncWorker {
   stop(): Promise<void>;
 }
 
-/** How long `stop` waits for the runs under way to end before it ends the thread. */
-const STOP_WAIT_MS = 10_000;
+/**
+ * How long `stop` waits for the runs under way to end before it ends the thread: well inside the
+ * service's own shutdown deadline (src/shutdown.ts), which must end the process within 10 s.
+ */
+const STOP_WAIT_MS = 3_000;
 
 /** The wait before a dead thread's replacement: doubled at each death in a row, at most the last. */
 export const RESTART_BACKOFF_MS = [1_000, 60_000] as const;

@@ -11,7 +11,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { gone, killTree, logged, openListenStream, startTree, type Started } from './stopping.js';
+import {
+  gone,
+  killTree,
+  logged,
+  openListenStream,
+  openUnfinishedRequest,
+  startTree,
+  type Started,
+} from './stopping.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const dir = mkdtempSync(join(tmpdir(), 'signals-'));
@@ -57,6 +65,8 @@ describe.each(Object.keys(WAYS) as (keyof typeof WAYS)[])('%s', (way) => {
       expect((await inFlight.json()) as unknown).toMatchObject({ reviews: [] });
       await stream.ended;
       expect(await gone(s)).toEqual({ code: 0, signal: null });
+      // The listen stream was ended by the shutdown, not cut at the end of its grace.
+      expect(logged(s, 'cut the connections still open at shutdown')).toEqual([]);
       expect(logged(s, 'shutting down')).toEqual([expect.objectContaining({ signal })]);
       expect(logged(s, 'stopped')).toHaveLength(1);
       // Served nothing after the signal, and took no new connection.
@@ -68,8 +78,8 @@ describe.each(Object.keys(WAYS) as (keyof typeof WAYS)[])('%s', (way) => {
 describe('a second signal', () => {
   it('exits at once while the first shutdown still drains (143 for SIGTERM)', async () => {
     const s = (running = await start('node dist/src/main.js'));
-    // An event stream that only the end of the grace would cut keeps the first shutdown busy.
-    await openListenStream(s.url);
+    // A request under way that only the end of the grace would cut keeps the first shutdown busy.
+    await openUnfinishedRequest(s.url);
     send(s, 'SIGTERM');
     // The same signal again within a second counts as the one signal (npm passes Ctrl-C on).
     await new Promise((r) => setTimeout(r, 1_200));

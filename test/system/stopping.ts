@@ -8,7 +8,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { freePort } from '../helpers/ports.js';
 import { TEST_BASE_URL } from '../helpers/service.js';
 
@@ -196,4 +196,24 @@ export async function openListenStream(url: string): Promise<{ ended: Promise<vo
     }
   })();
   return { ended };
+}
+
+/**
+ * A request under way that never finishes by itself: a body announced longer than what is sent.
+ * The service's shutdown waits for it until its grace ends, then cuts it.
+ */
+export async function openUnfinishedRequest(url: string): Promise<{ closed: Promise<void> }> {
+  const { hostname, port } = new URL(url);
+  const socket = connect(Number(port), hostname);
+  await new Promise<void>((resolve, reject) => {
+    socket.once('connect', resolve);
+    socket.once('error', reject);
+  });
+  socket.on('error', () => undefined);
+  socket.write(
+    `POST /mcp HTTP/1.1\r\nHost: ${hostname}:${port}\r\nContent-Type: application/json\r\n` +
+      'Accept: application/json, text/event-stream\r\nContent-Length: 1000\r\n\r\n{"jsonrpc":',
+  );
+  const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+  return { closed };
 }

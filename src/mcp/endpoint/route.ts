@@ -150,6 +150,7 @@ export function mcpRoutes(options: McpRouteOptions): Route[] {
     createServer: options.createServer,
     published: options.published,
     notices: (listener) => options.streams.onNotice(listener),
+    closing: (close) => options.streams.onCloseAll(close),
     listenPerAddress: options.streams.perAddress,
     maxListens: MAX_STREAMS,
     keepAliveMs: KEEP_ALIVE_MS,

@@ -42,6 +42,8 @@ export interface StatelessOptions {
   published: Published;
   /** Registers the listener of what each new data version changed. */
   notices(listener: (notice: ChangeNotice) => void): void;
+  /** Registers what ends the listen streams at shutdown. */
+  closing(close: () => void): void;
   /** `subscriptions/listen` streams one client address may hold open here (429 beyond). */
   listenPerAddress: number;
   /** Such streams one instance holds at most (the SDK answers -32603 beyond). */
@@ -82,6 +84,15 @@ export function statelessEndpoint(o: StatelessOptions): Stateless {
   );
   forwardNotices(o, handler);
   const perAddress = new Map<string, number>();
+  // The listen streams open here, each ended at shutdown (its request aborted, its answer ended).
+  const listening = new Map<ServerResponse, AbortController>();
+  o.closing(() => {
+    for (const [res, aborted] of listening) {
+      aborted.abort();
+      if (res.headersSent) res.end();
+    }
+    listening.clear();
+  });
   return {
     async serve(req, res, body, extra, address) {
       const listen = isListen(body);
@@ -99,8 +110,10 @@ export function statelessEndpoint(o: StatelessOptions): Stateless {
       });
       if (listen) {
         perAddress.set(address, (perAddress.get(address) ?? 0) + 1);
+        listening.set(res, aborted);
         o.observer?.listening(1);
         res.on('close', () => {
+          listening.delete(res);
           o.observer?.listening(-1);
           const left = (perAddress.get(address) ?? 1) - 1;
           if (left > 0) perAddress.set(address, left);
