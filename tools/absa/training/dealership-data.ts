@@ -73,16 +73,75 @@ export const SURVEY_QUESTION_CATEGORY: Record<number, string> = {
   10: 'follow-up',
 };
 
-const SATISFIED = /\b(no improvement|all (are |is )?(fine|good|ok)|satisfied|nothing to improve)\b/;
+/** One survey comment (a line of `dealer-service-survey-in/dev/qN.txt`). */
+export interface SurveyComment {
+  question: number;
+  /** `dealer-service-survey-in/dev/qN.txt#line` (1-based), as the hand labels name lines. */
+  key: string;
+  text: string;
+  /** In the held-out part: every 4th non-empty line of its file, never trained on. */
+  heldOut: boolean;
+  /** Says only that nothing needs improving: it carries no aspect (see {@link nothingToImprove}). */
+  nothingToImprove: boolean;
+}
+
+/** Every `HELD_OUT_EVERY`th non-empty line of each survey file is held out of training. */
+export const HELD_OUT_EVERY = 4;
+
+const NOTHING =
+  /^(no improvement|nothing( to improve| needs? (to be )?improv\w*)?$|none$|no comments?$|no suggestions?$|(all|everything) (are|is) (fine|good|ok)$)/;
 
 /**
- * Weak labels from the survey's development files: every sentence of a comment gets the category
- * its question asks about. They train detection only: their polarity (negative, as the survey asks
- * what should be improved) is a guess, so the polarity model never sees them.
- * Comments saying nothing needs improving are skipped, and so are the lines in `exclude`
- * (`file#line`, the hand-labelled ones); at most `maxLinesPerQuestion` comments are taken from each
- * file, in file order. Each weak sentence carries the given training weight; the `unlabelled`
- * categories are ones its label says nothing about (not trained on either way).
+ * Whether a comment only says nothing needs improving: after lower-casing and keeping only letters
+ * and spaces, it starts with "no improvement" ("no improvement require", "no improvement require
+ * all are fine", "no improvement requires because ...": an answer without a complaint), or it is
+ * exactly "nothing", "nothing to improve", "none", "no comment(s)", "no suggestion(s)", "all are
+ * fine", "everything is good" (or fine, ok). Such comments carry no aspect: they are neither weak
+ * labels nor scored.
+ */
+export function nothingToImprove(text: string): boolean {
+  const words = text
+    .toLowerCase()
+    .replace(/[^a-z]+/g, ' ')
+    .trim();
+  return NOTHING.test(words);
+}
+
+/**
+ * The survey comments of the development files, in file order, each with its question, whether it
+ * is held out (every {@link HELD_OUT_EVERY}th non-empty line of its file, counting from the first)
+ * and whether it says nothing needs improving.
+ */
+export function surveyComments(dataDir: string): SurveyComment[] {
+  const out: SurveyComment[] = [];
+  for (let q = 1; q <= 10; q++) {
+    const file = `dealer-service-survey-in/dev/q${q}.txt`;
+    let nonEmpty = 0;
+    readFileSync(join(dataDir, file), 'utf8')
+      .split('\n')
+      .forEach((text, i) => {
+        if (!text.trim()) return;
+        nonEmpty++;
+        out.push({
+          question: q,
+          key: `${file}#${i + 1}`,
+          text,
+          heldOut: nonEmpty % HELD_OUT_EVERY === 0,
+          nothingToImprove: nothingToImprove(text),
+        });
+      });
+  }
+  return out;
+}
+
+/**
+ * Weak labels from the training part of the survey's development files: every sentence of a
+ * comment gets the category its question asks about. They train detection only: their polarity
+ * (negative, as the survey asks what should be improved) is a guess, so the polarity model never
+ * sees them. Held-out comments, comments saying nothing needs improving and the lines in `exclude`
+ * (`file#line`, the hand-labelled ones) are skipped; at most `maxLinesPerQuestion` comments are
+ * taken from each file, in file order. Each weak sentence carries the given training weight; the
+ * `unlabelled` categories are ones its label says nothing about (not trained on either way).
  */
 export function weakSurveyLabels(
   dataDir: string,
@@ -92,25 +151,23 @@ export function weakSurveyLabels(
   unlabelled: readonly string[] = [],
 ): LabelledSentence[] {
   const out: LabelledSentence[] = [];
-  for (let q = 1; q <= 10; q++) {
-    const file = `dealer-service-survey-in/dev/q${q}.txt`;
-    const lines = readFileSync(join(dataDir, file), 'utf8').split('\n');
-    let taken = 0;
-    lines.forEach((text, i) => {
-      if (!text.trim() || SATISFIED.test(text) || exclude.has(`${file}#${i + 1}`)) return;
-      if (taken++ >= maxLinesPerQuestion) return;
-      for (const s of splitSentences(text)) {
-        const aspects = [{ category: SURVEY_QUESTION_CATEGORY[q]!, polarity: 'negative' as const }];
-        out.push({
-          id: `${file}#${i + 1}@${s.start}`,
-          text: s.text,
-          aspects,
-          weight,
-          detectionOnly: true,
-          ...(unlabelled.length > 0 ? { unlabelled } : {}),
-        });
-      }
-    });
+  const taken = new Map<number, number>();
+  for (const c of surveyComments(dataDir)) {
+    if (c.heldOut || c.nothingToImprove || exclude.has(c.key)) continue;
+    const n = taken.get(c.question) ?? 0;
+    taken.set(c.question, n + 1);
+    if (n >= maxLinesPerQuestion) continue;
+    const category = SURVEY_QUESTION_CATEGORY[c.question]!;
+    for (const s of splitSentences(c.text)) {
+      out.push({
+        id: `${c.key}@${s.start}`,
+        text: s.text,
+        aspects: [{ category, polarity: 'negative' }],
+        weight,
+        detectionOnly: true,
+        ...(unlabelled.length > 0 ? { unlabelled } : {}),
+      });
+    }
   }
   return out;
 }
