@@ -6,6 +6,7 @@ import {
   surveyComments,
   type SurveyComment,
 } from '../training/dealership-data.js';
+import { quotePolarity, type QuotePolarity } from './quote-eval.js';
 import { requireSharedData, sharedDataDir } from '../../paths.js';
 
 /** The survey lines (`file#line`) among hand-labelled sentences: what training has seen. */
@@ -62,7 +63,9 @@ export function surveyRecall(model: AbsaModel, trainedOn: ReadonlySet<string>): 
   );
   const found = scored.map(
     (c) =>
-      new Set(analyzeReview(model, c.text).sentences.flatMap((s) => s.aspects.map((a) => a.category))),
+      new Set(
+        analyzeReview(model, c.text).sentences.flatMap((s) => s.aspects.map((a) => a.category)),
+      ),
   );
   const category = (i: number): string => SURVEY_QUESTION_CATEGORY[scored[i]!.question]!;
   const perQuestion = Object.keys(SURVEY_QUESTION_CATEGORY).map((key) => {
@@ -87,14 +90,17 @@ export function surveyRecall(model: AbsaModel, trainedOn: ReadonlySet<string>): 
 
 /**
  * `absa survey-eval`: the shipped dealership model (`models/dealership.json`) on the held-out
- * survey comments, and its detection precision on the hand-labelled test third. Seconds, no
- * training.
+ * survey comments, its detection precision on the hand-labelled test third, and how often the
+ * aspect evidence it would quote there has the wrong polarity (with the evidence's confidence floor
+ * and without it). Half a minute, no training.
  */
 export function runSurveyEval(): {
   command: string;
   modelVersion: string;
   surveyHeldOut: SurveyReport;
   testSplit: Scores & { sentences: number };
+  /** The aspect evidence's polarity errors on the test third, with the floor and without. */
+  quotePolarity: QuotePolarity[];
 } {
   requireSharedData();
   const model = loadModel('dealership');
@@ -104,5 +110,6 @@ export function runSurveyEval(): {
     modelVersion: model.version,
     surveyHeldOut: surveyRecall(model, labelledLines(gold)),
     testSplit: { ...toScores(evaluate(model, test)), sentences: test.length },
+    quotePolarity: [quotePolarity(model, test), quotePolarity(model, test, 0)],
   };
 }

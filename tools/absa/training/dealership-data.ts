@@ -134,42 +134,60 @@ export function surveyComments(dataDir: string): SurveyComment[] {
   return out;
 }
 
+/** How weak survey labels are made (see {@link weakSurveyLabels}). */
+export interface WeakLabelOptions {
+  /** Training weight of a weak sentence as a positive example of its question's category. */
+  weight: number;
+  /** Its weight as a negative example of the other categories (default `weight`). */
+  negativeWeight?: number;
+  /** Comments taken per question, in file order (default all). */
+  maxLinesPerQuestion?: number;
+  /** Categories a weak label says nothing about: not trained on, as positives or negatives. */
+  unlabelled?: readonly string[];
+  /**
+   * Give every question the same total weight: a comment of question q weighs
+   * `weight * (comments / 10) / comments of q` (and its negative weight likewise), so the 1,000
+   * comments about charges do not drown the 100 about arranging the appointment.
+   */
+  balanced?: boolean;
+}
+
 /**
  * Weak labels from the training part of the survey's development files: every sentence of a
  * comment gets the category its question asks about. They train detection only: their polarity
  * (negative, as the survey asks what should be improved) is a guess, so the polarity model never
  * sees them. Held-out comments, comments saying nothing needs improving and the lines in `exclude`
- * (`file#line`, the hand-labelled ones) are skipped; at most `maxLinesPerQuestion` comments are
- * taken from each file, in file order. Each weak sentence carries the given training weight; the
- * `unlabelled` categories are ones its label says nothing about (not trained on either way).
+ * (`file#line`, the hand-labelled ones) are skipped.
  */
 export function weakSurveyLabels(
   dataDir: string,
   exclude: ReadonlySet<string>,
-  weight: number,
-  maxLinesPerQuestion = Infinity,
-  unlabelled: readonly string[] = [],
+  options: WeakLabelOptions,
 ): LabelledSentence[] {
-  const out: LabelledSentence[] = [];
+  const { weight, negativeWeight = weight, unlabelled = [] } = options;
+  const max = options.maxLinesPerQuestion ?? Infinity;
   const taken = new Map<number, number>();
-  for (const c of surveyComments(dataDir)) {
-    if (c.heldOut || c.nothingToImprove || exclude.has(c.key)) continue;
+  const kept = surveyComments(dataDir).filter((c) => {
+    if (c.heldOut || c.nothingToImprove || exclude.has(c.key)) return false;
     const n = taken.get(c.question) ?? 0;
     taken.set(c.question, n + 1);
-    if (n >= maxLinesPerQuestion) continue;
+    return n < max;
+  });
+  const count = (q: number): number => kept.filter((c) => c.question === q).length;
+  const scale = new Map([...taken.keys()].map((q) => [q, kept.length / 10 / count(q)]));
+  return kept.flatMap((c) => {
+    const k = options.balanced ? scale.get(c.question)! : 1;
     const category = SURVEY_QUESTION_CATEGORY[c.question]!;
-    for (const s of splitSentences(c.text)) {
-      out.push({
-        id: `${c.key}@${s.start}`,
-        text: s.text,
-        aspects: [{ category, polarity: 'negative' }],
-        weight,
-        detectionOnly: true,
-        ...(unlabelled.length > 0 ? { unlabelled } : {}),
-      });
-    }
-  }
-  return out;
+    return splitSentences(c.text).map((s) => ({
+      id: `${c.key}@${s.start}`,
+      text: s.text,
+      aspects: [{ category, polarity: 'negative' as const }],
+      weight: weight * k,
+      ...(negativeWeight !== weight ? { negativeWeight: negativeWeight * k } : {}),
+      detectionOnly: true,
+      ...(unlabelled.length > 0 ? { unlabelled } : {}),
+    }));
+  });
 }
 
 /**
