@@ -67,7 +67,7 @@ describe('computeSummary', () => {
     });
     expect(summary.recent).toEqual([]);
     expect(summary.text).toBe(
-      'Customers praise cleanliness most (10 of the 10 reviews that mention it), staff (40 of 42), parking (7 of 10). ' +
+      'Customers praise most: cleanliness (10 of the 10 reviews that mention it), staff (40 of 42), parking (7 of 10). ' +
         'Most complaints concern price and value (7 of the 12 reviews that mention it complain), follow-up (4 of 10), wait time (2 of 10). ' +
         'Lately, nothing changed noticeably (last three months against the year before). ' +
         'The business answered 83% of reviews, typically within 10 hours. ' +

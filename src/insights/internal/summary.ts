@@ -53,15 +53,15 @@ function complaintsSentence(weaknesses: readonly AspectInsight[]): string {
   return `Most complaints concern ${listed}${note}.`;
 }
 
-/** `Customers praise cleanliness most (10 of the 10 reviews that mention it), staff (40 of 42).` */
+/** `Customers praise most: cleanliness (10 of the 10 reviews that mention it), staff (40 of 42).` */
 function praiseSentence(strengths: readonly AspectInsight[]): string {
   const listed = strengths
     .map(
       (a, i) =>
-        `${a.name.toLowerCase()}${i === 0 ? ' most' : ''} (${a.positive} of ${i === 0 ? 'the ' : ''}${a.mentions}${i === 0 ? ' reviews that mention it' : ''})`,
+        `${a.name.toLowerCase()} (${a.positive} of ${i === 0 ? 'the ' : ''}${a.mentions}${i === 0 ? ' reviews that mention it' : ''})`,
     )
     .join(', ');
-  return `Customers praise ${listed}.`;
+  return `Customers praise most: ${listed}.`;
 }
 
 /** `Lately, wait time got worse: 40% of the 20 reviews ... complained, against 10% of 20 ...` */
