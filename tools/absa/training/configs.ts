@@ -47,8 +47,7 @@ const BASE = {
  * detection (scale 5), the mean vector of the category's clause for polarity (scale 3), and lexicon
  * scores from the vector-induced sentiment. SemEval-2014 10-fold: detection F1 81.90 to 82.15,
  * polarity 72.70 to 73.21 (scale 1 and 10, polarity scale 8 were no better); MAMS 10-fold: 85.01 to
- * 85.08, 70.01 to 70.43. The dealership model uses them too since issue 32: on its test third,
- * detection precision 81.62 to 82.61 and polarity 89.47 to 91.81, survey recall 85.66 to 86.01.
+ * 85.08, 70.01 to 70.43. The dealership model does not use them (not cross-validated in time).
  */
 const VECTOR_FEATURES = { vectors: 5, polarityVectors: 3, induced: true };
 
@@ -112,19 +111,6 @@ const SEMEVAL_NETWORKS: NonNullable<TrainConfig['neural']> = {
  */
 const SENTENCE_EMBEDDING = { encoder: UNIVERSAL_SENTENCE_ENCODER, detect: 12, polarity: 6 };
 
-/**
- * Detection thresholds of the dealership model below the default 0.5: the four categories whose
- * survey comments the model missed most (issue 32's error analysis: arranging the appointment,
- * staff explanations, quality of work, total time) were under-confident rather than unseen, most
- * misses scoring 0.2 to 0.5. See docs/benchmarks.md for what 0.42 buys and costs.
- */
-export const DEALERSHIP_THRESHOLDS: Readonly<Record<string, number>> = {
-  scheduling: 0.42,
-  'staff-communication': 0.42,
-  'quality-of-work': 0.42,
-  'wait-time': 0.42,
-};
-
 /** Training configuration of each shipped model (hyper-parameters chosen by cross-validation). */
 export function trainConfig(name: ModelName): TrainConfig {
   const clusters = loadWordClusters(join(repoRoot(), 'models'));
@@ -168,15 +154,13 @@ export function trainConfig(name: ModelName): TrainConfig {
     case 'dealership':
       return {
         ...BASE,
-        features: { ...BASE.features, ...VECTOR_FEATURES },
         name,
         lexicon,
         clusters,
-        vectors: loadWordVectors(join(repoRoot(), 'models')),
+        vectors: null,
         encoder: null,
         atLeastOne: false,
         categories: DEALERSHIP_CATEGORIES,
-        thresholds: DEALERSHIP_THRESHOLDS,
         // Twelve categories and 20k training sentences: prune harder to keep the file small.
         prune: { detect: 0.05, polarity: 0.03 },
         description:
@@ -213,13 +197,7 @@ export function benchmarkData(name: 'semeval14-restaurants' | 'mams-acsa'): Labe
  */
 export const WEAK_UNLABELLED: readonly string[] = ['overall'];
 
-/**
- * Training weight of one weakly labelled survey sentence (a gold sentence weighs 1), before
- * balancing (`weakBalanced`: each question gets the same total weight, so a comment about arranging
- * the appointment weighs 0.9 and one about charges 0.08). Weight 0.5 without balancing moved the
- * held-out survey recall by +0.1 only; balancing raised questions 1, 3 and 5 by 7 to 13 points
- * and lowered 4 and 9 by 3 (issue 32, docs/benchmarks.md).
- */
+/** Training weight of one weakly labelled survey sentence (a gold sentence weighs 1). */
 export const WEAK_WEIGHT = 0.2;
 
 /** Survey comments taken per question for weak labels (all: cross-validation preferred more). */
@@ -236,11 +214,7 @@ export const TRANSFER_WEIGHT = 0.3;
 /** What goes into the dealership model's training data besides its gold train split. */
 export interface DealershipDataOptions {
   weakWeight: number;
-  /** Weight of a weak sentence as a negative example of the other categories. */
-  weakNegativeWeight: number;
   weakLines: number;
-  /** Give every survey question the same total weak-label weight. */
-  weakBalanced: boolean;
   /** Categories weak survey labels do not train, as positives or negatives. */
   weakUnlabelled: readonly string[];
   seed: boolean;
@@ -249,9 +223,7 @@ export interface DealershipDataOptions {
 
 const DEALERSHIP_DATA: DealershipDataOptions = {
   weakWeight: WEAK_WEIGHT,
-  weakNegativeWeight: WEAK_WEIGHT,
   weakLines: WEAK_LINES_PER_QUESTION,
-  weakBalanced: true,
   weakUnlabelled: WEAK_UNLABELLED,
   seed: true,
   transferWeight: TRANSFER_WEIGHT,
@@ -277,13 +249,7 @@ export function dealershipData(options: Partial<DealershipDataOptions> = {}): {
   const labelled = new Set([...labels.train, ...labels.test].map((s) => s.id.split('@')[0]!));
   const weak =
     o.weakWeight > 0
-      ? weakSurveyLabels(sharedDataDir(), labelled, {
-          weight: o.weakWeight,
-          negativeWeight: o.weakNegativeWeight,
-          maxLinesPerQuestion: o.weakLines,
-          unlabelled: o.weakUnlabelled,
-          balanced: o.weakBalanced,
-        })
+      ? weakSurveyLabels(sharedDataDir(), labelled, o.weakWeight, o.weakLines, o.weakUnlabelled)
       : [];
   const seed = o.seed ? readSeedLabels(join(root, 'data-labels', 'dealership-seed.jsonl')) : [];
   const transfer =

@@ -134,7 +134,7 @@ export function surveyComments(dataDir: string): SurveyComment[] {
   return out;
 }
 
-/** How weak survey labels are made (see {@link weakSurveyLabels}). */
+/** How weak survey labels are made (see {@link trainingPartWeakLabels}). */
 export interface WeakLabelOptions {
   /** Training weight of a weak sentence as a positive example of its question's category. */
   weight: number;
@@ -153,13 +153,14 @@ export interface WeakLabelOptions {
 }
 
 /**
- * Weak labels from the training part of the survey's development files: every sentence of a
+ * Weak labels from the training part of the survey's development files (issue 32's candidate
+ * model, not shipped: see docs/benchmarks.md): every sentence of a
  * comment gets the category its question asks about. They train detection only: their polarity
  * (negative, as the survey asks what should be improved) is a guess, so the polarity model never
  * sees them. Held-out comments, comments saying nothing needs improving and the lines in `exclude`
  * (`file#line`, the hand-labelled ones) are skipped.
  */
-export function weakSurveyLabels(
+export function trainingPartWeakLabels(
   dataDir: string,
   exclude: ReadonlySet<string>,
   options: WeakLabelOptions,
@@ -188,6 +189,49 @@ export function weakSurveyLabels(
       ...(unlabelled.length > 0 ? { unlabelled } : {}),
     }));
   });
+}
+
+const SATISFIED = /\b(no improvement|all (are |is )?(fine|good|ok)|satisfied|nothing to improve)\b/;
+
+/**
+ * Weak labels from ALL of the survey's development files, held-out part included (what the shipped
+ * model trains on; see docs/benchmarks.md, issue 32, for why it was not replaced yet): every sentence of a comment gets the category
+ * its question asks about. They train detection only: their polarity (negative, as the survey asks
+ * what should be improved) is a guess, so the polarity model never sees them.
+ * Comments saying nothing needs improving are skipped, and so are the lines in `exclude`
+ * (`file#line`, the hand-labelled ones); at most `maxLinesPerQuestion` comments are taken from each
+ * file, in file order. Each weak sentence carries the given training weight; the `unlabelled`
+ * categories are ones its label says nothing about (not trained on either way).
+ */
+export function weakSurveyLabels(
+  dataDir: string,
+  exclude: ReadonlySet<string>,
+  weight: number,
+  maxLinesPerQuestion = Infinity,
+  unlabelled: readonly string[] = [],
+): LabelledSentence[] {
+  const out: LabelledSentence[] = [];
+  for (let q = 1; q <= 10; q++) {
+    const file = `dealer-service-survey-in/dev/q${q}.txt`;
+    const lines = readFileSync(join(dataDir, file), 'utf8').split('\n');
+    let taken = 0;
+    lines.forEach((text, i) => {
+      if (!text.trim() || SATISFIED.test(text) || exclude.has(`${file}#${i + 1}`)) return;
+      if (taken++ >= maxLinesPerQuestion) return;
+      for (const s of splitSentences(text)) {
+        const aspects = [{ category: SURVEY_QUESTION_CATEGORY[q]!, polarity: 'negative' as const }];
+        out.push({
+          id: `${file}#${i + 1}@${s.start}`,
+          text: s.text,
+          aspects,
+          weight,
+          detectionOnly: true,
+          ...(unlabelled.length > 0 ? { unlabelled } : {}),
+        });
+      }
+    });
+  }
+  return out;
 }
 
 /**
