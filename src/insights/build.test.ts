@@ -253,7 +253,9 @@ describe('computeInsights', () => {
       medianResponseHours: 12.5,
     });
     expect(insights.changes).toEqual([]);
-    expect(insights.summary.text).toContain('No aspect changed significantly in the last 90 days.');
+    expect(insights.summary.text).toContain(
+      'Lately, nothing changed noticeably (last three months against the year before).',
+    );
     expect(insights.summary.text).toContain(
       'The business answered 43% of reviews, typically within 12.5 hours.',
     );

@@ -7,18 +7,26 @@
  *       reruns the fixed-fold cross-validation (dealership: on its train split, plus the test split)
  *       and prints the figures as JSON; --record stores them in models/metrics.json. Needs the
  *       shared data in ../shared/data.
+ *   npm run -s absa -- survey-eval
+ *       the shipped dealership model on the held-out survey comments (issue 32's recall) and its
+ *       precision on the hand-labelled test third, as JSON.
  */
 import { parseCommandLine, printUsage, runCommandLine, usageError } from '../../src/cli.js';
 import { main as predictMain } from '../../src/insights/absa/cli.js';
 import { MODEL_NAMES, type ModelName } from '../../src/insights/absa/index.js';
 import { runCv } from './internal/absa-cv.js';
+import { runSurveyEval } from './internal/survey-eval.js';
 
 const USAGE = `Usage: npm run -s absa -- predict --model <name>
        npm run -s absa -- cv --model <name> [--folds 10] [--limit-folds N] [--record]
+       npm run -s absa -- survey-eval
 
 predict  reads JSON lines {"id", "text", "categories"?} on stdin, writes {"id", "categories"}
 cv       reruns the fixed-fold cross-validation of a model and prints the figures as JSON;
          needs the shared evaluation data in ../shared/data
+survey-eval  the shipped dealership model on the held-out survey comments: per question, the
+         share of comments that get the question's aspect and the share that get none; and
+         detection precision on the hand-labelled test third
 
 Options:
   --model <name>      ${MODEL_NAMES.join(', ')}
@@ -40,8 +48,12 @@ async function main(argv: readonly string[]): Promise<number> {
     });
     if (args === null) return printUsage(CLI);
     const { values, positionals } = args;
+    if (positionals[0] === 'survey-eval' && positionals.length === 1) {
+      process.stdout.write(`${JSON.stringify(runSurveyEval(), null, 2)}\n`);
+      return 0;
+    }
     if (positionals[0] !== 'cv' || positionals.length > 1) {
-      throw usageError('the command is predict or cv');
+      throw usageError('the command is predict, cv or survey-eval');
     }
     const model = values.model;
     if (!model || !(MODEL_NAMES as readonly string[]).includes(model)) {

@@ -2,7 +2,7 @@ import type { AspectIndexBuilder } from '../../reviews/aspect-index.js';
 import type { Polarity } from '../analyzer.js';
 import type { AspectInsight } from '../schema.js';
 import type { PreparedReview } from './prepare.js';
-import { combine, sentenceCandidate, Tally } from './tally.js';
+import { ASPECT_EVIDENCE_MIN_CONFIDENCE, combine, sentenceCandidate, Tally } from './tally.js';
 
 export interface Category {
   id: string;
@@ -38,7 +38,7 @@ export function computeAspects(
   months: readonly string[],
   positions?: AspectIndexBuilder,
 ): AspectInsight[] {
-  const tallies = new Map(categories.map((c) => [c.id, new Tally()]));
+  const tallies = new Map(categories.map((c) => [c.id, new Tally(ASPECT_EVIDENCE_MIN_CONFIDENCE)]));
   const monthly = new Map(
     categories.map((c) => [c.id, new Map(months.map((m) => [m, new Tally()]))]),
   );

@@ -4,7 +4,7 @@ import { proportionalEvidence } from './evidence.js';
 import type { PreparedReview } from './prepare.js';
 import type { TopicInsight } from './topics.js';
 import { FLAG_PRESSURE, FLAG_QUOTE } from './themes.js';
-import { combine, sentenceCandidate, Tally } from './tally.js';
+import { ASPECT_EVIDENCE_MIN_CONFIDENCE, combine, sentenceCandidate, Tally } from './tally.js';
 
 type Faq = Insights['faq'][number];
 
@@ -62,7 +62,7 @@ function fromTally(id: string, question: string, subject: string, tally: Tally, 
 
 /** Sentences of one aspect that also match `re`, tallied per review. */
 function aspectSubset(prepared: readonly PreparedReview[], aspect: string, flag: number): Tally {
-  const tally = new Tally();
+  const tally = new Tally(ASPECT_EVIDENCE_MIN_CONFIDENCE);
   for (const p of prepared) {
     const polarities: Polarity[] = [];
     for (const s of p.sentences) {

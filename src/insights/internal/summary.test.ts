@@ -67,10 +67,11 @@ describe('computeSummary', () => {
     });
     expect(summary.recent).toEqual([]);
     expect(summary.text).toBe(
-      'Customers praise most: cleanliness (100% positive of 10), staff (95% positive of 42), parking (70% positive of 10). ' +
-        'Most complaints concern price and value (7 complaints, 58% of 12 mentions), follow-up (4, 40% of 10), wait time (2, 20% of 10). ' +
-        'No aspect changed significantly in the last 90 days. ' +
-        'The business answered 83% of reviews, typically within 10 hours.',
+      'Customers praise most: cleanliness (10 of the 10 reviews that mention it), staff (40 of 42), parking (7 of 10). ' +
+        'Most complaints concern price and value (7 of the 12 reviews that mention it complain), follow-up (4 of 10), wait time (2 of 10). ' +
+        'Lately, nothing changed noticeably (last three months against the year before). ' +
+        'The business answered 83% of reviews, typically within 10 hours. ' +
+        'How sure: these figures are read automatically from 100 reviews; the reading misses some mentions, so counts are lower bounds, and topics fewer than 20 reviews mention are indications only.',
     );
   });
 
@@ -90,7 +91,7 @@ describe('computeSummary', () => {
       'follow-up',
     ]);
     expect(summary.text).toContain(
-      'Most complaints concern price and value (30 complaints, 15% of 200 mentions), wait time (12, 71% of 17), follow-up (3, 50% of 6); by share, wait time comes first.',
+      'Most complaints concern price and value (30 of the 200 reviews that mention it complain), wait time (12 of 17), follow-up (3 of 6); wait time has the highest share of complaints.',
     );
     // The aspect with the most complaints is named even when it is also a strength.
     const praised = computeSummary(
@@ -110,7 +111,7 @@ describe('computeSummary', () => {
     expect(summary.strengths.map((s) => s.aspect)).toEqual(['staff']);
     expect(summary.weaknesses.map((s) => s.aspect)).toEqual(['staff']);
     expect(summary.text).toContain(
-      'Most complaints concern staff (2 complaints, 5% of 42 mentions).',
+      'Most complaints concern staff (2 of the 42 reviews that mention it complain).',
     );
   });
 
@@ -120,14 +121,16 @@ describe('computeSummary', () => {
       {
         aspect: 'wait-time',
         statement:
-          'Wait time got worse: complaints went from 10% of 20 mentions (2024-04-02 to 2025-04-01) to 40% of 20 in the last 90 days (two-proportion z-test, p = 0.02846).',
+          'Lately, wait time got worse: 40% of the 20 reviews that mentioned it in the last three months complained, against 10% of 20 in the year before, a difference too large to be chance.',
       },
     ]);
-    expect(summary.text.endsWith(summary.recent[0]!.statement)).toBe(true);
+    // The change closes the summary's findings: no responses sentence follows it, only how sure.
+    expect(summary.text).toContain(` ${summary.recent[0]!.statement} How sure: `);
     expect(summary.text).not.toContain('answered');
     const noMedian = computeSummary([], [], { ...RESPONSES, medianResponseHours: null }, 100);
     expect(noMedian.text).toBe(
-      'No aspect changed significantly in the last 90 days. The business answered 83% of reviews.',
+      'Lately, nothing changed noticeably (last three months against the year before). The business answered 83% of reviews. ' +
+        'How sure: these figures are read automatically from 100 reviews; the reading misses some mentions, so counts are lower bounds, and topics fewer than 20 reviews mention are indications only.',
     );
   });
 

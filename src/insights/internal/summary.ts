@@ -35,24 +35,50 @@ function complained(
 }
 
 /**
- * `Most complaints concern price (31 complaints, 18% of 172 mentions), wait time (24, 44% of 55)
- * ...; by share, wait time comes first.`
+ * `Most complaints concern price and value (7 of the 12 reviews that mention it complain),
+ * follow-up (4 of 10), wait time (2 of 10); wait time has the highest share of complaints.`
  */
 function complaintsSentence(weaknesses: readonly AspectInsight[]): string {
   const listed = weaknesses
     .map(
       (a, i) =>
-        `${a.name.toLowerCase()} (${complaints(a)}${i === 0 ? ' complaints' : ''}, ${pct(share(a))} of ${a.mentions}${i === 0 ? ' mentions' : ''})`,
+        `${a.name.toLowerCase()} (${complaints(a)} of ${i === 0 ? 'the ' : ''}${a.mentions}${i === 0 ? ' reviews that mention it complain' : ''})`,
     )
     .join(', ');
   const first = [...weaknesses].sort(byShare)[0]!;
-  const note = first === weaknesses[0] ? '' : `; by share, ${first.name.toLowerCase()} comes first`;
+  const note =
+    first === weaknesses[0]
+      ? ''
+      : `; ${first.name.toLowerCase()} has the highest share of complaints`;
   return `Most complaints concern ${listed}${note}.`;
 }
 
+/** `Customers praise most: cleanliness (10 of the 10 reviews that mention it), staff (40 of 42).` */
+function praiseSentence(strengths: readonly AspectInsight[]): string {
+  const listed = strengths
+    .map(
+      (a, i) =>
+        `${a.name.toLowerCase()} (${a.positive} of ${i === 0 ? 'the ' : ''}${a.mentions}${i === 0 ? ' reviews that mention it' : ''})`,
+    )
+    .join(', ');
+  return `Customers praise most: ${listed}.`;
+}
+
+/** `Lately, wait time got worse: 40% of the 20 reviews ... complained, against 10% of 20 ...` */
+function changeStatement(c: Insights['changes'][number]): string {
+  return `Lately, ${c.name.toLowerCase()} got ${c.direction}: ${pct(c.recent.negativeShare)} of the ${c.recent.mentions} reviews that mentioned it in the last three months complained, against ${pct(c.before.negativeShare)} of ${c.before.mentions} in the year before, a difference too large to be chance.`;
+}
+
+/** How far to trust the figures, in one sentence (the method is in docs/insights.md). */
+function howSure(reviewCount: number, minMentions: number): string {
+  return `How sure: these figures are read automatically from ${reviewCount} ${reviewCount === 1 ? 'review' : 'reviews'}; the reading misses some mentions, so counts are lower bounds, and topics fewer than ${Math.max(20, minMentions)} reviews mention are indications only.`;
+}
+
 /**
- * An editorial summary built only from the measured figures: the best- and worst-rated aspects
- * that enough reviews mention, with quotes, and the significant recent changes.
+ * An editorial summary built only from the measured figures, in the words a service manager reads
+ * in half a minute: what customers praise, what they complain about, what changed lately, how the
+ * business answers and how sure the figures are, each claim with its count (the test behind a
+ * change is in `changes[]`; the method in docs/insights.md).
  */
 export function computeSummary(
   aspects: readonly AspectInsight[],
@@ -67,23 +93,19 @@ export function computeSummary(
   const byScore = [...rated].sort((a, b) => b.score! - a.score! || b.mentions - a.mentions);
   const strengths = byScore.filter((a) => a.score! > 0.3).slice(0, 3);
   const weaknesses = complained(rated, strengths);
-  const recent = changes.map((c) => ({
-    aspect: c.aspect,
-    statement: `${c.name} got ${c.direction}: complaints went from ${pct(c.before.negativeShare)} of ${c.before.mentions} mentions (${c.before.from} to ${c.before.to}) to ${pct(c.recent.negativeShare)} of ${c.recent.mentions} in the last 90 days (${c.test.name}, p = ${c.test.pValue}).`,
-  }));
+  const recent = changes.map((c) => ({ aspect: c.aspect, statement: changeStatement(c) }));
   const parts: string[] = [];
-  if (strengths.length)
-    parts.push(
-      `Customers praise most: ${strengths.map((a) => `${a.name.toLowerCase()} (${pct(a.positive / a.mentions)} positive of ${a.mentions})`).join(', ')}.`,
-    );
+  if (strengths.length) parts.push(praiseSentence(strengths));
   if (weaknesses.length) parts.push(complaintsSentence(weaknesses));
   if (recent.length) parts.push(...recent.map((r) => r.statement));
-  else parts.push('No aspect changed significantly in the last 90 days.');
+  else
+    parts.push('Lately, nothing changed noticeably (last three months against the year before).');
   if (ownerResponses.rate !== null) {
     parts.push(
       `The business answered ${pct(ownerResponses.rate)} of reviews${ownerResponses.medianResponseHours !== null ? `, typically within ${ownerResponses.medianResponseHours} hours` : ''}.`,
     );
   }
+  parts.push(howSure(reviewCount, minMentions));
   return {
     text: reviewCount === 0 ? 'There are no reviews yet.' : parts.join(' '),
     strengths: strengths.map((a) => ({

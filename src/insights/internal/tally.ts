@@ -77,6 +77,31 @@ export function ratingDisagreement(
   return confidence >= CONTRADICTION_MIN_CONFIDENCE ? 2 : null;
 }
 
+/**
+ * Aspect evidence (the quotes of `aspects` and of the FAQ answers, each the model's judgement of
+ * that aspect) is quoted as praise or complaint only at this confidence (detection times polarity
+ * probability) or above. Measured on the hand-labelled dealership test third (`npm run -s absa --
+ * survey-eval`, `quotePolarity`): see docs/benchmarks.md. Counts are not affected: a judgement
+ * below the floor still counts, it is only not quoted.
+ */
+export const ASPECT_EVIDENCE_MIN_CONFIDENCE = 0.6;
+
+/**
+ * Whether aspect evidence may quote a judgement: a praise or complaint needs
+ * {@link ASPECT_EVIDENCE_MIN_CONFIDENCE}, and a contradiction of the review's stars (`rating`,
+ * null when unknown) {@link CONTRADICTION_MIN_CONFIDENCE}.
+ */
+export function aspectEvidenceAllowed(
+  polarity: Polarity,
+  rating: number | null,
+  confidence: number,
+  minConfidence = ASPECT_EVIDENCE_MIN_CONFIDENCE,
+): boolean {
+  if (polarity !== 'positive' && polarity !== 'negative') return true;
+  if (confidence < minConfidence) return false;
+  return rating === null || ratingDisagreement(polarity, rating, confidence) !== null;
+}
+
 /** Counts review-level polarities and picks evidence for one subject. */
 export class Tally {
   positive = 0;
@@ -90,12 +115,21 @@ export class Tally {
     neutral: [],
   };
 
+  /**
+   * @param minConfidence praise and complaints below this confidence are not quoted (aspect
+   * evidence passes {@link ASPECT_EVIDENCE_MIN_CONFIDENCE}; subjects whose polarity is not one
+   * model judgement, such as topics and people, pass 0).
+   */
+  constructor(private readonly minConfidence = 0) {}
+
   add(polarity: ReviewPolarity): void {
     this[polarity]++;
   }
 
   offer(candidate: Candidate): void {
     if (candidate.polarity === 'conflict') return;
+    const { polarity, confidence } = candidate;
+    if (polarity !== 'neutral' && confidence < this.minConfidence) return;
     const list = this.best[candidate.polarity];
     const disagreement = ratingDisagreement(
       candidate.polarity,

@@ -59,7 +59,7 @@ const doc = Insights.parse({
     },
   ],
   summary: {
-    text: 'Scheduling got worse: complaints went from 52% of 44 mentions (2025-08-03 to 2026-08-02) to 93% of 15 in the last 90 days (two-proportion z-test, p = 0.00451).',
+    text: 'Lately, scheduling got worse: 93% of the 15 reviews that mentioned it in the last three months complained, against 52% of 44 in the year before, a difference too large to be chance.',
     strengths: [
       { aspect: 'follow-up', statement: 'Follow-up: 94 reviews mention it.', evidence: [] },
     ],
@@ -74,7 +74,7 @@ const doc = Insights.parse({
       {
         aspect: 'wait-time',
         statement:
-          'Wait time got worse: complaints went from 50% of 108 mentions (2025-08-03 to 2026-08-02) to 68% of 41 in the last 90 days (two-proportion z-test, p = 0.045).',
+          'Lately, wait time got worse: 68% of the 41 reviews that mentioned it in the last three months complained, against 50% of 108 in the year before, a difference too large to be chance.',
       },
     ],
   },
@@ -115,6 +115,13 @@ describe('the insights page', () => {
       'Wait time : 68% of the 41 reviews that mentioned it in the last three months (Aug 3 – Oct 31, 2026) complained, against 50% of 108 in the year before.',
     );
     expect(text).toContain('the dealership answered 58% of reviews, typically within 18 hours');
+  });
+
+  it('says how sure the figures are and links to how they are measured', () => {
+    expect(text).toContain('How sure: a program read the');
+    expect(text).toContain('so the counts are rather too low than too high');
+    expect(page).toContain('<a href="#method-title">How this is measured</a>');
+    expect(page).toContain('<h2 id="method-title">How this is measured</h2>');
   });
 
   it('states a change once: the summary points to it, the changes section tells it', () => {

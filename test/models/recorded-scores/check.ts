@@ -33,6 +33,7 @@ export function checkRecordedFold(model: ModelName): void {
       expect(fresh.crossValidation).toEqual(stored!.crossValidation);
       expect(fresh.testSplit).toEqual(stored!.testSplit);
       expect(fresh.challengeSet).toEqual(stored!.challengeSet);
+      expect(fresh.surveyHeldOut).toEqual(stored!.surveyHeldOut);
     },
   );
 }

@@ -17,6 +17,7 @@ import {
   type Scores,
 } from '../training/index.js';
 import { requireSharedData } from '../../paths.js';
+import { labelledLines, surveyRecall, type SurveyReport } from './survey-eval.js';
 
 /** What `absa cv` prints and records for one model and fold configuration. */
 export interface CvReport {
@@ -27,6 +28,8 @@ export interface CvReport {
   testSplit?: Scores & { sentences: number };
   /** Dealership only: the same model on the annotator-written challenge sentences. */
   challengeSet?: Scores & { sentences: number };
+  /** Dealership only: the same model on the held-out survey comments (`absa survey-eval`). */
+  surveyHeldOut?: SurveyReport;
 }
 
 /** The key of a fold configuration in `models/metrics.json`, e.g. `10-fold` or `10-fold-first-1`. */
@@ -76,7 +79,8 @@ export async function runCv(
     const model = modelFromFile(trainModel(train, config), config.clusters, config.vectors);
     const testSplit = { ...toScores(evaluate(model, test)), sentences: test.length };
     const challengeSet = { ...toScores(evaluate(model, challenge)), sentences: challenge.length };
-    report = { model: name, command, crossValidation, testSplit, challengeSet };
+    const surveyHeldOut = surveyRecall(model, labelledLines(gold));
+    report = { model: name, command, crossValidation, testSplit, challengeSet, surveyHeldOut };
   } else {
     const data = benchmarkData(name);
     await ensureTrainingEmbeddings(config, data);

@@ -38,8 +38,10 @@ export interface TrainConfig {
   lexicon: Record<string, number>;
   detectL2: number;
   polarityL2: number;
-  /** Detection probability threshold, the same for every category. */
+  /** Detection probability threshold of every category not in `thresholds`. */
   threshold: number;
+  /** Per-category detection thresholds, by category id. */
+  thresholds?: Readonly<Record<string, number>>;
   /** Features seen in fewer training sentences than this are dropped. */
   minCount: number;
   maxIterations: number;
@@ -71,7 +73,14 @@ function trainDetection(
   allData: readonly LabelledSentence[],
   config: Pick<
     TrainConfig,
-    'features' | 'minCount' | 'categories' | 'detectL2' | 'maxIterations' | 'threshold' | 'prune'
+    | 'features'
+    | 'minCount'
+    | 'categories'
+    | 'detectL2'
+    | 'maxIterations'
+    | 'threshold'
+    | 'thresholds'
+    | 'prune'
   >,
 ): AbsaModelFile['detect'] {
   const prepared = allPrepared.filter((_, i) => !allData[i]!.polarityOnly);
@@ -85,9 +94,10 @@ function trainDetection(
   const bias: number[] = [];
   config.categories.forEach((category, c) => {
     const labels = data.map((s) => (s.aspects.some((a) => a.category === category.id) ? 1 : 0));
-    const weights = data.map((s, i) =>
-      s.unlabelled?.includes(category.id) ? 0 : sampleWeights[i]!,
-    );
+    const weights = data.map((s, i) => {
+      if (s.unlabelled?.includes(category.id)) return 0;
+      return labels[i] === 0 ? (s.negativeWeight ?? sampleWeights[i]!) : sampleWeights[i]!;
+    });
     const w = trainLogistic(
       rows,
       labels,
@@ -100,7 +110,7 @@ function trainDetection(
   });
   return {
     bias,
-    threshold: config.categories.map(() => config.threshold),
+    threshold: config.categories.map((c) => config.thresholds?.[c.id] ?? config.threshold),
     weights: toTable(vocab.names, table, config.prune.detect),
   };
 }

@@ -23,21 +23,23 @@ export function faq(doc: Insights, lang: LanguageOf): Html {
   </section>`;
 }
 
-/** How the figures come about, for shoppers; the method itself is in the JSON. */
+/** "How this is measured", for shoppers and managers; the method itself is in the JSON. */
 export function method(site: Site): Html {
   return html`<section aria-labelledby="method-title">
-    <h2 id="method-title">About these figures</h2>
+    <h2 id="method-title">How this is measured</h2>
     <div class="card">
       <p>
         A language model made for car dealership reviews reads every sentence of every written
         review and notes what it is about (the wait, the price, the staff…) and whether it praises
         or criticises it. Each figure counts reviews: a review that speaks well and badly of the
         same thing counts as mixed. Quotes are copied word for word from reviews, and each links to
-        its review.
+        its review; a sentence is quoted as praise or complaint only when the model is fairly sure
+        of it.
       </p>
       <p>
-        The model gets some sentences wrong, so read the figures as a guide, and the reviews
-        themselves for the detail.
+        The model gets some sentences wrong and misses some mentions, so read the figures as a
+        guide, and the reviews themselves for the detail. "Getting better" or "getting worse" is
+        said only when the change is too large to be chance.
       </p>
       <p class="muted">
         For developers: the same figures, the method and its measured accuracy as JSON

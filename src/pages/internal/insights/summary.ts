@@ -93,6 +93,12 @@ function summaryLines(doc: Insights, strengths: Point[], weaknesses: Point[]): H
       html`<li><strong>Answers:</strong> the dealership answered ${Math.round(o.rate * 100)}% of
         reviews${o.medianResponseHours === null ? '' : `, typically within ${replyTime(o.medianResponseHours)}`}.</li>`,
     );
+  lines.push(
+    html`<li><strong>How sure:</strong> a program read the ${plural(doc.reviewCount, 'review')}
+      sentence by sentence. It misses some mentions, so the counts are rather too low than too
+      high; a topic few reviews mention is only an indication.
+      <a href="#method-title">How this is measured</a></li>`,
+  );
   return lines;
 }
 
@@ -125,7 +131,8 @@ function points(title: string, items: Point[], polarity: Polarity, lang: Languag
 /**
  * The summary in plain words, from the figures of the document: what customers praise and
  * criticise most, which way things went lately (the detail is under "Recent changes"), how the
- * dealership answers; then the strengths and weaknesses, each with a quote.
+ * dealership answers, how sure the figures are (linking to "How this is measured"); then the
+ * strengths and weaknesses, each with a quote.
  */
 export function summary(doc: Insights, lang: LanguageOf): Html {
   const strengths = pointsOf(doc, doc.summary.strengths);
