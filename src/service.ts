@@ -207,20 +207,15 @@ function startBackgroundWork(
 function startSync(config: Config, logger: Logger): SyncWorker | null {
   const names = sourceNames(config.sync);
   if (names.length === 0) return null;
-  const data = {
-    databaseUrl: config.databaseUrl,
-    logLevel: config.logLevel,
-    settings: config.sync,
-  };
-  return startSyncWorker({ ...data, firstDelayMs: 0 }, logger, names);
+  const { databaseUrl, logLevel, sync: settings } = config;
+  return startSyncWorker({ databaseUrl, logLevel, settings, firstDelayMs: 0 }, logger, names);
 }
 
 /**
  * Wires the service in named steps: the data versions (store, build worker, publisher), the hub,
- * the routes, the background work, the server. Resolves once the service answers requests. A
- * store that cannot be opened (or does not answer within the deadline) rejects with a
- * `store_open_failed` `ServiceError`, an address it cannot listen on with a `LISTEN_FAILED` `ServiceError` (after closing what it
- * started).
+ * the routes, the background work, the server. Resolves once the service answers requests. A store
+ * that cannot be opened in time rejects with a `store_open_failed` `ServiceError`, an address it
+ * cannot listen on with `LISTEN_FAILED` (after closing what it started).
  */
 export async function startService(config: Config, logger: Logger): Promise<RunningService> {
   const metrics = config.metrics ? createMetrics(logger, TOOL_NAMES) : null;
