@@ -20,3 +20,19 @@ export function gauge<L extends string = never>(
 ): Gauge<L> {
   return new Gauge({ name, help, labelNames, registers: [registry] });
 }
+
+/**
+ * A counter of one label whose values are known (outcomes, kinds), each at 0 from the start, so
+ * that rates and alerts see every series before its first event.
+ */
+export function knownValuesCounter<L extends string>(
+  registry: Registry,
+  name: string,
+  help: string,
+  label: L,
+  values: readonly string[],
+): Counter<L> {
+  const made = counter(registry, name, help, [label]);
+  for (const value of values) made.labels(value).inc(0);
+  return made;
+}

@@ -4,7 +4,7 @@
  */
 import { Gauge, type Registry } from 'prom-client';
 import type { McpObserver, ToolCallOutcome } from '../../mcp/index.js';
-import { counter } from './declare.js';
+import { counter, knownValuesCounter } from './declare.js';
 
 /** A tool name the server does not have is counted under this one. */
 export const OTHER_TOOL = 'other';
@@ -24,14 +24,13 @@ export function mcpMetrics(registry: Registry, tools: readonly string[]): McpMet
     'MCP tools/call requests answered, by tool and outcome (ok, tool_error, invalid_params, error).',
     ['tool', 'outcome'],
   );
-  const sessions = counter(
+  const sessions = knownValuesCounter(
     registry,
     'dealer_reviews_mcp_sessions_total',
     'MCP sessions this instance started (initialize) and ended (DELETE); sessions are signed tokens any instance serves.',
-    ['event'],
+    'event',
+    ['started', 'ended'],
   );
-  sessions.labels('started').inc(0);
-  sessions.labels('ended').inc(0);
   let sessionStreams = (): number => 0;
   let listens = 0;
   new Gauge({

@@ -4,7 +4,7 @@
  */
 import type { Registry } from 'prom-client';
 import { STORE_ERROR_KINDS, storeErrorKind, type ServiceStore } from '../../store/index.js';
-import { counter } from './declare.js';
+import { knownValuesCounter } from './declare.js';
 
 /** The capabilities whose calls are counted, besides the store's own methods. */
 const CAPABILITIES = ['sessions', 'websub', 'rates'] as const;
@@ -42,13 +42,13 @@ function counted<T extends object>(target: T, fail: (err: unknown) => void): T {
 
 /** The counter, and the service's store with every call counted when it fails. */
 export function storeErrorMetrics(registry: Registry): <S extends ServiceStore>(store: S) => S {
-  const errors = counter(
+  const errors = knownValuesCounter(
     registry,
     'dealer_reviews_store_errors_total',
     "Failed calls of this instance's store, by kind (busy, unreachable, conflict, deadline, other).",
-    ['kind'],
+    'kind',
+    STORE_ERROR_KINDS,
   );
-  for (const kind of STORE_ERROR_KINDS) errors.labels(kind).inc(0);
   const fail = (err: unknown): void => errors.labels(storeErrorKind(err)).inc();
   return (store) => {
     const capabilities = new Map<PropertyKey, unknown>(

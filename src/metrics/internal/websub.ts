@@ -5,7 +5,7 @@
 import type { Registry } from 'prom-client';
 import type { Logger } from '../../logger.js';
 import type { WebSubStore } from '../../store/index.js';
-import { counter, gauge } from './declare.js';
+import { gauge, knownValuesCounter } from './declare.js';
 
 /** How often the subscribers and queues are counted (a scrape reads the last count). */
 export const SAMPLE_MS = 15_000;
@@ -39,13 +39,13 @@ export function webSubMetrics(registry: Registry): WebSubMetrics {
     'Pending WebSub work in the store: deliveries, and verifications of intent (shared by every instance).',
     ['queue'],
   );
-  const deliveries = counter(
+  const deliveries = knownValuesCounter(
     registry,
     'dealer_reviews_websub_deliveries_total',
     'Delivery attempts this instance made, by outcome (delivered, retry, failed: gave up, gone: 410).',
-    ['outcome'],
+    'outcome',
+    DELIVERY_OUTCOMES,
   );
-  for (const outcome of DELIVERY_OUTCOMES) deliveries.labels(outcome).inc(0);
   return {
     delivered: (outcome) => deliveries.labels(outcome).inc(),
     sample(store, logger) {
