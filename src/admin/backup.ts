@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { parseCommandLine, printUsage, runCommandLine, usageError, commandFailed } from '../cli.js';
 import { loadEnv } from '../config.js';
-import { openExistingStoreWithin } from '../store/index.js';
+import { withExistingStore } from '../store/index.js';
 
 export const USAGE = `Usage: dealer-reviews backup <file>
 
@@ -22,8 +22,7 @@ export function main(argv: readonly string[]): Promise<number> {
     if (args.positionals.length !== 1) throw usageError('give exactly one file to write');
     const target = args.positionals[0]!;
     if (existsSync(target)) throw commandFailed(`${target} exists: give a new file`);
-    const store = await openExistingStoreWithin(loadEnv(['DATABASE_URL']).DATABASE_URL);
-    try {
+    return withExistingStore(loadEnv(['DATABASE_URL']).DATABASE_URL, async (store) => {
       if (!store.backup) {
         throw commandFailed(`this store (${store.engine}) has its own backup tools: use pg_dump`);
       }
@@ -33,8 +32,6 @@ export function main(argv: readonly string[]): Promise<number> {
         `${JSON.stringify({ backup: target, from: store.location, ms: Date.now() - started })}\n`,
       );
       return 0;
-    } finally {
-      await store.close();
-    }
+    });
   });
 }

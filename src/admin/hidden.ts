@@ -1,6 +1,6 @@
 import { parseCommandLine, printUsage, runCommandLine, usageError } from '../cli.js';
 import { loadEnv } from '../config.js';
-import { openExistingStoreWithin, type ModerationStore } from '../store/index.js';
+import { withExistingStore, type ModerationStore } from '../store/index.js';
 
 export const USAGE = `Usage: dealer-reviews hidden [--json]
 
@@ -73,13 +73,10 @@ export function main(argv: readonly string[]): Promise<number> {
   return runCommandLine(CLI, async () => {
     const json = parseHiddenArgs(argv);
     if (json === null) return printUsage(CLI);
-    const store = await openExistingStoreWithin(loadEnv(['DATABASE_URL']).DATABASE_URL);
-    try {
+    return withExistingStore(loadEnv(['DATABASE_URL']).DATABASE_URL, async (store) => {
       const rows = await listHidden(store.moderation);
       process.stdout.write(json ? rows.map((r) => `${JSON.stringify(r)}\n`).join('') : table(rows));
       return 0;
-    } finally {
-      await store.close();
-    }
+    });
   });
 }

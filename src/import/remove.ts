@@ -2,7 +2,7 @@ import { hostname, userInfo } from 'node:os';
 import { z } from 'zod';
 import { commandFailed, parseCommandLine, printUsage, runCommandLine, usageError } from '../cli.js';
 import { loadEnv } from '../config.js';
-import { openExistingStoreWithin, type ModerationRecord } from '../store/index.js';
+import { withExistingStore, type ModerationRecord } from '../store/index.js';
 
 export const USAGE = `Usage: dealer-reviews remove <review-id> [--reason <text>] [--by <name>]
        dealer-reviews remove <review-id> --undo [--reason <text>] [--by <name>]
@@ -92,8 +92,7 @@ export function main(argv: readonly string[]): Promise<number> {
     if (args === null) return printUsage(CLI);
     // A store that does not exist, or a file that is not one, fails in one line (opening a
     // SQLite path creates it, and a file that is not a database failed at the first query).
-    const store = await openExistingStoreWithin(loadEnv(['DATABASE_URL']).DATABASE_URL);
-    try {
+    return withExistingStore(loadEnv(['DATABASE_URL']).DATABASE_URL, async (store) => {
       const record: ModerationRecord = {
         reviewId: args.reviewId,
         action: args.undo ? 'unhide' : 'hide',
@@ -115,8 +114,6 @@ export function main(argv: readonly string[]): Promise<number> {
             };
       process.stdout.write(`${JSON.stringify(line)}\n`);
       return 0;
-    } finally {
-      await store.close();
-    }
+    });
   });
 }

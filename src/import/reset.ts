@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { parseCommandLine, printUsage, runCommandLine, usageError } from '../cli.js';
 import { loadEnv } from '../config.js';
-import { openExistingStoreWithin, reviewKey, type DataState, type Store } from '../store/index.js';
+import { withExistingStore, reviewKey, type DataState, type Store } from '../store/index.js';
 import { retryConcurrentChanges } from './ingest.js';
 import { samplePath } from './sample.js';
 
@@ -91,8 +91,7 @@ export function main(argv: readonly string[]): Promise<number> {
       throw usageError('say what to reset: --sample-only (the only reset there is)');
     }
     const dryRun = args.values['dry-run'];
-    const store = await openExistingStoreWithin(loadEnv(['DATABASE_URL']).DATABASE_URL);
-    try {
+    return withExistingStore(loadEnv(['DATABASE_URL']).DATABASE_URL, async (store) => {
       const result = await removeSampleReviews(store, samplePath(), { dryRun });
       const line = {
         event: dryRun ? 'sample.found' : 'sample.removed',
@@ -107,8 +106,6 @@ export function main(argv: readonly string[]): Promise<number> {
         );
       }
       return 0;
-    } finally {
-      await store.close();
-    }
+    });
   });
 }

@@ -1,7 +1,7 @@
 import { parseCommandLine, printUsage, runCommandLine, usageError } from '../cli.js';
 import { loadEnv } from '../config.js';
 import { orderReviews } from '../reviews/order.js';
-import { openExistingStoreWithin } from '../store/index.js';
+import { withExistingStore } from '../store/index.js';
 import { createInsightsEngine } from './engine.js';
 import { renderReport } from './report.js';
 
@@ -29,8 +29,7 @@ export function main(argv: readonly string[]): Promise<number> {
     const args = parseCommandLine(argv, { json: { type: 'boolean', default: false } });
     if (args === null) return printUsage(CLI);
     if (args.positionals.length > 0) throw usageError('takes no arguments');
-    const store = await openExistingStoreWithin(loadEnv(['DATABASE_URL']).DATABASE_URL);
-    try {
+    return withExistingStore(loadEnv(['DATABASE_URL']).DATABASE_URL, async (store) => {
       const dataset = await store.readDataset();
       const reviews = orderReviews(dataset.reviews).map((p) => p.review);
       const engine = createInsightsEngine({
@@ -51,8 +50,6 @@ export function main(argv: readonly string[]): Promise<number> {
           : renderReport(insights, dataset.business?.name ?? null),
       );
       return 0;
-    } finally {
-      await store.close();
-    }
+    });
   });
 }

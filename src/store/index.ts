@@ -66,5 +66,6 @@ export {
   STORE_ERROR_KINDS,
   STORE_OPEN_DEADLINE_MS,
   storeErrorKind,
+  withExistingStore,
 } from './core/open.js';
 export type { StoreErrorKind } from './core/open.js';

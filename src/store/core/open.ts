@@ -151,6 +151,22 @@ export async function openExistingStoreWithin(
 }
 
 /**
+ * Runs `use` on the existing store `databaseUrl` names (`openExistingStoreWithin`) and closes it
+ * afterwards, whatever `use` did: the operator commands' way to a store.
+ */
+export async function withExistingStore<T>(
+  databaseUrl: string,
+  use: (store: Store) => Promise<T>,
+): Promise<T> {
+  const store = await openExistingStoreWithin(databaseUrl);
+  try {
+    return await use(store);
+  } finally {
+    await store.close();
+  }
+}
+
+/**
  * Opens the store for the service's request-serving thread (for SQLite, on a thread of its own:
  * see `openThreadedSqliteStore`; PostgreSQL's pool is asynchronous already, and used as it is),
  * with the deadline and the one-line errors of `openStoreWithin`.
