@@ -5,7 +5,7 @@ import {
   SURVEY_QUESTION_CATEGORY,
   surveyComments,
   type SurveyComment,
-} from '../training/survey-labels.js';
+} from '../training/dealership-data.js';
 import { quotePolarity, type QuotePolarity } from './quote-eval.js';
 import { requireSharedData, sharedDataDir } from '../../paths.js';
 
