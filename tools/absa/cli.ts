@@ -10,16 +10,21 @@
  *   npm run -s absa -- survey-eval
  *       the shipped dealership model on the held-out survey comments (issue 32's recall) and its
  *       precision on the hand-labelled test third, as JSON.
+ *   npm run -s absa -- sample-eval
+ *       the shipped dealership model on the bundled sample, review by review, against what the
+ *       sample's generator planned each review to say, as JSON.
  */
 import { parseCommandLine, printUsage, runCommandLine, usageError } from '../../src/cli.js';
 import { main as predictMain } from '../../src/insights/absa/cli.js';
 import { MODEL_NAMES, type ModelName } from '../../src/insights/absa/index.js';
 import { runCv } from './internal/absa-cv.js';
+import { runSampleEval } from './internal/sample-eval.js';
 import { runSurveyEval } from './internal/survey-eval.js';
 
 const USAGE = `Usage: npm run -s absa -- predict --model <name>
        npm run -s absa -- cv --model <name> [--folds 10] [--limit-folds N] [--record]
        npm run -s absa -- survey-eval
+       npm run -s absa -- sample-eval
 
 predict  reads JSON lines {"id", "text", "categories"?} on stdin, writes {"id", "categories"}
 cv       reruns the fixed-fold cross-validation of a model and prints the figures as JSON;
@@ -27,6 +32,9 @@ cv       reruns the fixed-fold cross-validation of a model and prints the figure
 survey-eval  the shipped dealership model on the held-out survey comments: per question, the
          share of comments that get the question's aspect and the share that get none; and
          detection precision on the hand-labelled test third
+sample-eval  the shipped dealership model on the bundled sample against the generator's plan:
+         per aspect, the share of reviews planned to mention it where it is found, the reviews
+         where it is found unplanned, the polarity agreement; and the planted wait-time change
 
 Options:
   --model <name>      ${MODEL_NAMES.join(', ')}
@@ -52,8 +60,12 @@ async function main(argv: readonly string[]): Promise<number> {
       process.stdout.write(`${JSON.stringify(runSurveyEval(), null, 2)}\n`);
       return 0;
     }
+    if (positionals[0] === 'sample-eval' && positionals.length === 1) {
+      process.stdout.write(`${JSON.stringify(runSampleEval(), null, 2)}\n`);
+      return 0;
+    }
     if (positionals[0] !== 'cv' || positionals.length > 1) {
-      throw usageError('the command is predict, cv or survey-eval');
+      throw usageError('the command is predict, cv, survey-eval or sample-eval');
     }
     const model = values.model;
     if (!model || !(MODEL_NAMES as readonly string[]).includes(model)) {
