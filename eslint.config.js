@@ -129,6 +129,7 @@ export default tseslint.config(
       '.conformance/',
       'results/',
       'test-results/',
+      '.cache/',
     ],
   },
   js.configs.recommended,

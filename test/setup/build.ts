@@ -9,9 +9,18 @@ import type { TestProject } from 'vitest/node';
  * (`dist/.tsbuildinfo`), so it costs a few seconds when nothing changed.
  */
 export function setup(project: TestProject): void {
-  build();
+  // `npm test` runs two projects (`unit`, `e2e`) that both name this setup, in the same process:
+  // one build serves both (a second, with nothing changed, cost 5 s of CPU before any test).
+  const state = globalThis as { [BUILT]?: boolean };
+  if (!state[BUILT]) {
+    build();
+    state[BUILT] = true;
+  }
   project.onTestsRerun(build);
 }
+
+/** Set on the process once the first project's setup has built `dist/`. */
+const BUILT = Symbol.for('dealer-reviews:test-build');
 
 function build(): void {
   // The package's own build script, so that the tests run what `npm install` makes: tsc leaves

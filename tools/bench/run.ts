@@ -1,19 +1,5 @@
-import { benchAgentTasks } from './agent-tasks.js';
-import { benchEngines, stopEngines } from './engines.js';
-import { table } from './harness.js';
-import { benchHotpath } from './hotpath.js';
-import { benchHttp } from './http.js';
-import { benchInsights } from './insights.js';
-import { benchMcp, benchMcpBatches } from './mcp.js';
-import { benchMetricsScrape } from './metrics.js';
-import { benchPages } from './pages.js';
-import { benchMigrate, benchNotify, benchReads, benchScale } from './scale.js';
-import { benchSlowReaders } from './slow-readers.js';
-import { benchSoak } from './soak.js';
-import { benchStalls } from './stalls.js';
-import { benchWebSub } from './websub.js';
-import { benchWebSubFanout } from './websub-fanout.js';
 import { parseCommandLine, printUsage, runCommandLine, usageError } from '../../src/cli.js';
+import type * as Scenarios from './scenarios.js';
 
 const SCENARIOS = [
   'http',
@@ -70,7 +56,28 @@ const CLI = { name: 'bench', usage: USAGE };
  * an instance on each engine in turns, BENCH_READS_ROUNDS rounds (default 4), at each of
  * BENCH_SIZES.
  */
-async function main(which: ReadonlySet<string>): Promise<void> {
+async function main(which: ReadonlySet<string>, scenarios: typeof Scenarios): Promise<void> {
+  const {
+    benchAgentTasks,
+    benchEngines,
+    benchHotpath,
+    benchHttp,
+    benchInsights,
+    benchMcp,
+    benchMcpBatches,
+    benchMetricsScrape,
+    benchMigrate,
+    benchNotify,
+    benchPages,
+    benchReads,
+    benchScale,
+    benchSlowReaders,
+    benchSoak,
+    benchStalls,
+    benchWebSub,
+    benchWebSubFanout,
+    table,
+  } = scenarios;
   const all = which.size === 0;
   const sizes = (process.env.BENCH_SIZES ?? '1000,100000').split(',').map(Number);
   const engines = benchEngines();
@@ -175,10 +182,12 @@ const code = await runCommandLine(CLI, async () => {
   if (args === null) return printUsage(CLI);
   const unknown = args.positionals.filter((p) => !(SCENARIOS as readonly string[]).includes(p));
   if (unknown.length > 0) throw usageError(`unknown scenario: ${unknown.join(', ')}`);
+  // The scenarios load only now: `--help` and a refused argument answer without them.
+  const scenarios = await import('./scenarios.js');
   try {
-    await main(new Set(args.positionals));
+    await main(new Set(args.positionals), scenarios);
   } finally {
-    await stopEngines().catch(() => undefined);
+    await scenarios.stopEngines().catch(() => undefined);
   }
   return 0;
 });

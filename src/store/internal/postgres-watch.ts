@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
+import type pg from 'pg';
 import type { WatchEvent } from '../core/types.js';
+import { postgresDriver } from './postgres-connection.js';
 import { CHANGE_CHANNEL } from './postgres-transaction.js';
 
 /** Delays between attempts to listen again: doubling from the first, up to the last. */
@@ -77,7 +78,7 @@ function createLink(
   onChange: () => void,
   onLost: (c: pg.Client) => void,
 ): Link {
-  const c = new pg.Client(config);
+  const c = new (postgresDriver().Client)(config);
   // A channel only this connection listens on: its pings wake no other instance.
   const pingChannel = `dealer_reviews_ping_${randomBytes(8).toString('hex')}`;
   let pings = 0;
