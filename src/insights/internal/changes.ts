@@ -39,6 +39,23 @@ export function twoProportionTest(
   return { z, pValue: 2 * (1 - normalCdf(Math.abs(z))) };
 }
 
+/**
+ * The two periods a change compares, up to the newest review: the last 90 days (from
+ * `recentFrom`) and the 365 days before them (`beforeFrom` to `beforeTo`), YYYY-MM-DD.
+ */
+export function changeWindows(newestDate: string): {
+  recentFrom: string;
+  beforeFrom: string;
+  beforeTo: string;
+} {
+  const recentFrom = addDays(newestDate, -(RECENT_DAYS - 1));
+  return {
+    recentFrom,
+    beforeFrom: addDays(recentFrom, -BEFORE_DAYS),
+    beforeTo: addDays(recentFrom, -1),
+  };
+}
+
 const round = (x: number, digits: number) => Math.round(x * 10 ** digits) / 10 ** digits;
 
 /**
@@ -52,9 +69,7 @@ export function computeChanges(
   newestDate: string | undefined,
 ): Insights['changes'] {
   if (!newestDate) return [];
-  const recentFrom = addDays(newestDate, -(RECENT_DAYS - 1));
-  const beforeFrom = addDays(recentFrom, -BEFORE_DAYS);
-  const beforeTo = addDays(recentFrom, -1);
+  const { recentFrom, beforeFrom, beforeTo } = changeWindows(newestDate);
   const counts = new Map(categories.map((c) => [c.id, { n1: 0, k1: 0, n2: 0, k2: 0 }]));
   for (const p of prepared) {
     const date = p.review.date;

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { analyzeReview, loadModel, type AbsaModel } from '../../../src/insights/absa/index.js';
-import { twoProportionTest } from '../../../src/insights/index.js';
+import { changeWindows, twoProportionTest } from '../../../src/insights/index.js';
 import { DEFAULT_OPTIONS, sampleTimes } from '../../sample/generate.js';
 import { createRng } from '../../sample/prng.js';
 import { sampleVisit } from '../../sample/visit.js';
@@ -74,9 +74,6 @@ function shareChange(rows: readonly { side: 'recent' | 'before'; polarity: Side 
   return { recent, before, z: Math.round(z * 100) / 100 };
 }
 
-const addDays = (date: string, days: number): string =>
-  new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
-
 /**
  * Scores a dealership model on the bundled sample against what the sample's generator planned
  * each review to say (`Visit.opinions`: topic and polarity), review by review: per category, the
@@ -100,8 +97,7 @@ export function sampleEval(model: AbsaModel): Omit<SampleEvalReport, 'command'> 
     visits.push(sampleVisit(createRng(DEFAULT_OPTIONS.seed, index + 1), index, t));
   }
   const newest = reviews.reduce((m, r) => (r.datePublished > m ? r.datePublished : m), '');
-  const recentFrom = addDays(newest.slice(0, 10), -89);
-  const beforeFrom = addDays(recentFrom, -365);
+  const { recentFrom, beforeFrom } = changeWindows(newest.slice(0, 10));
   const categories = model.categories.map((c) => c.id);
   const scores = new Map(
     categories.map((category) => [
