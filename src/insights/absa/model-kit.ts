@@ -16,7 +16,7 @@ export type {
 } from './internal/neural.js';
 export { embeddingTexts, prepareSentence } from './internal/prepare.js';
 export type { PreparedSentence } from './internal/prepare.js';
-export { categoryContext } from './internal/score.js';
+export { categoryContext, detectionProbabilities } from './internal/score.js';
 export {
   embedder,
   sharedSentenceEncoder,

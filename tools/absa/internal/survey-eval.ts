@@ -5,7 +5,7 @@ import {
   SURVEY_QUESTION_CATEGORY,
   surveyComments,
   type SurveyComment,
-} from '../training/dealership-data.js';
+} from '../training/survey-labels.js';
 import { quotePolarity, type QuotePolarity } from './quote-eval.js';
 import { requireSharedData, sharedDataDir } from '../../paths.js';
 

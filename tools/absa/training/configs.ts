@@ -14,8 +14,9 @@ import {
   readDealershipLabels,
   readSeedLabels,
   restaurantPolarityTransfer,
-  weakSurveyLabels,
 } from './dealership-data.js';
+import { surveyWeakLabels } from './survey-labels.js';
+import { cleanWeakLabels, type WeakCleaning } from './weak-cleaning.js';
 import {
   sharedSentenceEncoder,
   UNIVERSAL_SENTENCE_ENCODER,
@@ -198,10 +199,17 @@ export function benchmarkData(name: 'semeval14-restaurants' | 'mams-acsa'): Labe
 export const WEAK_UNLABELLED: readonly string[] = ['overall'];
 
 /** Training weight of one weakly labelled survey sentence (a gold sentence weighs 1). */
-export const WEAK_WEIGHT = 0.2;
+export const WEAK_WEIGHT = 0.12;
 
-/** Survey comments taken per question for weak labels (all: cross-validation preferred more). */
-export const WEAK_LINES_PER_QUESTION = Number.POSITIVE_INFINITY;
+/**
+ * When a first-pass detector overrules a weak label (`cleanWeakLabels`). Issue 32, trained without
+ * the held-out survey quarter, from the honest baseline (survey recall 85.66 %, test-third detection
+ * precision 81.62): negatives only, at 0.5, 89.30 % and 80.00; at 0.3, 90.42 % and 75.00; a
+ * second round at 0.5, 90.56 % and 75.93. Taking back positives too (own category under 0.1
+ * while another is over 0.5) gave 88.88 % and 82.19: the positives it drops are the comments that
+ * answer their question with something else.
+ */
+export const WEAK_CLEANING: WeakCleaning = { negative: 0.5, positive: 0.1 };
 
 /**
  * Training weight of a restaurant sentence in the dealership polarity model. At 0.3 it lowered
@@ -214,24 +222,27 @@ export const TRANSFER_WEIGHT = 0.3;
 /** What goes into the dealership model's training data besides its gold train split. */
 export interface DealershipDataOptions {
   weakWeight: number;
-  weakLines: number;
   /** Categories weak survey labels do not train, as positives or negatives. */
   weakUnlabelled: readonly string[];
+  /** How a first-pass detector overrules weak labels, or null to keep them as they are. */
+  weakCleaning: WeakCleaning | null;
   seed: boolean;
   transferWeight: number;
 }
 
 const DEALERSHIP_DATA: DealershipDataOptions = {
   weakWeight: WEAK_WEIGHT,
-  weakLines: WEAK_LINES_PER_QUESTION,
   weakUnlabelled: WEAK_UNLABELLED,
+  weakCleaning: WEAK_CLEANING,
   seed: true,
   transferWeight: TRANSFER_WEIGHT,
 };
 
 /**
  * The dealership model's data: the gold train split, the annotator's seed sentences, weak survey
- * labels (detection only) and restaurant sentences (polarity only); and the gold test split.
+ * labels of the survey's training part (detection only, what they say without knowing it taken back
+ * by a first-pass detector: two more trainings, about a minute) and restaurant sentences (polarity only);
+ * and the gold test split.
  */
 export function dealershipData(options: Partial<DealershipDataOptions> = {}): {
   /** Everything the shipped model trains on. */
@@ -247,11 +258,15 @@ export function dealershipData(options: Partial<DealershipDataOptions> = {}): {
     sharedDataDir(),
   );
   const labelled = new Set([...labels.train, ...labels.test].map((s) => s.id.split('@')[0]!));
-  const weak =
-    o.weakWeight > 0
-      ? weakSurveyLabels(sharedDataDir(), labelled, o.weakWeight, o.weakLines, o.weakUnlabelled)
-      : [];
   const seed = o.seed ? readSeedLabels(join(root, 'data-labels', 'dealership-seed.jsonl')) : [];
+  let weak =
+    o.weakWeight > 0
+      ? surveyWeakLabels(sharedDataDir(), labelled, o.weakWeight, o.weakUnlabelled)
+      : [];
+  if (weak.length > 0 && o.weakCleaning) {
+    const config = trainConfig('dealership');
+    weak = cleanWeakLabels([...labels.train, ...seed], weak, config, o.weakCleaning);
+  }
   const transfer =
     o.transferWeight > 0
       ? restaurantPolarityTransfer(

@@ -5,18 +5,14 @@ export {
   SEED,
   trainConfig,
   TRANSFER_WEIGHT,
-  WEAK_LINES_PER_QUESTION,
   WEAK_WEIGHT,
 } from './configs.js';
 export { crossValidate } from './cross-validate.js';
 export type { CvOptions, CvResult } from './cross-validate.js';
 export { readAspectCategoryXml } from './datasets.js';
 export type { LabelledSentence } from './datasets.js';
-export {
-  readDealershipLabels,
-  SURVEY_QUESTION_CATEGORY,
-  weakSurveyLabels,
-} from './dealership-data.js';
+export { readDealershipLabels } from './dealership-data.js';
+export { SURVEY_QUESTION_CATEGORY, surveyWeakLabels } from './survey-labels.js';
 export { stratifiedFolds } from './folds.js';
 export { evaluate, toScores } from './metrics.js';
 export type { EvaluationCounts, Scores } from './metrics.js';

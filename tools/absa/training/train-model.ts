@@ -64,6 +64,11 @@ export interface TrainConfig {
     detection: (NeuralOptions & { mix: number })[];
     polarity: (NeuralOptions & { mix: number })[];
   };
+  /**
+   * Take the polarity anchors from a detector trained without the detection-only (weak) sentences,
+   * so that what the weak labels teach detection does not move the polarity features.
+   */
+  anchorsWithoutWeak?: boolean;
 }
 
 type Weights = Record<string, number[]>;
@@ -127,7 +132,12 @@ function trainAnchors(
   config: TrainConfig,
 ): Record<string, number[]> {
   const features = { ...config.features, sentenceEmbedding: undefined };
-  const words = trainDetection(prepared, data, { ...config, features }).weights;
+  const keep = data.map((s) => !(config.anchorsWithoutWeak && s.detectionOnly));
+  const words = trainDetection(
+    prepared.filter((_, i) => keep[i]),
+    data.filter((_, i) => keep[i]),
+    { ...config, features },
+  ).weights;
   return Object.fromEntries(Object.entries(words).filter(([name]) => name.startsWith('w:')));
 }
 
@@ -274,7 +284,7 @@ export function trainModel(data: readonly LabelledSentence[], config: TrainConfi
     detect: trainDetection(prepared, data, config),
     polarity: { bias: [], weights: {} },
   };
-  if (config.features.sentenceEmbedding?.detect)
+  if (config.features.sentenceEmbedding?.detect || config.anchorsWithoutWeak)
     file.anchors = trainAnchors(prepared, data, config);
   file.polarity = trainPolarity(prepared, data, file, config);
   if (config.neural) {
