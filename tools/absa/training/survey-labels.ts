@@ -80,40 +80,25 @@ export function surveyComments(dataDir: string): SurveyComment[] {
 
 /**
  * Words of washing and cleaning. Question 4 asks about the car's condition *and* cleanliness on
- * return: its sentences that name none of these speak of the condition ("they should check the car
+ * return: its comments that name none of these speak of the condition ("they should check the car
  * properly before handing it over"), which is the work's result, so they are weak labels of
- * quality of work as well (see {@link weakCategories}).
+ * quality of work as well (see {@link surveyWeakLabels}).
  */
 const CLEANING =
   /\b(wash\w*|clean\w*|dirt\w*|dust\w*|polish\w*|vacuum\w*|stain\w*|mud\w*|interior|wip\w*|shin\w*|water|mats?|smell\w*|tidy|spotless|foam|hygien\w*|scratch\w*|dent\w*|grease|seat covers?)\b/;
 
-/**
- * Words of informing and explaining, what `staff-communication` is about (labelling guideline).
- * Comments answering other questions use them too ("they should inform how much time it takes",
- * under the waiting question): such a sentence speaks of the staff's communication as well.
- * "Tell" and "told" are left out: they mostly report what was said ("they told me two hours").
- */
-const INFORMING =
-  /\b(inform\w*|explain\w*|explanation|update\w*|convey\w*|guid\w*|brief\w*|clarif\w*)\b/;
-
-/**
- * The categories a survey sentence is a weak label of: its question's category; `quality-of-work`
- * too for a question-4 sentence without a cleaning word; `staff-communication` too for a sentence
- * of any question that speaks of informing or explaining.
- */
-export function weakCategories(sentence: { question: number; text: string }): string[] {
-  const category = SURVEY_QUESTION_CATEGORY[sentence.question]!;
-  const text = sentence.text.toLowerCase();
-  const out = [category];
-  if (sentence.question === 4 && !CLEANING.test(text)) out.push('quality-of-work');
-  if (category !== 'staff-communication' && INFORMING.test(text)) out.push('staff-communication');
-  return out;
+/** The categories a comment's question makes a weak label of. */
+export function weakCategories(comment: Pick<SurveyComment, 'question' | 'text'>): string[] {
+  const category = SURVEY_QUESTION_CATEGORY[comment.question]!;
+  if (comment.question === 4 && !CLEANING.test(comment.text.toLowerCase())) {
+    return [category, 'quality-of-work'];
+  }
+  return [category];
 }
 
 /**
  * Weak labels from the training part of the survey's development files: every sentence of a
- * comment gets the categories its question and its words say it is about ({@link weakCategories}),
- * with `weight`;
+ * comment gets the categories its question asks about ({@link weakCategories}), with `weight`;
  * the `unlabelled` categories are ones a weak label says nothing about. They train detection only:
  * their polarity (negative, as the survey asks what should be improved) is a guess, so the polarity
  * model never sees them. Held-out comments (never trained on: they are the survey evaluation),
@@ -128,17 +113,18 @@ export function surveyWeakLabels(
 ): LabelledSentence[] {
   return surveyComments(dataDir)
     .filter((c) => !c.heldOut && !c.nothingToImprove && !exclude.has(c.key))
-    .flatMap((c) =>
-      splitSentences(c.text).map((s) => ({
+    .flatMap((c) => {
+      const aspects = weakCategories(c).map((category) => ({
+        category,
+        polarity: 'negative' as const,
+      }));
+      return splitSentences(c.text).map((s) => ({
         id: `${c.key}@${s.start}`,
         text: s.text,
-        aspects: weakCategories({ question: c.question, text: s.text }).map((category) => ({
-          category,
-          polarity: 'negative' as const,
-        })),
+        aspects,
         weight,
         detectionOnly: true,
         ...(unlabelled.length > 0 ? { unlabelled } : {}),
-      })),
-    );
+      }));
+    });
 }
