@@ -8,11 +8,6 @@ export interface LabelledSentence {
   aspects: { category: string; polarity: Polarity }[];
   /** Relative weight in training (1 for gold labels, lower for weak labels). */
   weight?: number;
-  /**
-   * Weight as a negative detection example of the categories it is not labelled with (default
-   * `weight`): a weak label is surer of its one category than of the absence of all others.
-   */
-  negativeWeight?: number;
   /** Use for category detection only (the polarity is a guess, e.g. a weak survey label). */
   detectionOnly?: boolean;
   /** Use for polarity only (the sentence's other aspects are not labelled, e.g. transfer data). */

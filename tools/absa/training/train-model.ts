@@ -64,11 +64,6 @@ export interface TrainConfig {
     detection: (NeuralOptions & { mix: number })[];
     polarity: (NeuralOptions & { mix: number })[];
   };
-  /**
-   * Take the polarity anchors from a detector trained without the detection-only (weak) sentences,
-   * so that what the weak labels teach detection does not move the polarity features.
-   */
-  anchorsWithoutWeak?: boolean;
 }
 
 type Weights = Record<string, number[]>;
@@ -99,10 +94,9 @@ function trainDetection(
   const bias: number[] = [];
   config.categories.forEach((category, c) => {
     const labels = data.map((s) => (s.aspects.some((a) => a.category === category.id) ? 1 : 0));
-    const weights = data.map((s, i) => {
-      if (s.unlabelled?.includes(category.id)) return 0;
-      return labels[i] === 0 ? (s.negativeWeight ?? sampleWeights[i]!) : sampleWeights[i]!;
-    });
+    const weights = data.map((s, i) =>
+      s.unlabelled?.includes(category.id) ? 0 : sampleWeights[i]!,
+    );
     const w = trainLogistic(
       rows,
       labels,
@@ -132,12 +126,7 @@ function trainAnchors(
   config: TrainConfig,
 ): Record<string, number[]> {
   const features = { ...config.features, sentenceEmbedding: undefined };
-  const keep = data.map((s) => !(config.anchorsWithoutWeak && s.detectionOnly));
-  const words = trainDetection(
-    prepared.filter((_, i) => keep[i]),
-    data.filter((_, i) => keep[i]),
-    { ...config, features },
-  ).weights;
+  const words = trainDetection(prepared, data, { ...config, features }).weights;
   return Object.fromEntries(Object.entries(words).filter(([name]) => name.startsWith('w:')));
 }
 
@@ -284,7 +273,7 @@ export function trainModel(data: readonly LabelledSentence[], config: TrainConfi
     detect: trainDetection(prepared, data, config),
     polarity: { bias: [], weights: {} },
   };
-  if (config.features.sentenceEmbedding?.detect || config.anchorsWithoutWeak)
+  if (config.features.sentenceEmbedding?.detect)
     file.anchors = trainAnchors(prepared, data, config);
   file.polarity = trainPolarity(prepared, data, file, config);
   if (config.neural) {
