@@ -4,6 +4,7 @@ import {
   surveyComments,
   surveyWeakLabels,
   weakCategories,
+  weakSentenceCategories,
 } from '../../tools/absa/training/survey-labels.js';
 
 /**
@@ -35,5 +36,18 @@ describe('the survey comments the dealership model trains on', () => {
     expect(weakCategories({ question: 5, text: 'they should check the car properly .' })).toEqual([
       'quality-of-work',
     ]);
+  });
+
+  it('read a sentence about informing or explaining as staff communication too', () => {
+    const waiting = { question: 8, text: 'it took five hours . they should inform the time .' };
+    expect(weakSentenceCategories(waiting, 'they should inform the time .')).toEqual([
+      'wait-time',
+      'staff-communication',
+    ]);
+    expect(weakSentenceCategories(waiting, 'it took five hours .')).toEqual(['wait-time']);
+    const told = { question: 8, text: 'they told me two hours , it took five .' };
+    expect(weakSentenceCategories(told, told.text)).toEqual(['wait-time']);
+    const explained = { question: 3, text: 'they should explain the work .' };
+    expect(weakSentenceCategories(explained, explained.text)).toEqual(['staff-communication']);
   });
 });

@@ -97,8 +97,34 @@ export function weakCategories(comment: Pick<SurveyComment, 'question' | 'text'>
 }
 
 /**
+ * Words of informing and explaining, what `staff-communication` is about (labelling guideline).
+ * Comments answering other questions use them too ("they should inform how much time it takes",
+ * under the waiting question): such a sentence speaks of the staff's communication as well.
+ * "Tell" and "told" are left out: they mostly report what was said ("they told me two hours").
+ */
+const INFORMING =
+  /\b(inform\w*|explain\w*|explanation|update\w*|convey\w*|guid\w*|brief\w*|clarif\w*)\b/;
+
+/**
+ * The categories one sentence of a comment is a weak label of: its comment's
+ * ({@link weakCategories}), and `staff-communication` too when the sentence speaks of informing
+ * or explaining.
+ */
+export function weakSentenceCategories(
+  comment: Pick<SurveyComment, 'question' | 'text'>,
+  sentence: string,
+): string[] {
+  const categories = weakCategories(comment);
+  if (!categories.includes('staff-communication') && INFORMING.test(sentence.toLowerCase())) {
+    return [...categories, 'staff-communication'];
+  }
+  return categories;
+}
+
+/**
  * Weak labels from the training part of the survey's development files: every sentence of a
- * comment gets the categories its question asks about ({@link weakCategories}), with `weight`;
+ * comment gets the categories its question and its words say it is about
+ * ({@link weakSentenceCategories}), with `weight`;
  * the `unlabelled` categories are ones a weak label says nothing about. They train detection only:
  * their polarity (negative, as the survey asks what should be improved) is a guess, so the polarity
  * model never sees them. Held-out comments (never trained on: they are the survey evaluation),
@@ -113,18 +139,17 @@ export function surveyWeakLabels(
 ): LabelledSentence[] {
   return surveyComments(dataDir)
     .filter((c) => !c.heldOut && !c.nothingToImprove && !exclude.has(c.key))
-    .flatMap((c) => {
-      const aspects = weakCategories(c).map((category) => ({
-        category,
-        polarity: 'negative' as const,
-      }));
-      return splitSentences(c.text).map((s) => ({
+    .flatMap((c) =>
+      splitSentences(c.text).map((s) => ({
         id: `${c.key}@${s.start}`,
         text: s.text,
-        aspects,
+        aspects: weakSentenceCategories(c, s.text).map((category) => ({
+          category,
+          polarity: 'negative' as const,
+        })),
         weight,
         detectionOnly: true,
         ...(unlabelled.length > 0 ? { unlabelled } : {}),
-      }));
-    });
+      })),
+    );
 }

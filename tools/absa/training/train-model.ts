@@ -64,6 +64,12 @@ export interface TrainConfig {
     detection: (NeuralOptions & { mix: number })[];
     polarity: (NeuralOptions & { mix: number })[];
   };
+  /**
+   * Balances each category's in-domain polarity examples: where one side (positive or negative)
+   * weighs at least `minRatio` times the other, the rarer side's examples weigh that ratio more, at
+   * most `cap`. Restaurant transfer sentences (ids `transfer:…`) are neither counted nor reweighed.
+   */
+  polarityBalance?: { cap: number; minRatio: number };
 }
 
 type Weights = Record<string, number[]>;
@@ -150,6 +156,8 @@ function trainPolarity(
   const bags: FeatureBag[] = [];
   const labels: number[] = [];
   const sampleWeights: number[] = [];
+  const categoriesOf: number[] = [];
+  const inDomain: boolean[] = [];
   data.forEach((s, i) => {
     if (s.detectionOnly) return;
     for (const a of s.aspects) {
@@ -160,8 +168,13 @@ function trainPolarity(
       );
       labels.push(POLARITIES.indexOf(a.polarity));
       sampleWeights.push(s.weight ?? 1);
+      categoriesOf.push(k);
+      inDomain.push(!s.id.startsWith('transfer:'));
     }
   });
+  if (config.polarityBalance) {
+    balancePolarity(categoriesOf, inDomain, labels, sampleWeights, config.polarityBalance);
+  }
   const vocab = buildVocabulary(bags, config.minCount);
   const rows = bags.map((b) => toSparseRow(b, vocab));
   const w = trainSoftmax(
@@ -177,6 +190,35 @@ function trainPolarity(
     bias: Array.from(w.bias, (x) => roundWeight(x)),
     weights: toTable(vocab.names, table, config.prune.polarity),
   };
+}
+
+/** See {@link TrainConfig.polarityBalance}; reweighs `weights` in place. */
+function balancePolarity(
+  categories: readonly number[],
+  inDomain: readonly boolean[],
+  labels: readonly number[],
+  weights: number[],
+  { cap, minRatio }: { cap: number; minRatio: number },
+): void {
+  const pos = POLARITIES.indexOf('positive');
+  const neg = POLARITIES.indexOf('negative');
+  const totals = new Map<number, [number, number]>();
+  labels.forEach((label, j) => {
+    if (!inDomain[j] || (label !== pos && label !== neg)) return;
+    const t = totals.get(categories[j]!) ?? [0, 0];
+    t[label === pos ? 0 : 1] += weights[j]!;
+    totals.set(categories[j]!, t);
+  });
+  const boost = new Map<number, { label: number; factor: number }>();
+  for (const [k, [p, n]] of totals) {
+    if (p === 0 || n === 0) continue;
+    const ratio = Math.max(p, n) / Math.min(p, n);
+    if (ratio >= minRatio) boost.set(k, { label: p < n ? pos : neg, factor: Math.min(ratio, cap) });
+  }
+  labels.forEach((label, j) => {
+    const b = boost.get(categories[j]!);
+    if (b && inDomain[j] && label === b.label) weights[j] = weights[j]! * b.factor;
+  });
 }
 
 const round = (a: Float64Array): number[] => Array.from(a, (x) => roundWeight(x));
