@@ -193,7 +193,7 @@ function trainPolarity(
 }
 
 /** See {@link TrainConfig.polarityBalance}; reweighs `weights` in place. */
-function balancePolarity(
+export function balancePolarity(
   categories: readonly number[],
   inDomain: readonly boolean[],
   labels: readonly number[],
