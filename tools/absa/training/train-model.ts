@@ -25,6 +25,7 @@ import { POLARITIES, type AspectCategory } from '../../../src/insights/absa/type
 import type { LabelledSentence } from './datasets.js';
 import { trainLogistic } from './logistic.js';
 import { trainDetectionNeural, trainNeural, type NeuralOptions } from './neural.js';
+import { balancePolarity } from './polarity-balance.js';
 import { trainSoftmax } from './softmax.js';
 import { buildVocabulary, roundWeight, toSparseRow } from './vocabulary.js';
 
@@ -190,35 +191,6 @@ function trainPolarity(
     bias: Array.from(w.bias, (x) => roundWeight(x)),
     weights: toTable(vocab.names, table, config.prune.polarity),
   };
-}
-
-/** See {@link TrainConfig.polarityBalance}; reweighs `weights` in place. */
-export function balancePolarity(
-  categories: readonly number[],
-  inDomain: readonly boolean[],
-  labels: readonly number[],
-  weights: number[],
-  { cap, minRatio }: { cap: number; minRatio: number },
-): void {
-  const pos = POLARITIES.indexOf('positive');
-  const neg = POLARITIES.indexOf('negative');
-  const totals = new Map<number, [number, number]>();
-  labels.forEach((label, j) => {
-    if (!inDomain[j] || (label !== pos && label !== neg)) return;
-    const t = totals.get(categories[j]!) ?? [0, 0];
-    t[label === pos ? 0 : 1] += weights[j]!;
-    totals.set(categories[j]!, t);
-  });
-  const boost = new Map<number, { label: number; factor: number }>();
-  for (const [k, [p, n]] of totals) {
-    if (p === 0 || n === 0) continue;
-    const ratio = Math.max(p, n) / Math.min(p, n);
-    if (ratio >= minRatio) boost.set(k, { label: p < n ? pos : neg, factor: Math.min(ratio, cap) });
-  }
-  labels.forEach((label, j) => {
-    const b = boost.get(categories[j]!);
-    if (b && inDomain[j] && label === b.label) weights[j] = weights[j]! * b.factor;
-  });
 }
 
 const round = (a: Float64Array): number[] => Array.from(a, (x) => roundWeight(x));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { POLARITIES } from '../../../src/insights/absa/types.js';
-import { balancePolarity } from './train-model.js';
+import { balancePolarity } from './polarity-balance.js';
 
 const POS = POLARITIES.indexOf('positive');
 const NEG = POLARITIES.indexOf('negative');
