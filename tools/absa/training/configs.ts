@@ -166,7 +166,8 @@ export function trainConfig(name: ModelName): TrainConfig {
         prune: { detect: 0.05, polarity: 0.03 },
         // The hand labels are 5-star praise and survey complaints, so most aspects' words were seen
         // almost only in complaints (facility 41 to 5, cleanliness 26 to 2): "The waiting area is
-        // comfortable." read as one. Balance those aspects (docs/benchmarks.md, fourth pass).
+        // comfortable." read as one. Balance those aspects (docs/benchmarks.md, fourth and fifth
+        // passes).
         polarityBalance: { cap: 4, minRatio: 3 },
         description:
           'Trained on hand-labelled dealership sentences (train split), seed sentences, weak survey labels (detection) and restaurant sentences (polarity).',

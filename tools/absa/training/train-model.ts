@@ -66,9 +66,10 @@ export interface TrainConfig {
     polarity: (NeuralOptions & { mix: number })[];
   };
   /**
-   * Balances each category's in-domain polarity examples: where one side (positive or negative)
-   * weighs at least `minRatio` times the other, the rarer side's examples weigh that ratio more, at
-   * most `cap`. Restaurant transfer sentences (ids `transfer:…`) are neither counted nor reweighed.
+   * Balances each category's in-domain examples for the linear polarity model (not the polarity
+   * networks): where one side (positive or negative) weighs at least `minRatio` times the other,
+   * the rarer side's examples weigh that ratio more, at most `cap`. Restaurant transfer sentences
+   * (ids `transfer:…`) are neither counted nor reweighed.
    */
   polarityBalance?: { cap: number; minRatio: number };
 }
