@@ -90,6 +90,13 @@ export const RESTAURANT_TO_DEALERSHIP: Record<string, string> = {
   miscellaneous: 'overall',
 };
 
+const TRANSFER_PREFIX = 'transfer:';
+
+/** Whether a sentence is a restaurant transfer sentence ({@link restaurantPolarityTransfer}). */
+export function isTransfer(s: Pick<LabelledSentence, 'id'>): boolean {
+  return s.id.startsWith(TRANSFER_PREFIX);
+}
+
 /**
  * Restaurant sentences (SemEval-2014, MAMS) relabelled into dealership categories, to teach the
  * polarity model general sentiment ("awful", "too long", "came out cold") that the few hundred
@@ -105,6 +112,6 @@ export function restaurantPolarityTransfer(
       return category ? [{ ...a, category }] : [];
     });
     if (aspects.length === 0) return [];
-    return [{ id: `transfer:${s.id}`, text: s.text, aspects, weight, polarityOnly: true }];
+    return [{ id: `${TRANSFER_PREFIX}${s.id}`, text: s.text, aspects, weight, polarityOnly: true }];
   });
 }

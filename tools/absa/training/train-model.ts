@@ -23,6 +23,7 @@ import {
 } from '../../../src/insights/absa/model.js';
 import { POLARITIES, type AspectCategory } from '../../../src/insights/absa/types.js';
 import type { LabelledSentence } from './datasets.js';
+import { isTransfer } from './dealership-data.js';
 import { trainLogistic } from './logistic.js';
 import { trainDetectionNeural, trainNeural, type NeuralOptions } from './neural.js';
 import { balancePolarity } from './polarity-balance.js';
@@ -69,7 +70,7 @@ export interface TrainConfig {
    * Balances each category's in-domain examples for the linear polarity model (not the polarity
    * networks): where one side (positive or negative) weighs at least `minRatio` times the other,
    * the rarer side's examples weigh that ratio more, at most `cap`. Restaurant transfer sentences
-   * (ids `transfer:…`) are neither counted nor reweighed.
+   * (`isTransfer`) are neither counted nor reweighed.
    */
   polarityBalance?: { cap: number; minRatio: number };
 }
@@ -171,7 +172,7 @@ function trainPolarity(
       labels.push(POLARITIES.indexOf(a.polarity));
       sampleWeights.push(s.weight ?? 1);
       categoriesOf.push(k);
-      inDomain.push(!s.id.startsWith('transfer:'));
+      inDomain.push(!isTransfer(s));
     }
   });
   if (config.polarityBalance) {
