@@ -93,6 +93,7 @@ export function modelFromFile(
   if (file.features.clusters && !clusters) throw new Error('this ABSA model needs word clusters');
   const needsVectors = usesVectors(file);
   if (needsVectors && !vectors) throw new Error('this ABSA model needs word vectors');
+  const detectWeights = new Map(Object.entries(file.detect.weights));
   return {
     name: file.name,
     version: file.version,
@@ -103,8 +104,9 @@ export function modelFromFile(
     lexicon: new Map(Object.entries(file.lexicon)),
     detectBias: file.detect.bias,
     detectThreshold: file.detect.threshold,
-    detectWeights: new Map(Object.entries(file.detect.weights)),
-    anchorWeights: new Map(Object.entries(file.anchors ?? file.detect.weights)),
+    detectWeights,
+    // Without anchors of its own, a model anchors on its detection weights: the same (read-only) map.
+    anchorWeights: file.anchors ? new Map(Object.entries(file.anchors)) : detectWeights,
     polarityBias: file.polarity.bias,
     polarityWeights: new Map(Object.entries(file.polarity.weights)),
     neuralDetection: (file.neural?.detection ?? []).map((n) => ({
