@@ -24,6 +24,47 @@ class LongRunningFirst extends BaseSequencer {
   }
 }
 
+/**
+ * The end-to-end tests that wait on processes or on the clock, or push data to the import's limits:
+ * the `slow` project's (`npm run test:slow`, which CI runs after `npm test`), so that `npm test`
+ * keeps to its 3 minutes on 2 cores. Each costs seconds by nature, not by waste (docs/benchmarks.md,
+ * *Test suite*):
+ * - the commands as processes (`test/import`, `test/tools`, `config`), the service as a process or
+ *   beside another process (`sample-data`, `import-guards`, `live-update`, `store-lock`,
+ *   `mcp-subscriptions`), crashes (`websub-durability`);
+ * - the clock: WebSub deliveries with their retries, backoffs, leases and restarts (`websub-hub`,
+ *   `websub-edits`, `websub-ssrf`), the sources' sync worker on its intervals (`sync-*`), socket
+ *   timeouts and read rates (`since-streams`), per-minute limits (`mcp-limits`);
+ * - the tool results' token budgets over the largest data the import accepts (`mcp-budgets`), and
+ *   the fuzz suite at its bounded runs (`test/fuzz`; `npm run fuzz` runs it longer).
+ * `npm test` keeps a test of each feature through its real interface: the hub's subscribe, verify
+ * and deliver in `websub-pubsubhubbub` and `websub-form`, MCP in `mcp-transport` and `mcp-tools`.
+ */
+const SLOW_TESTS = [
+  'test/import/**/*.test.ts',
+  'test/tools/**/*.test.ts',
+  'test/fuzz/**/*.test.ts',
+  ...[
+    'config',
+    'sample-data',
+    'import-guards',
+    'live-update',
+    'store-lock',
+    'mcp-subscriptions',
+    'websub-durability',
+    'websub-hub',
+    'websub-edits',
+    'websub-ssrf',
+    'sync-gbp',
+    'sync-urls',
+    'sync-websub',
+    'sync-thread',
+    'since-streams',
+    'mcp-limits',
+    'mcp-budgets',
+  ].map((name) => `test/e2e/${name}.test.ts`),
+];
+
 /** The tests that need a PostgreSQL server: the `postgres` project's, never `unit`'s. */
 const POSTGRES_TESTS = ['test/store/postgres.test.ts', 'test/postgres/**/*.test.ts'];
 
@@ -32,9 +73,13 @@ const POSTGRES_TESTS = ['test/store/postgres.test.ts', 'test/postgres/**/*.test.
  * - `unit`: in-process tests beside the code (`src/**`, `tools/**`, and the store's contract
  *   suites in `test/store`); they import the sources,
  *   and the worker threads they start run the compiled modules, which the setup builds first.
- * - `e2e`: the service on a real port, the CLIs as processes; they run the compiled code, which
- *   the project's global setup builds first (never stale). It holds the fuzz suite (`test/fuzz`)
- *   at its bounded number of runs; `npm run fuzz` runs the same files with FUZZ_RUNS.
+ * - `e2e`: the service on a real port; they run the compiled code, which the project's global
+ *   setup builds first (never stale).
+ * - `slow`: the end-to-end tests that wait on processes or on the clock ({@link SLOW_TESTS}): the
+ *   commands as processes, crashes, WebSub deliveries, the sync worker, time limits, the token
+ *   budgets at the import's limits, and the fuzz suite (`test/fuzz`) at its bounded number of runs
+ *   (`npm run fuzz` runs the same files with FUZZ_RUNS). `npm test` leaves them to
+ *   `npm run test:slow`, which CI runs.
  * - `system`: several service processes on one PostgreSQL database (a throwaway cluster, as for
  *   `postgres`), alone and behind nginx, as deployed; they need Debian's `nginx` and `postgresql`
  *   (`npm run test:system`, which CI runs).
@@ -71,18 +116,24 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'e2e',
-          include: [
-            'test/e2e/**/*.test.ts',
-            'test/import/**/*.test.ts',
-            'test/tools/**/*.test.ts',
-            'test/fuzz/**/*.test.ts',
-          ],
+          include: ['test/e2e/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, ...SLOW_TESTS],
           globalSetup: ['test/setup/build.ts'],
           // The files of a worker share its modules instead of loading the service's module graph
           // again for each (35 s of module imports in a 150 s run on 2 cores). They share no state
           // through them: each test starts its own service, store and port, and none mocks a
           // module or changes process.env (the two files that mock modules are unit tests, which
           // stay isolated).
+          isolate: false,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'slow',
+          include: SLOW_TESTS,
+          globalSetup: ['test/setup/build.ts'],
+          // As `e2e`: the files of a worker share its modules, and none shares state through them.
           isolate: false,
         },
       },

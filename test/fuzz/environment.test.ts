@@ -15,7 +15,7 @@ import { checkBoundary, noteOutcome, timeoutOf } from './helpers/settings.js';
 /** A configuration error (`CONFIG_INVALID`). */
 const configInvalid = expect.objectContaining({ name: 'ServiceError', code: CONFIG_INVALID });
 
-/** Runs in `npm test` (fixed seed); `npm run fuzz` runs FUZZ_RUNS of each. */
+/** Runs in `npm run test:slow` (fixed seed); `npm run fuzz` runs FUZZ_RUNS of each. */
 const CONFIG_RUNS = 1000;
 const STARTUP_RUNS = 6;
 

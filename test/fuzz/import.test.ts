@@ -27,7 +27,7 @@ import { OBJECT_KEYS, TRICKY } from './helpers/arbitraries.js';
 import { type Json, mutatedJson } from './helpers/json-mutation.js';
 import { checkBoundary, noteOutcome, timeoutOf } from './helpers/settings.js';
 
-/** Runs in `npm test` (fixed seed), each a process; `npm run fuzz` runs FUZZ_RUNS. */
+/** Runs in `npm run test:slow` (fixed seed), each a process; `npm run fuzz` runs FUZZ_RUNS. */
 const RUNS = 16;
 /** Runs of the same files through the import's own code in this process (much faster). */
 const IN_PROCESS_RUNS = 60;

@@ -13,7 +13,7 @@ import { nearLimitBody, PROTOCOL_VERSIONS, rpcBody, type RpcBody } from './helpe
 import { wire, type WireResponse } from './helpers/raw-http.js';
 import { checkBoundary, noteOutcome, timeoutOf } from './helpers/settings.js';
 
-/** Runs in `npm test` (fixed seed); `npm run fuzz` runs FUZZ_RUNS. */
+/** Runs in `npm run test:slow` (fixed seed); `npm run fuzz` runs FUZZ_RUNS. */
 const RUNS = 150;
 const MAX_BODY = 65_536;
 const ALLOWED_ORIGIN = 'https://reviews.example.com';

@@ -16,7 +16,7 @@ import { wire } from './helpers/raw-http.js';
 import { SEARCH_KEYS } from './helpers/search-model.js';
 import { checkBoundary, noteOutcome, timeoutOf } from './helpers/settings.js';
 
-/** Runs in `npm test` (fixed seed); `npm run fuzz` runs FUZZ_RUNS. */
+/** Runs in `npm run test:slow` (fixed seed); `npm run fuzz` runs FUZZ_RUNS. */
 const RUNS = 150;
 
 /** The filter form's parameters (src/pages/query.ts): the search's, pages instead of a limit. */

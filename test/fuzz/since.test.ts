@@ -18,7 +18,7 @@ import { wire, type WireResponse } from './helpers/raw-http.js';
 import { judgeSince, newestFirst } from './helpers/search-model.js';
 import { checkBoundary, noteOutcome, timeoutOf } from './helpers/settings.js';
 
-/** Runs in `npm test` (fixed seed); `npm run fuzz` runs FUZZ_RUNS. */
+/** Runs in `npm run test:slow` (fixed seed); `npm run fuzz` runs FUZZ_RUNS. */
 const RUNS = 120;
 
 /** More reviews than the streaming threshold, so old dates take the streamed path. */

@@ -15,7 +15,7 @@ import { fuzzReviews } from './helpers/data.js';
 import { wire } from './helpers/raw-http.js';
 import { checkBoundary, noteOutcome, timeoutOf } from './helpers/settings.js';
 
-/** Runs in `npm test` (fixed seed); `npm run fuzz` runs FUZZ_RUNS. */
+/** Runs in `npm run test:slow` (fixed seed); `npm run fuzz` runs FUZZ_RUNS. */
 const RUNS = 120;
 const MAX_FORM_BYTES = 8 * 1024;
 const TOPICS = ['/feed.xml', '/api/feed.json', '/reviews.json'].map((p) => `${TEST_BASE_URL}${p}`);

@@ -80,7 +80,7 @@ async function main(filters: readonly string[]): Promise<number> {
   const code = await new Promise<number>((resolve) => {
     const child = spawn(
       process.execPath,
-      [join(root, 'node_modules', 'vitest', 'vitest.mjs'), 'run', '--project', 'e2e', ...files],
+      [join(root, 'node_modules', 'vitest', 'vitest.mjs'), 'run', '--project', 'slow', ...files],
       {
         cwd: root,
         stdio: 'inherit',
@@ -118,7 +118,7 @@ async function main(filters: readonly string[]): Promise<number> {
   console.log(`\nFUZZ_SEED=${seed}, ${figures.length} boundaries, wall time ${duration(wall)}.`);
   for (const f of figures.filter((x) => x.failed)) {
     console.log(
-      `\n${f.boundary} failed; replay: FUZZ_RUNS=${f.asked} FUZZ_SEED=${f.seed} FUZZ_PATH=${f.path} npx vitest run --project e2e test/fuzz/<its file>\nCounterexample: ${f.counterexample}`,
+      `\n${f.boundary} failed; replay: FUZZ_RUNS=${f.asked} FUZZ_SEED=${f.seed} FUZZ_PATH=${f.path} npx vitest run --project slow test/fuzz/<its file>\nCounterexample: ${f.counterexample}`,
     );
   }
   return code !== 0 || figures.some((f) => f.failed) ? 1 : 0;

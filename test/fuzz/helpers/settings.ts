@@ -4,8 +4,8 @@ import fc from 'fast-check';
 /**
  * How the fuzz suite runs.
  *
- * - In `npm test` nothing is set: every boundary runs its bounded number of runs from one fixed
- *   seed, so a failure reproduces run for run.
+ * - In `npm run test:slow` nothing is set: every boundary runs its bounded number of runs from one
+ *   fixed seed, so a failure reproduces run for run.
  * - `npm run fuzz` (tools/fuzz/run.ts) sets `FUZZ_RUNS` (10,000 unless given), a random
  *   `FUZZ_SEED` (printed, unless given) and `FUZZ_REPORT`, a file where each boundary appends its
  *   figures as one JSON line.
@@ -30,14 +30,16 @@ const MINUTES = intFromEnv('FUZZ_MINUTES');
 /** True in `npm run fuzz` (a run count was given): no time bound on a boundary. */
 export const LONG_RUN = RUNS !== undefined;
 
-/** The runs of a boundary: its bounded count in `npm test`, FUZZ_RUNS in `npm run fuzz`. */
+/**
+ * The runs of a boundary: its bounded count in `npm run test:slow`, FUZZ_RUNS in `npm run fuzz`.
+ */
 export function runsOf(inNpmTest: number): number {
   return RUNS ?? inNpmTest;
 }
 
 /**
- * Vitest's timeout for a boundary's test: generous in `npm test` (it only turns a hang into a
- * failure; no figure of speed is asserted), none in practice for the long run.
+ * Vitest's timeout for a boundary's test: generous in `npm run test:slow` (it only turns a hang into
+ * a failure; no figure of speed is asserted), none in practice for the long run.
  */
 export function timeoutOf(inNpmTest: number): number {
   return LONG_RUN ? 24 * 3_600_000 : Math.max(60_000, inNpmTest);
