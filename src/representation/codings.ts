@@ -124,6 +124,10 @@ async function compressPieces(
     zip.once('end', resolve);
     zip.once('error', reject);
   });
+  // Awaited only once the whole body is written: an abort before that throws here and leaves it
+  // unawaited, rejected by the same abort (left unhandled, it killed the build worker's thread
+  // with an error-level log when a service stopped during a rebuild).
+  ended.catch(() => undefined);
   const stop = (): void => void zip.destroy(new Error('a newer version is being built'));
   signal?.addEventListener('abort', stop, { once: true });
   try {
