@@ -105,7 +105,7 @@ export function modelFromFile(
     detectBias: file.detect.bias,
     detectThreshold: file.detect.threshold,
     detectWeights,
-    // Without anchors of its own, a model anchors on its detection weights: the same (read-only) map.
+    // A model without anchors of its own anchors on its detection weights: the same read-only map.
     anchorWeights: file.anchors ? new Map(Object.entries(file.anchors)) : detectWeights,
     polarityBias: file.polarity.bias,
     polarityWeights: new Map(Object.entries(file.polarity.weights)),
