@@ -25,9 +25,9 @@ class LongRunningFirst extends BaseSequencer {
 }
 
 /**
- * The end-to-end tests that wait on processes or on the clock, or push data to the import's limits:
- * the `slow` project's (`npm run test:slow`, which CI runs after `npm test`), so that `npm test`
- * keeps to its 3 minutes on 2 cores. Each costs seconds by nature, not by waste (docs/benchmarks.md,
+ * The end-to-end tests that wait on processes or on the clock, or push data to the import's
+ * limits: the `slow` project's (`npm run test:slow`, which CI runs after `npm test`), so that
+ * `npm test` keeps to its 3 minutes on 2 cores. Each costs seconds by nature, not by waste (docs/benchmarks.md,
  * *Test suite*):
  * - the commands as processes (`test/import`, `test/tools`, `config`), the service as a process or
  *   beside another process (`sample-data`, `import-guards`, `live-update`, `store-lock`,
