@@ -78,13 +78,14 @@ export function renderReport(ins: Insights, businessName: string | null): string
     ins.changes.length
       ? table(
           'Significant changes (last 90 days vs the 365 days before)',
-          ['aspect', 'direction', 'complaints before', 'complaints now', 'p'],
+          ['aspect', 'direction', 'complaints before', 'complaints now', 'p', 'p (Holm)'],
           ins.changes.map((c) => [
             c.name,
             c.direction,
             `${Math.round(c.before.negativeShare * 100)}% of ${c.before.mentions}`,
             `${Math.round(c.recent.negativeShare * 100)}% of ${c.recent.mentions}`,
             c.test.pValue,
+            c.test.adjustedPValue,
           ]),
         )
       : 'No significant changes in the last 90 days.\n',

@@ -118,6 +118,13 @@ export const Insights = z.object({
         z: z.number(),
         pValue: z.number(),
         alpha: z.number(),
+        correction: z
+          .literal('holm')
+          .describe("Holm's adjustment of the p-values of all the aspects tested together."),
+        tested: count.describe('Aspects tested: those with 20 mentions or more in both periods.'),
+        adjustedPValue: z
+          .number()
+          .describe('Holm-adjusted p-value; the change is reported when it is under alpha.'),
       }),
     }),
   ),

@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { preparedReview } from '../../../test/helpers/prepared.js';
 import type { Polarity } from '../analyzer.js';
-import { addDays, computeChanges, RECENT_DAYS, twoProportionTest } from './changes.js';
+import {
+  addDays,
+  computeChanges,
+  holmAdjust,
+  RECENT_DAYS,
+  twoProportionTest,
+} from './changes.js';
 import type { PreparedReview } from './prepare.js';
 
 const CATEGORIES = [
@@ -58,6 +64,14 @@ describe('addDays and twoProportionTest', () => {
     expect(twoProportionTest(30, 100, 15, 100).pValue).toBeCloseTo(0.0110852, 6);
   });
 
+  it("adjusts p-values by Holm's step-down method, in their order", () => {
+    // Reference values from R: p.adjust(c(0.01, 0.04, 0.03, 0.005), "holm").
+    expect(holmAdjust([0.01, 0.04, 0.03, 0.005])).toEqual([0.03, 0.06, 0.06, 0.02]);
+    expect(holmAdjust([0.5, 0.9])).toEqual([1, 1]);
+    expect(holmAdjust([0.02])).toEqual([0.02]);
+    expect(holmAdjust([])).toEqual([]);
+  });
+
   it('gives z 0 and p 1 when the proportions cannot differ', () => {
     expect(twoProportionTest(0, 10, 0, 10)).toEqual({ z: 0, pValue: 1 });
     expect(twoProportionTest(10, 10, 12, 12)).toEqual({ z: 0, pValue: 1 });
@@ -80,7 +94,15 @@ describe('computeChanges', () => {
         metric: 'negativeShare',
         recent: { ...RECENT, mentions: 20, negativeShare: 0.4 },
         before: { ...BEFORE, mentions: 20, negativeShare: 0.1 },
-        test: { name: 'two-proportion z-test', z: 2.191, pValue: 0.02846, alpha: 0.05 },
+        test: {
+          name: 'two-proportion z-test',
+          z: 2.191,
+          pValue: 0.02846,
+          alpha: 0.05,
+          correction: 'holm',
+          tested: 1,
+          adjustedPValue: 0.02846,
+        },
       },
     ]);
   });
@@ -91,55 +113,69 @@ describe('computeChanges', () => {
     expect(computeChanges(prepared, CATEGORIES, NEWEST)).toEqual([]);
   });
 
-  it('needs at least 10 mentions on each side', () => {
+  it('needs at least 20 mentions on each side', () => {
     const at = (recent: number, before: number) =>
       computeChanges(
-        [...reviews(NEWEST, recent, 5), ...reviews('2024-10-01', before, 0)],
+        [...reviews(NEWEST, recent, 10), ...reviews('2024-10-01', before, 0)],
         CATEGORIES,
         NEWEST,
       );
-    expect(at(10, 10)).toHaveLength(1); // 5 of 10 against 0 of 10: p = 0.0098
-    expect(at(9, 10)).toEqual([]);
-    expect(at(10, 9)).toEqual([]);
+    expect(at(20, 20)).toHaveLength(1); // 10 of 20 against 0 of 20: p < 0.001
+    expect(at(19, 20)).toEqual([]);
+    expect(at(20, 19)).toEqual([]);
+  });
+
+  it("adjusts the p-values of all the aspects tested by Holm's method", () => {
+    // Alone, 8 of 20 against 2 of 20 (p = 0.0285) is a change. Beside a second aspect tested
+    // with a larger p-value, Holm doubles the smallest: 0.0569, no longer under 0.05.
+    const wait = [...reviews(NEWEST, 20, 8), ...reviews('2024-10-01', 20, 2)];
+    expect(computeChanges(wait, CATEGORIES, NEWEST)).toHaveLength(1);
+    const staff = [...reviews(NEWEST, 20, 5, 'staff'), ...reviews('2024-10-01', 20, 5, 'staff')];
+    expect(computeChanges([...wait, ...staff], CATEGORIES, NEWEST)).toEqual([]);
+    // A strong change survives beside it, and says how many aspects were tested.
+    const strong = [...reviews(NEWEST, 20, 12), ...reviews('2024-10-01', 20, 2)];
+    expect(computeChanges([...strong, ...staff], CATEGORIES, NEWEST)).toMatchObject([
+      { aspect: 'wait-time', test: { correction: 'holm', tested: 2 } },
+    ]);
   });
 
   it('reports a fall in complaints as better', () => {
-    const prepared = [...reviews(NEWEST, 10, 0), ...reviews('2024-10-01', 10, 5)];
+    const prepared = [...reviews(NEWEST, 20, 0), ...reviews('2024-10-01', 20, 10)];
     const [change] = computeChanges(prepared, CATEGORIES, NEWEST);
     expect(change).toMatchObject({
       direction: 'better',
       recent: { negativeShare: 0 },
       before: { negativeShare: 0.5 },
     });
-    expect(change!.test.z).toBe(-2.582);
+    expect(change!.test.z).toBe(-3.651);
   });
 
   it('counts mixed reviews as complaints, and neutral ones as none', () => {
     const mixed = [
-      ...reviews(NEWEST, 10, 5, 'wait-time', 'conflict'),
-      ...reviews('2024-10-01', 10, 0),
+      ...reviews(NEWEST, 20, 10, 'wait-time', 'conflict'),
+      ...reviews('2024-10-01', 20, 0),
     ];
     expect(computeChanges(mixed, CATEGORIES, NEWEST)).toMatchObject([
       { recent: { negativeShare: 0.5 } },
     ]);
     const neutral = [
-      ...reviews(NEWEST, 10, 5, 'wait-time', 'neutral'),
-      ...reviews('2024-10-01', 10, 0),
+      ...reviews(NEWEST, 20, 10, 'wait-time', 'neutral'),
+      ...reviews('2024-10-01', 20, 0),
     ];
     expect(computeChanges(neutral, CATEGORIES, NEWEST)).toEqual([]);
   });
 
   it('puts each day on its side of the boundaries and ignores older reviews', () => {
     const prepared = [
-      ...reviews(RECENT.from, 10, 5), // first day of the recent period
-      ...reviews(BEFORE.to, 5, 0), // last day of the period before
-      ...reviews(BEFORE.from, 5, 0), // its first day
+      ...reviews(RECENT.from, 20, 10), // first day of the recent period
+      ...reviews(BEFORE.to, 10, 0), // last day of the period before
+      ...reviews(BEFORE.from, 10, 0), // its first day
       ...reviews(addDays(BEFORE.from, -1), 30, 30), // too old: ignored
     ];
     expect(computeChanges(prepared, CATEGORIES, NEWEST)).toMatchObject([
       {
-        recent: { mentions: 10, negativeShare: 0.5 },
-        before: { mentions: 10, negativeShare: 0 },
+        recent: { mentions: 20, negativeShare: 0.5 },
+        before: { mentions: 20, negativeShare: 0 },
       },
     ]);
   });
@@ -154,17 +190,17 @@ describe('computeChanges', () => {
         },
       ]);
     const prepared = [
-      ...Array.from({ length: 10 }, (_, i) => twice(NEWEST, i < 5)), // 5 mixed of 10
-      ...Array.from({ length: 10 }, () => twice('2024-10-01', false)),
-      ...reviews(NEWEST, 12, 9, 'staff'),
-      ...reviews('2024-10-01', 12, 3, 'staff'),
-      ...reviews(NEWEST, 5, 5, 'not-a-category'),
+      ...Array.from({ length: 20 }, (_, i) => twice(NEWEST, i < 10)), // 10 mixed of 20
+      ...Array.from({ length: 20 }, () => twice('2024-10-01', false)),
+      ...reviews(NEWEST, 24, 18, 'staff'),
+      ...reviews('2024-10-01', 24, 6, 'staff'),
+      ...reviews(NEWEST, 25, 25, 'not-a-category'),
     ];
     const changes = computeChanges(prepared, CATEGORIES, NEWEST);
-    // wait-time: 5/10 against 0/10, p = 0.0098; staff: 9/12 against 3/12, p = 0.0143.
+    // wait-time: 10/20 against 0/20, p = 0.0003; staff: 18/24 against 6/24, p = 0.0005.
     expect(changes.map((c) => [c.aspect, c.recent.mentions, c.before.mentions])).toEqual([
-      ['wait-time', 10, 10],
-      ['staff', 12, 12],
+      ['wait-time', 20, 20],
+      ['staff', 24, 24],
     ]);
     expect(changes[0]!.test.pValue).toBeLessThan(changes[1]!.test.pValue);
   });

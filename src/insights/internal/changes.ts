@@ -7,7 +7,12 @@ import { combine } from './tally.js';
 export const RECENT_DAYS = 90;
 const BEFORE_DAYS = 365;
 const ALPHA = 0.05;
-const MIN_MENTIONS = 10;
+/**
+ * Mentions each period needs before its share is compared: the floor under which the summary
+ * calls a topic an indication only. It also keeps the z-test's normal approximation honest (at
+ * least five expected complaints and five expected others for any share from 25 to 75 %).
+ */
+export const MIN_MENTIONS = 20;
 
 /** Adds days to a YYYY-MM-DD date. */
 export function addDays(date: string, days: number): string {
@@ -40,6 +45,23 @@ export function twoProportionTest(
 }
 
 /**
+ * Holm's step-down adjustment of p-values for testing them all at once: the i-th smallest is
+ * multiplied by (m - i) and made no smaller than the one before, capped at 1. Rejecting where the
+ * adjusted value is under alpha keeps the chance of any false claim among the m at alpha.
+ */
+export function holmAdjust(pValues: readonly number[]): number[] {
+  const m = pValues.length;
+  const order = pValues.map((p, i) => [p, i] as const).sort((a, b) => a[0] - b[0]);
+  const out = new Array<number>(m);
+  let running = 0;
+  order.forEach(([p, i], rank) => {
+    running = Math.max(running, Math.min(1, (m - rank) * p));
+    out[i] = running;
+  });
+  return out;
+}
+
+/**
  * The two periods a change compares, up to the newest review: the last 90 days (from
  * `recentFrom`) and the 365 days before them (`beforeFrom` to `beforeTo`), YYYY-MM-DD.
  */
@@ -60,8 +82,9 @@ const round = (x: number, digits: number) => Math.round(x * 10 ** digits) / 10 *
 
 /**
  * Aspects whose share of negative mentions in the last 90 days (up to the newest review) differs
- * significantly from the 365 days before, by a two-sided two-proportion z-test at alpha 0.05, with
- * at least 10 mentions on each side.
+ * significantly from the 365 days before: a two-sided two-proportion z-test for each aspect with
+ * at least 20 mentions on each side, and Holm's adjustment across those aspects at alpha 0.05, so
+ * that the chance of claiming any change that is not there stays at 5 % however many are tested.
  */
 export function computeChanges(
   prepared: readonly PreparedReview[],
@@ -97,12 +120,15 @@ export function computeChanges(
       }
     }
   }
-  const out: Insights['changes'] = [];
-  for (const cat of categories) {
+  const tested = categories.flatMap((cat) => {
     const { n1, k1, n2, k2 } = counts.get(cat.id)!;
-    if (n1 < MIN_MENTIONS || n2 < MIN_MENTIONS) continue;
-    const { z, pValue } = twoProportionTest(k1, n1, k2, n2);
-    if (pValue >= ALPHA) continue;
+    if (n1 < MIN_MENTIONS || n2 < MIN_MENTIONS) return [];
+    return [{ cat, n1, k1, n2, k2, ...twoProportionTest(k1, n1, k2, n2) }];
+  });
+  const adjusted = holmAdjust(tested.map((t) => t.pValue));
+  const out: Insights['changes'] = [];
+  tested.forEach(({ cat, n1, k1, n2, k2, z, pValue }, i) => {
+    if (adjusted[i]! >= ALPHA) return;
     out.push({
       aspect: cat.id,
       name: cat.name,
@@ -115,8 +141,11 @@ export function computeChanges(
         z: round(z, 3),
         pValue: round(pValue, 5),
         alpha: ALPHA,
+        correction: 'holm',
+        tested: tested.length,
+        adjustedPValue: round(adjusted[i]!, 5),
       },
     });
-  }
+  });
   return out.sort((a, b) => a.test.pValue - b.test.pValue);
 }

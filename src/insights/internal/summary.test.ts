@@ -42,7 +42,15 @@ const CHANGE: Insights['changes'][number] = {
   metric: 'negativeShare',
   recent: { from: '2025-04-02', to: '2025-06-30', mentions: 20, negativeShare: 0.4 },
   before: { from: '2024-04-02', to: '2025-04-01', mentions: 20, negativeShare: 0.1 },
-  test: { name: 'two-proportion z-test', z: 2.191, pValue: 0.02846, alpha: 0.05 },
+  test: {
+    name: 'two-proportion z-test',
+    z: 2.191,
+    pValue: 0.02846,
+    alpha: 0.05,
+    correction: 'holm',
+    tested: 1,
+    adjustedPValue: 0.02846,
+  },
 };
 
 describe('computeSummary', () => {

@@ -26,8 +26,9 @@ export function changes(doc: Insights): Html {
         </div>`,
     )}
     <p class="muted note">
-      A topic is listed here only when the difference is too large to be chance (a statistical
-      test at the 95% level), with at least ten reviews on each side.
+      A topic is listed here only when at least 20 reviews mention it on each side and the
+      difference is too large to be chance, even counting every topic that was checked (a
+      statistical test at the 95% level).
     </p>
   </section>`;
 }
