@@ -13,11 +13,14 @@
  *   npm run -s absa -- sample-eval
  *       the shipped dealership model on the bundled sample, review by review, against what the
  *       sample's generator planned each review to say, as JSON.
+ *   npm run -s absa -- change-claims [--count 1800]
+ *       the changes the insights claim on ten generated samples against the sample's story.
  */
 import { parseCommandLine, printUsage, runCommandLine, usageError } from '../../src/cli.js';
 import { main as predictMain } from '../../src/insights/absa/cli.js';
 import { MODEL_NAMES, type ModelName } from '../../src/insights/absa/index.js';
 import { runCv } from './internal/absa-cv.js';
+import { runChangeClaims } from './internal/change-claims.js';
 import { runSampleEval } from './internal/sample-eval.js';
 import { runSurveyEval } from './internal/survey-eval.js';
 
@@ -25,6 +28,7 @@ const USAGE = `Usage: npm run -s absa -- predict --model <name>
        npm run -s absa -- cv --model <name> [--folds 10] [--limit-folds N] [--record]
        npm run -s absa -- survey-eval
        npm run -s absa -- sample-eval
+       npm run -s absa -- change-claims [--count <n>]
 
 predict  reads JSON lines {"id", "text", "categories"?} on stdin, writes {"id", "categories"}
 cv       reruns the fixed-fold cross-validation of a model and prints the figures as JSON;
@@ -35,12 +39,15 @@ survey-eval  the shipped dealership model on the held-out survey comments: per q
 sample-eval  the shipped dealership model on the bundled sample against the generator's plan:
          per aspect, the share of reviews planned to mention it where it is found, the reviews
          where it is found unplanned, the polarity agreement; and the planted wait-time change
+change-claims  the changes ("got better", "got worse") the insights claim on ten generated
+         samples (seeds 1 to 10), against the two the sample's story makes
 
 Options:
   --model <name>      ${MODEL_NAMES.join(', ')}
   --folds <n>         folds of the split (default 10)
   --limit-folds <n>   run only the first n folds
   --record            store the figures in models/metrics.json
+  --count <n>         reviews in each generated sample (change-claims; default 1800)
   -h, --help          this text`;
 
 const CLI = { name: 'absa', usage: USAGE };
@@ -53,6 +60,7 @@ async function main(argv: readonly string[]): Promise<number> {
       folds: { type: 'string', default: '10' },
       'limit-folds': { type: 'string' },
       record: { type: 'boolean', default: false },
+      count: { type: 'string', default: '1800' },
     });
     if (args === null) return printUsage(CLI);
     const { values, positionals } = args;
@@ -64,8 +72,16 @@ async function main(argv: readonly string[]): Promise<number> {
       process.stdout.write(`${JSON.stringify(runSampleEval(), null, 2)}\n`);
       return 0;
     }
+    if (positionals[0] === 'change-claims' && positionals.length === 1) {
+      const count = Number(values.count);
+      if (!Number.isInteger(count) || count < 1 || count > 1_000_000) {
+        throw usageError('--count must be an integer from 1 to 1000000');
+      }
+      process.stdout.write(`${JSON.stringify(await runChangeClaims(count), null, 2)}\n`);
+      return 0;
+    }
     if (positionals[0] !== 'cv' || positionals.length > 1) {
-      throw usageError('the command is predict, cv, survey-eval or sample-eval');
+      throw usageError('the command is predict, cv, survey-eval, sample-eval or change-claims');
     }
     const model = values.model;
     if (!model || !(MODEL_NAMES as readonly string[]).includes(model)) {

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { analyzeReview, loadModel, type AbsaModel } from '../../../src/insights/absa/index.js';
 import { changeWindows, twoProportionTest } from '../../../src/insights/index.js';
-import { DEFAULT_OPTIONS, sampleTimes } from '../../sample/generate.js';
+import { DEFAULT_OPTIONS, sampleTimes, type GenerateOptions } from '../../sample/generate.js';
 import { createRng } from '../../sample/prng.js';
 import { sampleVisit } from '../../sample/visit.js';
 import type { Visit } from '../../sample/visit-types.js';
@@ -16,7 +16,7 @@ const TOPIC_CATEGORY: Record<string, string> = {
   shuttle: 'facility-amenities',
 };
 
-type Side = 'positive' | 'negative' | 'neutral';
+export type Side = 'positive' | 'negative' | 'neutral';
 
 /** How a model reads one category of the sample, review by review, against the generator's plan. */
 export interface SampleAspectScore {
@@ -58,6 +58,26 @@ function combined(polarities: readonly string[]): Side | null {
   return 'neutral';
 }
 
+/** The generator's visits of a sample (what each review was planned to say), in review order. */
+export function sampleVisits(options: GenerateOptions): Visit[] {
+  const visits: Visit[] = [];
+  for (const t of sampleTimes(options)) {
+    const index = visits.length;
+    visits.push(sampleVisit(createRng(options.seed, index + 1), index, t));
+  }
+  return visits;
+}
+
+/** A visit's plan by dealership category: negative if any opinion is, else positive if any. */
+export function planOf(v: Visit): Map<string, Side> {
+  const plan = new Map<string, string[]>();
+  for (const op of v.opinions) {
+    const category = TOPIC_CATEGORY[op.topic] ?? op.topic;
+    plan.set(category, [...(plan.get(category) ?? []), op.polarity]);
+  }
+  return new Map([...plan].map(([category, polarities]) => [category, combined(polarities)!]));
+}
+
 const pct = (x: number, n: number): number => Math.round((x / Math.max(1, n)) * 10000) / 100;
 
 function shareChange(rows: readonly { side: 'recent' | 'before'; polarity: Side | null }[]) {
@@ -91,11 +111,7 @@ export function sampleEval(model: AbsaModel): Omit<SampleEvalReport, 'command'> 
       reviews: { reviewBody?: string | null; datePublished: string }[];
     }
   ).reviews;
-  const visits: Visit[] = [];
-  for (const t of sampleTimes(DEFAULT_OPTIONS)) {
-    const index = visits.length;
-    visits.push(sampleVisit(createRng(DEFAULT_OPTIONS.seed, index + 1), index, t));
-  }
+  const visits = sampleVisits(DEFAULT_OPTIONS);
   const newest = reviews.reduce((m, r) => (r.datePublished > m ? r.datePublished : m), '');
   const { recentFrom, beforeFrom } = changeWindows(newest.slice(0, 10));
   const categories = model.categories.map((c) => c.id);
@@ -116,14 +132,10 @@ export function sampleEval(model: AbsaModel): Omit<SampleEvalReport, 'command'> 
       for (const a of s.aspects)
         read.set(a.category, [...(read.get(a.category) ?? []), a.polarity]);
     }
-    const plan = new Map<string, string[]>();
-    for (const op of v.opinions) {
-      const category = TOPIC_CATEGORY[op.topic] ?? op.topic;
-      plan.set(category, [...(plan.get(category) ?? []), op.polarity]);
-    }
+    const plan = planOf(v);
     for (const category of categories) {
       const s = scores.get(category)!;
-      const planned = combined(plan.get(category) ?? []);
+      const planned = plan.get(category) ?? null;
       const found = combined(read.get(category) ?? []);
       if (planned === null) {
         if (found !== null) s.unplanned++;
@@ -139,7 +151,7 @@ export function sampleEval(model: AbsaModel): Omit<SampleEvalReport, 'command'> 
     if (side) {
       wait.push({
         side,
-        planned: combined(plan.get('wait-time') ?? []),
+        planned: plan.get('wait-time') ?? null,
         read: combined(read.get('wait-time') ?? []),
       });
     }
