@@ -19,6 +19,23 @@ function table(title: string, head: string[], rows: Row[]): string {
 const pct = (k: number, n: number) => (n === 0 ? '-' : `${Math.round((k / n) * 100)}%`);
 const score = (s: number | null) => (s === null ? null : s.toFixed(2));
 
+/** The significant changes with both shares and the p-value before and after Holm's adjustment. */
+function changesTable(changes: Insights['changes']): string {
+  if (changes.length === 0) return 'No significant changes in the last 90 days.\n';
+  return table(
+    'Significant changes (last 90 days vs the 365 days before)',
+    ['aspect', 'direction', 'complaints before', 'complaints now', 'p', 'p (Holm)'],
+    changes.map((c) => [
+      c.name,
+      c.direction,
+      `${Math.round(c.before.negativeShare * 100)}% of ${c.before.mentions}`,
+      `${Math.round(c.recent.negativeShare * 100)}% of ${c.recent.mentions}`,
+      c.test.pValue,
+      c.test.adjustedPValue,
+    ]),
+  );
+}
+
 /** Renders the insights as plain-text tables for operators (`npm run insights`). */
 export function renderReport(ins: Insights, businessName: string | null): string {
   const parts: string[] = [
@@ -75,20 +92,7 @@ export function renderReport(ins: Insights, businessName: string | null): string
       ['topic', 'mentions', 'last 90 days', 'score'],
       ins.topics.map((t) => [t.name, t.mentions, t.recentMentions, score(t.score)]),
     ),
-    ins.changes.length
-      ? table(
-          'Significant changes (last 90 days vs the 365 days before)',
-          ['aspect', 'direction', 'complaints before', 'complaints now', 'p', 'p (Holm)'],
-          ins.changes.map((c) => [
-            c.name,
-            c.direction,
-            `${Math.round(c.before.negativeShare * 100)}% of ${c.before.mentions}`,
-            `${Math.round(c.recent.negativeShare * 100)}% of ${c.recent.mentions}`,
-            c.test.pValue,
-            c.test.adjustedPValue,
-          ]),
-        )
-      : 'No significant changes in the last 90 days.\n',
+    changesTable(ins.changes),
     'FAQ',
     ...ins.faq.map((f) => `  ${f.question}\n    ${f.answer}`),
     '',

@@ -12,8 +12,11 @@ import { openStore } from '../../../src/store/index.js';
 import { writeSample } from '../../sample/write-sample.js';
 import { planOf, sampleVisits } from './sample-eval.js';
 
-/** Reviews with text whose plan speaks of a category, and those planned to complain, per side. */
-type PlanCounts = Map<string, { n1: number; k1: number; n2: number; k2: number }>;
+/**
+ * Per category: reviews with text whose plan speaks of it (`mentions`) and those planned to
+ * complain (`negative`), each as [last 90 days, the 365 days before].
+ */
+type PlanCounts = Map<string, { mentions: [number, number]; negative: [number, number] }>;
 
 /**
  * What the sample's generator planned its reviews with text to say about each category, in the
@@ -32,18 +35,12 @@ function planCounts(file: string, seed: number, count: number): PlanCounts {
   const counts: PlanCounts = new Map();
   reviews.forEach((review, i) => {
     const day = review.datePublished.slice(0, 10);
-    const side = day >= recentFrom ? 1 : day >= beforeFrom ? 2 : 0;
-    if (!review.reviewBody || side === 0) return;
+    const side = day >= recentFrom ? 0 : day >= beforeFrom ? 1 : null;
+    if (!review.reviewBody || side === null) return;
     for (const [category, polarity] of planOf(visits[i]!)) {
-      const c = counts.get(category) ?? { n1: 0, k1: 0, n2: 0, k2: 0 };
-      const negative = polarity === 'negative' ? 1 : 0;
-      if (side === 1) {
-        c.n1++;
-        c.k1 += negative;
-      } else {
-        c.n2++;
-        c.k2 += negative;
-      }
+      const c = counts.get(category) ?? { mentions: [0, 0], negative: [0, 0] };
+      c.mentions[side]++;
+      if (polarity === 'negative') c.negative[side]++;
       counts.set(category, c);
     }
   });
@@ -57,8 +54,13 @@ function planCounts(file: string, seed: number, count: number): PlanCounts {
  */
 function planned(counts: PlanCounts, aspect: string, direction: 'better' | 'worse'): boolean {
   const c = counts.get(aspect);
-  if (!c || c.n1 === 0 || c.n2 === 0) return false;
-  const { z, pValue } = twoProportionTest(c.k1, c.n1, c.k2, c.n2);
+  if (!c || c.mentions[0] === 0 || c.mentions[1] === 0) return false;
+  const { z, pValue } = twoProportionTest(
+    c.negative[0],
+    c.mentions[0],
+    c.negative[1],
+    c.mentions[1],
+  );
   return pValue < 0.05 && (direction === 'worse' ? z > 0 : z < 0);
 }
 
