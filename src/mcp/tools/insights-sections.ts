@@ -65,6 +65,7 @@ export function overview(doc: Insights): Record<string, unknown> {
       beforeNegativeShare: c.before.negativeShare,
       recent: `${c.recent.from}..${c.recent.to}`,
       pValue: c.test.pValue,
+      adjustedPValue: c.test.adjustedPValue,
     })),
     topStaff: doc.entities.technicians.slice(0, 5).map((t) => ({
       name: t.name,
