@@ -1,13 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { preparedReview } from '../../../test/helpers/prepared.js';
 import type { Polarity } from '../analyzer.js';
-import {
-  addDays,
-  computeChanges,
-  holmAdjust,
-  RECENT_DAYS,
-  twoProportionTest,
-} from './changes.js';
+import { addDays, computeChanges, holmAdjust, RECENT_DAYS, twoProportionTest } from './changes.js';
 import type { PreparedReview } from './prepare.js';
 
 const CATEGORIES = [
