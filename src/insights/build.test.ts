@@ -254,7 +254,7 @@ describe('computeInsights', () => {
     });
     expect(insights.changes).toEqual([]);
     expect(insights.summary.text).toContain(
-      'Lately, nothing changed noticeably (last three months against the year before).',
+      'Lately, no clear change: no topic moved more than chance explains (last three months against the year before).',
     );
     expect(insights.summary.text).toContain(
       'The business answered 43% of reviews, typically within 12.5 hours.',

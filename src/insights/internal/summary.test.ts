@@ -77,7 +77,7 @@ describe('computeSummary', () => {
     expect(summary.text).toBe(
       'Customers praise most: cleanliness (10 of the 10 reviews that mention it), staff (40 of 42), parking (7 of 10). ' +
         'Most complaints concern price and value (7 of the 12 reviews that mention it complain), follow-up (4 of 10), wait time (2 of 10). ' +
-        'Lately, nothing changed noticeably (last three months against the year before). ' +
+        'Lately, no clear change: no topic moved more than chance explains (last three months against the year before). ' +
         'The business answered 83% of reviews, typically within 10 hours. ' +
         'How sure: these figures are read automatically from 100 reviews; the reading misses some mentions, so counts are lower bounds, and topics fewer than 20 reviews mention are indications only.',
     );
@@ -137,7 +137,7 @@ describe('computeSummary', () => {
     expect(summary.text).not.toContain('answered');
     const noMedian = computeSummary([], [], { ...RESPONSES, medianResponseHours: null }, 100);
     expect(noMedian.text).toBe(
-      'Lately, nothing changed noticeably (last three months against the year before). The business answered 83% of reviews. ' +
+      'Lately, no clear change: no topic moved more than chance explains (last three months against the year before). The business answered 83% of reviews. ' +
         'How sure: these figures are read automatically from 100 reviews; the reading misses some mentions, so counts are lower bounds, and topics fewer than 20 reviews mention are indications only.',
     );
   });

@@ -99,7 +99,9 @@ export function computeSummary(
   if (weaknesses.length) parts.push(complaintsSentence(weaknesses));
   if (recent.length) parts.push(...recent.map((r) => r.statement));
   else
-    parts.push('Lately, nothing changed noticeably (last three months against the year before).');
+    parts.push(
+      'Lately, no clear change: no topic moved more than chance explains (last three months against the year before).',
+    );
   if (ownerResponses.rate !== null) {
     parts.push(
       `The business answered ${pct(ownerResponses.rate)} of reviews${ownerResponses.medianResponseHours !== null ? `, typically within ${ownerResponses.medianResponseHours} hours` : ''}.`,

@@ -84,7 +84,7 @@ function summaryLines(doc: Insights, strengths: Point[], weaknesses: Point[]): H
     html`<li><strong>Lately:</strong> ${
       lately.length
         ? `in the last three months, ${list(lately)} (see recent changes below).`
-        : 'no topic has changed noticeably in the last three months.'
+        : 'no clear change in the last three months: no topic moved more than chance explains.'
     }</li>`,
   );
   const o = doc.ownerResponses;
