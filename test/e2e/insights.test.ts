@@ -136,7 +136,9 @@ describe('GET /insights.json', () => {
       if (f.basis.reviews >= 3) expect(f.answer).toContain(String(f.basis.reviews));
     }
     for (const c of insights.changes) {
-      expect(c.test.pValue).toBeLessThan(c.test.alpha);
+      // Claimed when Holm's adjusted p-value is under alpha; the raw one is never above it.
+      expect(c.test.adjustedPValue).toBeLessThan(c.test.alpha);
+      expect(c.test.pValue).toBeLessThanOrEqual(c.test.adjustedPValue);
       expect(c.recent.to).toBe(reviews[0]!.date);
     }
     for (const s of [...insights.summary.strengths, ...insights.summary.weaknesses]) {

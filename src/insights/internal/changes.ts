@@ -12,7 +12,7 @@ const ALPHA = 0.05;
  * calls a topic an indication only. It also keeps the z-test's normal approximation honest (at
  * least five expected complaints and five expected others for any share from 25 to 75 %).
  */
-export const MIN_MENTIONS = 20;
+const MIN_MENTIONS = 20;
 
 /** Adds days to a YYYY-MM-DD date. */
 export function addDays(date: string, days: number): string {
