@@ -17,6 +17,12 @@ interface LabelRecord {
   sha256: string;
   aspects: [string, Polarity][];
   split: 'train' | 'test';
+  /**
+   * The labels train category detection only. Set on the survey lines labelled whole (issue 32,
+   * sixth pass): their polarities are all the survey's suggestions, negative, and as polarity
+   * examples they taught the model that any mention of the work or the staff is a complaint.
+   */
+  detectionOnly?: boolean;
 }
 
 /** The hand-labelled dealership sentences, split into the fixed train and test parts. */
@@ -53,7 +59,12 @@ export function readDealershipLabels(labelsPath: string, dataDir: string): Deale
     const id = `${record.file}#${record.review ?? record.line}@${record.start}`;
     if (hash !== record.sha256) throw new Error(`label source changed: ${id}`);
     const aspects = record.aspects.map(([category, polarity]) => ({ category, polarity }));
-    out[record.split].push({ id, text, aspects });
+    out[record.split].push({
+      id,
+      text,
+      aspects,
+      ...(record.detectionOnly && { detectionOnly: true }),
+    });
   }
   return out;
 }
