@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { requireSharedData, sharedDataDir } from '../../tools/paths.js';
-import { dealershipData } from '../../tools/absa/training/index.js';
+import { join } from 'node:path';
+import { dealershipData, readDealershipLabels, repoRoot } from '../../tools/absa/training/index.js';
 import {
   surveyComments,
   surveyWeakLabels,
@@ -33,6 +34,15 @@ describe('the survey comments the dealership model trains on', () => {
     const whole = new Set(gold.filter((s) => s.detectionOnly).map((s) => s.id.split('@')[0]));
     expect(whole.size).toBeGreaterThan(500);
     expect(comments.filter((c) => c.heldOut && whole.has(c.key))).toEqual([]);
+  });
+
+  it('keep the question-2 labels (not trained on) valid and out of the held-out quarter', () => {
+    const path = join(repoRoot(), 'data-labels', 'dealership-sentences-q2.jsonl');
+    const { train, test } = readDealershipLabels(path, sharedDataDir());
+    expect(test).toEqual([]);
+    expect(train.length).toBe(602);
+    const lines = new Set(train.map((s) => s.id.split('@')[0]));
+    expect(comments.filter((c) => c.heldOut && lines.has(c.key))).toEqual([]);
   });
 
   it('read question 4 as condition as well as cleanliness when no cleaning word is named', () => {
