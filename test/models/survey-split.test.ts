@@ -1,6 +1,7 @@
-import { describe, expect, it } from 'vitest';
-import { requireSharedData, sharedDataDir } from '../../tools/paths.js';
 import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { labelledLines } from '../../tools/absa/internal/survey-eval.js';
+import { requireSharedData, sharedDataDir } from '../../tools/paths.js';
 import { dealershipData, readDealershipLabels, repoRoot } from '../../tools/absa/training/index.js';
 import {
   surveyComments,
@@ -31,7 +32,7 @@ describe('the survey comments the dealership model trains on', () => {
     // Issue 32's sixth pass labelled every training line of questions 1, 3 and 5 (detection only);
     // the held-out quarter it is scored on must not be among them.
     const { gold } = dealershipData({ weakWeight: 0, transferWeight: 0, seed: false });
-    const whole = new Set(gold.filter((s) => s.detectionOnly).map((s) => s.id.split('@')[0]));
+    const whole = labelledLines(gold.filter((s) => s.detectionOnly));
     expect(whole.size).toBeGreaterThan(500);
     expect(comments.filter((c) => c.heldOut && whole.has(c.key))).toEqual([]);
   });
@@ -41,7 +42,7 @@ describe('the survey comments the dealership model trains on', () => {
     const { train, test } = readDealershipLabels(path, sharedDataDir());
     expect(test).toEqual([]);
     expect(train.length).toBe(602);
-    const lines = new Set(train.map((s) => s.id.split('@')[0]));
+    const lines = labelledLines(train);
     expect(comments.filter((c) => c.heldOut && lines.has(c.key))).toEqual([]);
   });
 
