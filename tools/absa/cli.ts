@@ -4,9 +4,9 @@
  *   npm run -s absa -- predict --model <semeval14-restaurants|mams-acsa|dealership>
  *       the shipped models on JSON lines (the same as `dealer-reviews absa predict`)
  *   npm run -s absa -- cv --model <name> [--folds 10] [--limit-folds N] [--record]
- *       reruns the fixed-fold cross-validation (dealership: on its train split, plus the test split)
- *       and prints the figures as JSON; --record stores them in models/metrics.json. Needs the
- *       shared data in ../shared/data.
+ *       reruns the fixed-fold cross-validation (dealership: on its train split, plus the test split
+ *       and, on a full run, the detection thresholds its folds choose) and prints the figures as
+ *       JSON; --record stores them in models/metrics.json. Needs the shared data in ../shared/data.
  *   npm run -s absa -- survey-eval
  *       the shipped dealership model on the held-out survey comments (issue 32's recall) and its
  *       precision on the hand-labelled test third, as JSON.
@@ -31,7 +31,8 @@ const USAGE = `Usage: npm run -s absa -- predict --model <name>
        npm run -s absa -- change-claims [--count <n>]
 
 predict  reads JSON lines {"id", "text", "categories"?} on stdin, writes {"id", "categories"}
-cv       reruns the fixed-fold cross-validation of a model and prints the figures as JSON;
+cv       reruns the fixed-fold cross-validation of a model and prints the figures as JSON
+         (dealership, all folds: also the detection thresholds the folds choose, thresholdChoice);
          needs the shared evaluation data in ../shared/data
 survey-eval  the shipped dealership model on the held-out survey comments: per question, the
          share of comments that get the question's aspect and the share that get none; and

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MODEL_NAMES } from '../../../src/insights/absa/index.js';
+import { trainConfig } from '../../../tools/absa/training/index.js';
 import { recordedScores } from './check.js';
 
 describe('recorded benchmark scores', () => {
@@ -11,5 +12,15 @@ describe('recorded benchmark scores', () => {
       expect(full!.crossValidation.foldsRun).toBe(10);
       expect(full!.command).toContain(`--model ${model}`);
     }
+  });
+
+  it('trains the dealership model with the thresholds its recorded cross-validation chose', () => {
+    const choice = recordedScores().dealership?.['10-fold']?.thresholdChoice;
+    expect(choice, 'no recorded threshold choice').toBeDefined();
+    const config = trainConfig('dealership');
+    const shipped = Object.fromEntries(
+      config.categories.map((c) => [c.id, config.thresholds?.[c.id] ?? config.threshold]),
+    );
+    expect(shipped).toEqual(choice!.thresholds);
   });
 });

@@ -9,12 +9,17 @@ import {
   ensureTrainingEmbeddings,
   evaluate,
   repoRoot,
+  scoreHeldOut,
   SEED,
+  THRESHOLD_SHRINK,
+  thresholdChoice,
   toScores,
   trainConfig,
   trainModel,
   type CvResult,
+  type ScoredSentence,
   type Scores,
+  type ThresholdChoice,
 } from '../training/index.js';
 import { requireSharedData } from '../../paths.js';
 import { labelledLines, surveyRecall, type SurveyReport } from './survey-eval.js';
@@ -30,6 +35,11 @@ export interface CvReport {
   challengeSet?: Scores & { sentences: number };
   /** Dealership only: the same model on the held-out survey comments (`absa survey-eval`). */
   surveyHeldOut?: SurveyReport;
+  /**
+   * Dealership, full runs only: the per-category detection thresholds the out-of-fold
+   * probabilities choose (`thresholdChoice`); the shipped configuration's `thresholds` are these.
+   */
+  thresholdChoice?: ThresholdChoice;
 }
 
 /** The key of a fold configuration in `models/metrics.json`, e.g. `10-fold` or `10-fold-first-1`. */
@@ -75,12 +85,21 @@ export async function runCv(
     const challenge = dealershipChallenge();
     await ensureTrainingEmbeddings(config, [...train, ...test, ...challenge]);
     const extra = train.filter((s) => !gold.includes(s));
-    const crossValidation = crossValidate(gold, config, { ...options, extraTraining: extra });
+    const outOfFold: ScoredSentence[][] = [];
+    const crossValidation = crossValidate(gold, config, {
+      ...options,
+      extraTraining: extra,
+      onFold: (foldModel, heldOut) => outOfFold.push(scoreHeldOut(foldModel, heldOut)),
+    });
     const model = modelFromFile(trainModel(train, config), config.clusters, config.vectors);
     const testSplit = { ...toScores(evaluate(model, test)), sentences: test.length };
     const challengeSet = { ...toScores(evaluate(model, challenge)), sentences: challenge.length };
     const surveyHeldOut = surveyRecall(model, labelledLines(gold));
     report = { model: name, command, crossValidation, testSplit, challengeSet, surveyHeldOut };
+    if (limit >= folds) {
+      const ids = config.categories.map((c) => c.id);
+      report.thresholdChoice = thresholdChoice(outOfFold, ids, config.threshold, THRESHOLD_SHRINK);
+    }
   } else {
     const data = benchmarkData(name);
     await ensureTrainingEmbeddings(config, data);

@@ -1,4 +1,4 @@
-import { modelFromFile } from '../../../src/insights/absa/model.js';
+import { modelFromFile, type AbsaModel } from '../../../src/insights/absa/model.js';
 import type { LabelledSentence } from './datasets.js';
 import { stratifiedFolds } from './folds.js';
 import { evaluate, toScores, type Scores } from './metrics.js';
@@ -12,6 +12,8 @@ export interface CvOptions {
   limitFolds?: number;
   /** Extra sentences added to every training fold but never tested on (e.g. weak labels). */
   extraTraining?: readonly LabelledSentence[];
+  /** Called with each fold's model and held-out sentences (e.g. to keep out-of-fold scores). */
+  onFold?: (model: AbsaModel, test: readonly LabelledSentence[]) => void;
 }
 
 /** Per-fold scores, their mean and (sample) standard deviation. */
@@ -49,6 +51,7 @@ export function crossValidate(
     const test = data.filter((_, i) => assignment[i] === f);
     const model = modelFromFile(trainModel(train, config), config.clusters, config.vectors);
     perFold.push(toScores(evaluate(model, test)));
+    options.onFold?.(model, test);
   }
   const keys = [
     'detectionPrecision',

@@ -70,18 +70,29 @@ export function readDealershipLabels(labelsPath: string, dataDir: string): Deale
 }
 
 /**
- * Reads hand-written seed sentences (`data-labels/dealership-seed.jsonl`: `{text, aspects}` written
- * by the annotator, not taken from any data set). They cover phrasings and categories the labelled
- * reviews lack and are used for training only, never for scoring.
+ * Reads hand-written seed sentences (`data-labels/dealership-seed.jsonl`: `{text, aspects,
+ * detectionOnly?}` written by the annotator, not taken from any data set). They cover phrasings and
+ * categories the labelled reviews lack and are used for training only, never for scoring. A seed
+ * marked `detectionOnly` teaches which aspect a phrasing is about and leaves its polarity, and the
+ * aspect's polarity balance, alone.
  */
 export function readSeedLabels(path: string): LabelledSentence[] {
   return readFileSync(path, 'utf8')
     .split('\n')
     .filter((l) => l.trim())
     .map((l, i) => {
-      const r = JSON.parse(l) as { text: string; aspects: [string, Polarity][] };
+      const r = JSON.parse(l) as {
+        text: string;
+        aspects: [string, Polarity][];
+        detectionOnly?: boolean;
+      };
       const aspects = r.aspects.map(([category, polarity]) => ({ category, polarity }));
-      return { id: `seed#${i + 1}`, text: r.text, aspects };
+      return {
+        id: `seed#${i + 1}`,
+        text: r.text,
+        aspects,
+        ...(r.detectionOnly && { detectionOnly: true }),
+      };
     });
 }
 

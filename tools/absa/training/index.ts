@@ -3,6 +3,7 @@ export {
   dealershipChallenge,
   dealershipData,
   SEED,
+  THRESHOLD_SHRINK,
   trainConfig,
   TRANSFER_WEIGHT,
   WEAK_WEIGHT,
@@ -17,5 +18,7 @@ export { stratifiedFolds } from './folds.js';
 export { evaluate, toScores } from './metrics.js';
 export type { EvaluationCounts, Scores } from './metrics.js';
 export { repoRoot, sharedDataDir } from '../../paths.js';
+export { chooseThresholds, scoreHeldOut, thresholdChoice } from './thresholds.js';
+export type { ScoredSentence, ThresholdChoice } from './thresholds.js';
 export { ensureTrainingEmbeddings, trainModel } from './train-model.js';
 export type { TrainConfig } from './train-model.js';

@@ -35,20 +35,25 @@ export const HELD_OUT_EVERY = 4;
 const NOTHING =
   /^(no improvement|nothing( to improve| needs? (to be )?improv\w*)?$|none$|no comments?$|no suggestions?$|(all|everything) (are|is) (fine|good|ok)$)/;
 
+/** The interviewer's note that the respondent gave no answer ("respondent did not answer how to improve"). */
+const NO_ANSWER =
+  /^respondent (did not|was not|not|ca n ?t|can ?not|could not)( able to)? (answer|suggest)\w*( (how|what|on|any\w*)( [a-z]+){0,4})?$/;
+
 /**
  * Whether a comment only says nothing needs improving: after lower-casing and keeping only letters
  * and spaces, it starts with "no improvement" ("no improvement require", "no improvement require
  * all are fine", "no improvement requires because ...": an answer without a complaint), or it is
  * exactly "nothing", "nothing to improve", "none", "no comment(s)", "no suggestion(s)", "all are
- * fine", "everything is good" (or fine, ok). Such comments carry no aspect: they are neither weak
- * labels nor scored.
+ * fine", "everything is good" (or fine, ok); or it is the interviewer's note that the respondent
+ * gave no answer ("respondent did not answer how to improve", "respondent could not suggest
+ * anything"). Such comments carry no aspect: they are neither weak labels nor scored.
  */
 export function nothingToImprove(text: string): boolean {
   const words = text
     .toLowerCase()
     .replace(/[^a-z]+/g, ' ')
     .trim();
-  return NOTHING.test(words);
+  return NOTHING.test(words) || NO_ANSWER.test(words);
 }
 
 /**
