@@ -50,11 +50,11 @@ describe('the survey comments the dealership model trains on', () => {
     expect(weakCategories({ question: 4, text: 'car wash was not done properly .' })).toEqual([
       'vehicle-cleanliness',
     ]);
-    expect(weakCategories({ question: 4, text: 'they should check the car properly .' })).toEqual([
+    expect(weakCategories({ question: 4, text: 'they should inspect the car well .' })).toEqual([
       'vehicle-cleanliness',
       'quality-of-work',
     ]);
-    expect(weakCategories({ question: 5, text: 'they should check the car properly .' })).toEqual([
+    expect(weakCategories({ question: 5, text: 'they should inspect the car well .' })).toEqual([
       'quality-of-work',
     ]);
   });

@@ -30,7 +30,11 @@ export interface ThresholdChoice {
 const GRID = [0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7];
 const SHRINKS = [0, 0.25, 0.5, 0.75, 1];
 
-/** The held-out sentences' detection probabilities (sentences labelled for polarity only skipped). */
+/**
+ * The held-out sentences' detection probabilities (sentences labelled for polarity only skipped),
+ * for a model without a sentence encoder (the dealership model's; the encoder's embeddings would
+ * have to be prepared first).
+ */
 export function scoreHeldOut(
   model: AbsaModel,
   test: readonly LabelledSentence[],
