@@ -46,6 +46,41 @@ describe('the survey comments the dealership model trains on', () => {
     expect(comments.filter((c) => c.heldOut && lines.has(c.key))).toEqual([]);
   });
 
+  it('rotate the held-out quarter for survey-cv: four quarters, each comment in exactly one', () => {
+    const quarters = [0, 1, 2, 3].map((q) => surveyComments(sharedDataDir(), q));
+    expect(quarters[0]).toEqual(comments);
+    const heldBy = new Map<string, number[]>();
+    quarters.forEach((all, q) =>
+      all
+        .filter((c) => c.heldOut)
+        .forEach((c) => heldBy.set(c.key, [...(heldBy.get(c.key) ?? []), q])),
+    );
+    expect(heldBy.size).toBe(comments.length);
+    expect([...heldBy.values()].filter((qs) => qs.length !== 1)).toEqual([]);
+  });
+
+  it('train a survey-cv model on no line of its quarter, hand-labelled lines included', () => {
+    const quarter = 2;
+    const held = new Set(
+      surveyComments(sharedDataDir(), quarter)
+        .filter((c) => c.heldOut)
+        .map((c) => c.key),
+    );
+    const shipped = dealershipData({ weakCleaning: null, transferWeight: 0, seed: false });
+    const lines = (sentences: readonly { id: string }[]): string[] =>
+      sentences.map((s) => s.id.split('@')[0]!).filter((line) => held.has(line));
+    // The shipped model trains on this quarter: hand labels of questions 1, 3 and 5, weak labels.
+    expect(lines(shipped.train).length).toBeGreaterThan(1000);
+    const rotated = dealershipData({
+      weakCleaning: null,
+      transferWeight: 0,
+      seed: false,
+      surveyQuarter: quarter,
+    });
+    expect(lines(rotated.train)).toEqual([]);
+    expect(rotated.train.length).toBeGreaterThan(shipped.train.length / 2);
+  });
+
   it('read question 4 as condition as well as cleanliness when no cleaning word is named', () => {
     expect(weakCategories({ question: 4, text: 'car wash was not done properly .' })).toEqual([
       'vehicle-cleanliness',

@@ -10,6 +10,9 @@
  *   npm run -s absa -- survey-eval
  *       the shipped dealership model on the held-out survey comments (issue 32's recall) and its
  *       precision on the hand-labelled test third, as JSON.
+ *   npm run -s absa -- survey-cv [--quarters 0,1,2,3]
+ *       the same recall on every survey comment: one dealership model trained without each quarter
+ *       of the survey and scored on it, pooled (about 80 s of training a quarter).
  *   npm run -s absa -- sample-eval
  *       the shipped dealership model on the bundled sample, review by review, against what the
  *       sample's generator planned each review to say, as JSON.
@@ -22,11 +25,13 @@ import { MODEL_NAMES, type ModelName } from '../../src/insights/absa/index.js';
 import { runCv } from './internal/absa-cv.js';
 import { runChangeClaims } from './internal/change-claims.js';
 import { runSampleEval } from './internal/sample-eval.js';
+import { runSurveyCv } from './internal/survey-cv.js';
 import { runSurveyEval } from './internal/survey-eval.js';
 
 const USAGE = `Usage: npm run -s absa -- predict --model <name>
        npm run -s absa -- cv --model <name> [--folds 10] [--limit-folds N] [--record]
        npm run -s absa -- survey-eval
+       npm run -s absa -- survey-cv [--quarters 0,1,2,3]
        npm run -s absa -- sample-eval
        npm run -s absa -- change-claims [--count <n>]
 
@@ -37,6 +42,9 @@ cv       reruns the fixed-fold cross-validation of a model and prints the figure
 survey-eval  the shipped dealership model on the held-out survey comments: per question, the
          share of comments that get the question's aspect and the share that get none; and
          detection precision on the hand-labelled test third
+survey-cv  the same recall on every survey comment: for each quarter of the survey, a dealership
+         model trained without it (hand labels included) and scored on it; pooled, and for
+         questions 1, 3 and 5 how many comments their hand labels say are about the question
 sample-eval  the shipped dealership model on the bundled sample against the generator's plan:
          per aspect, the share of reviews planned to mention it where it is found, the reviews
          where it is found unplanned, the polarity agreement; and the planted wait-time change
@@ -49,6 +57,7 @@ Options:
   --limit-folds <n>   run only the first n folds
   --record            store the figures in models/metrics.json
   --count <n>         reviews in each generated sample (change-claims; default 1800)
+  --quarters <list>   survey quarters to hold out in turn (survey-cv; default 0,1,2,3)
   -h, --help          this text`;
 
 const CLI = { name: 'absa', usage: USAGE };
@@ -62,11 +71,20 @@ async function main(argv: readonly string[]): Promise<number> {
       'limit-folds': { type: 'string' },
       record: { type: 'boolean', default: false },
       count: { type: 'string', default: '1800' },
+      quarters: { type: 'string', default: '0,1,2,3' },
     });
     if (args === null) return printUsage(CLI);
     const { values, positionals } = args;
     if (positionals[0] === 'survey-eval' && positionals.length === 1) {
       process.stdout.write(`${JSON.stringify(runSurveyEval(), null, 2)}\n`);
+      return 0;
+    }
+    if (positionals[0] === 'survey-cv' && positionals.length === 1) {
+      const quarters = values.quarters.split(',').map(Number);
+      if (!/^[0-3](,[0-3])*$/.test(values.quarters) || new Set(quarters).size < quarters.length) {
+        throw usageError('--quarters must list distinct quarters from 0 to 3, e.g. 0,1,2,3');
+      }
+      process.stdout.write(`${JSON.stringify(await runSurveyCv(quarters), null, 2)}\n`);
       return 0;
     }
     if (positionals[0] === 'sample-eval' && positionals.length === 1) {
@@ -82,7 +100,9 @@ async function main(argv: readonly string[]): Promise<number> {
       return 0;
     }
     if (positionals[0] !== 'cv' || positionals.length > 1) {
-      throw usageError('the command is predict, cv, survey-eval, sample-eval or change-claims');
+      throw usageError(
+        'the command is predict, cv, survey-eval, survey-cv, sample-eval or change-claims',
+      );
     }
     const model = values.model;
     if (!model || !(MODEL_NAMES as readonly string[]).includes(model)) {

@@ -35,7 +35,29 @@ export interface SurveyReport {
   overall: SurveyRecall;
 }
 
-const pct = (x: number, n: number): number => Math.round((x / Math.max(1, n)) * 10000) / 100;
+/** `x` of `n` as a percentage with two decimals (0 when `n` is 0). */
+export const pct = (x: number, n: number): number => Math.round((x / Math.max(1, n)) * 10000) / 100;
+
+/** The recall of several disjoint sets of comments taken together. */
+export function pooledRecall(parts: readonly SurveyRecall[]): SurveyRecall {
+  const sum = (key: 'comments' | 'withQuestionAspect' | 'withoutAspect'): number =>
+    parts.reduce((total, p) => total + p[key], 0);
+  const comments = sum('comments');
+  return {
+    comments,
+    withQuestionAspect: sum('withQuestionAspect'),
+    withoutAspect: sum('withoutAspect'),
+    recall: pct(sum('withQuestionAspect'), comments),
+    noAspectShare: pct(sum('withoutAspect'), comments),
+  };
+}
+
+/** The categories a model finds in a comment, in any of its sentences. */
+export function foundCategories(model: AbsaModel, text: string): Set<string> {
+  return new Set(
+    analyzeReview(model, text).sentences.flatMap((s) => s.aspects.map((a) => a.category)),
+  );
+}
 
 function recallOf(found: readonly Set<string>[], category: (i: number) => string): SurveyRecall {
   const withQuestionAspect = found.filter((f, i) => f.has(category(i))).length;
@@ -54,19 +76,19 @@ function recallOf(found: readonly Set<string>[], category: (i: number) => string
  * comment (all its sentences, as `analyzeReview` splits it) should get the category its question
  * asks about (`SURVEY_QUESTION_CATEGORY`), and should get some aspect. Held-out comments that say
  * nothing needs improving, or that are in `trainedOn` (hand-labelled train lines, `file#line`), are
- * skipped and counted.
+ * skipped and counted. `quarter` is the held-out quarter (`surveyComments`; 0, the fixed one, for
+ * the shipped model).
  */
-export function surveyRecall(model: AbsaModel, trainedOn: ReadonlySet<string>): SurveyReport {
-  const heldOut = surveyComments(sharedDataDir()).filter((c) => c.heldOut);
+export function surveyRecall(
+  model: AbsaModel,
+  trainedOn: ReadonlySet<string>,
+  quarter = 0,
+): SurveyReport {
+  const heldOut = surveyComments(sharedDataDir(), quarter).filter((c) => c.heldOut);
   const scored: SurveyComment[] = heldOut.filter(
     (c) => !c.nothingToImprove && !trainedOn.has(c.key),
   );
-  const found = scored.map(
-    (c) =>
-      new Set(
-        analyzeReview(model, c.text).sentences.flatMap((s) => s.aspects.map((a) => a.category)),
-      ),
-  );
+  const found = scored.map((c) => foundCategories(model, c.text));
   const category = (i: number): string => SURVEY_QUESTION_CATEGORY[scored[i]!.question]!;
   const perQuestion = Object.keys(SURVEY_QUESTION_CATEGORY).map((key) => {
     const question = Number(key);
@@ -78,7 +100,9 @@ export function surveyRecall(model: AbsaModel, trainedOn: ReadonlySet<string>): 
     return { question, category: SURVEY_QUESTION_CATEGORY[question]!, ...r };
   });
   return {
-    rule: `every ${HELD_OUT_EVERY}th non-empty line of each dev/qN.txt`,
+    rule:
+      `every ${HELD_OUT_EVERY}th non-empty line of each dev/qN.txt` +
+      (quarter === 0 ? '' : `, from non-empty line ${HELD_OUT_EVERY - quarter}`),
     skipped: {
       nothingToImprove: heldOut.filter((c) => c.nothingToImprove).length,
       trainedOn: heldOut.filter((c) => !c.nothingToImprove && trainedOn.has(c.key)).length,

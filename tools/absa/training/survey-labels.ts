@@ -23,7 +23,7 @@ export interface SurveyComment {
   /** `dealer-service-survey-in/dev/qN.txt#line` (1-based), as the hand labels name lines. */
   key: string;
   text: string;
-  /** In the held-out part: every 4th non-empty line of its file, never trained on. */
+  /** In the held-out quarter (by default every 4th non-empty line of its file), never trained on. */
   heldOut: boolean;
   /** Says only that nothing needs improving: it carries no aspect (see {@link nothingToImprove}). */
   nothingToImprove: boolean;
@@ -58,10 +58,12 @@ export function nothingToImprove(text: string): boolean {
 
 /**
  * The survey comments of the development files, in file order, each with its question, whether it
- * is held out (every {@link HELD_OUT_EVERY}th non-empty line of its file, counting from the first)
- * and whether it says nothing needs improving.
+ * is held out and whether it says nothing needs improving. The held-out part is a quarter: the
+ * `quarter`th of every {@link HELD_OUT_EVERY} non-empty lines of each file. Quarter 0 (every
+ * fourth line, counting from the first) is the fixed part the shipped model never trains on;
+ * quarters 1 to 3 rotate it for `absa survey-cv`.
  */
-export function surveyComments(dataDir: string): SurveyComment[] {
+export function surveyComments(dataDir: string, quarter = 0): SurveyComment[] {
   const out: SurveyComment[] = [];
   for (let q = 1; q <= 10; q++) {
     const file = `dealer-service-survey-in/dev/q${q}.txt`;
@@ -75,7 +77,7 @@ export function surveyComments(dataDir: string): SurveyComment[] {
           question: q,
           key: `${file}#${i + 1}`,
           text,
-          heldOut: nonEmpty % HELD_OUT_EVERY === 0,
+          heldOut: (nonEmpty + quarter) % HELD_OUT_EVERY === 0,
           nothingToImprove: nothingToImprove(text),
         });
       });
@@ -134,15 +136,16 @@ export function weakSentenceCategories(
  * their polarity (negative, as the survey asks what should be improved) is a guess, so the polarity
  * model never sees them. Held-out comments (never trained on: they are the survey evaluation),
  * comments saying nothing needs improving and the lines in `exclude` (`file#line`, the
- * hand-labelled ones) are skipped.
+ * hand-labelled ones) are skipped. `quarter` is the held-out quarter ({@link surveyComments}).
  */
 export function surveyWeakLabels(
   dataDir: string,
   exclude: ReadonlySet<string>,
   weight: number,
   unlabelled: readonly string[] = [],
+  quarter = 0,
 ): LabelledSentence[] {
-  return surveyComments(dataDir)
+  return surveyComments(dataDir, quarter)
     .filter((c) => !c.heldOut && !c.nothingToImprove && !exclude.has(c.key))
     .flatMap((c) =>
       splitSentences(c.text).map((s) => ({
