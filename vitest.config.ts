@@ -10,6 +10,7 @@ const LONG_RUNNING = [
   'test/models/recorded-scores/mams-acsa.test.ts',
   'test/models/recorded-scores/semeval14-restaurants.test.ts',
   'test/models/recorded-scores/dealership.test.ts',
+  'test/models/recorded-scores/survey-cv.test.ts',
   'test/models/train-determinism.test.ts',
 ];
 

@@ -10,9 +10,10 @@
  *   npm run -s absa -- survey-eval
  *       the shipped dealership model on the held-out survey comments (issue 32's recall) and its
  *       precision on the hand-labelled test third, as JSON.
- *   npm run -s absa -- survey-cv [--quarters 0,1,2,3]
+ *   npm run -s absa -- survey-cv [--quarters 0,1,2,3] [--record]
  *       the same recall on every survey comment: one dealership model trained without each quarter
- *       of the survey and scored on it, pooled (about 80 s of training a quarter).
+ *       of the survey and scored on it, pooled (about 80 s of training a quarter); --record stores
+ *       a run of all four in models/metrics.json.
  *   npm run -s absa -- sample-eval
  *       the shipped dealership model on the bundled sample, review by review, against what the
  *       sample's generator planned each review to say, as JSON.
@@ -31,7 +32,7 @@ import { runSurveyEval } from './internal/survey-eval.js';
 const USAGE = `Usage: npm run -s absa -- predict --model <name>
        npm run -s absa -- cv --model <name> [--folds 10] [--limit-folds N] [--record]
        npm run -s absa -- survey-eval
-       npm run -s absa -- survey-cv [--quarters 0,1,2,3]
+       npm run -s absa -- survey-cv [--quarters 0,1,2,3] [--record]
        npm run -s absa -- sample-eval
        npm run -s absa -- change-claims [--count <n>]
 
@@ -55,7 +56,7 @@ Options:
   --model <name>      ${MODEL_NAMES.join(', ')}
   --folds <n>         folds of the split (default 10)
   --limit-folds <n>   run only the first n folds
-  --record            store the figures in models/metrics.json
+  --record            store the figures in models/metrics.json (cv; survey-cv of all quarters)
   --count <n>         reviews in each generated sample (change-claims; default 1800)
   --quarters <list>   survey quarters to hold out in turn (survey-cv; default 0,1,2,3)
   -h, --help          this text`;
@@ -84,7 +85,11 @@ async function main(argv: readonly string[]): Promise<number> {
       if (!/^[0-3](,[0-3])*$/.test(values.quarters) || new Set(quarters).size < quarters.length) {
         throw usageError('--quarters must list distinct quarters from 0 to 3, e.g. 0,1,2,3');
       }
-      process.stdout.write(`${JSON.stringify(await runSurveyCv(quarters), null, 2)}\n`);
+      if (values.record && quarters.length < 4) {
+        throw usageError('--record needs all four quarters');
+      }
+      const report = await runSurveyCv(quarters, values.record);
+      process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
       return 0;
     }
     if (positionals[0] === 'sample-eval' && positionals.length === 1) {

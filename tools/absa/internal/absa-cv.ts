@@ -52,12 +52,13 @@ export function metricsPath(): string {
   return join(repoRoot(), 'models', 'metrics.json');
 }
 
-function record(report: CvReport, key: string): void {
+/** Stores `figures` in `models/metrics.json` under the model's `key`, replacing what was there. */
+export function recordFigures(model: ModelName, key: string, figures: unknown): void {
   const path = metricsPath();
   const all = existsSync(path)
     ? (JSON.parse(readFileSync(path, 'utf8')) as Record<string, Record<string, unknown>>)
     : {};
-  all[report.model] = { ...all[report.model], [key]: report };
+  all[model] = { ...all[model], [key]: figures };
   const sorted = Object.fromEntries(Object.entries(all).sort(([a], [b]) => (a < b ? -1 : 1)));
   writeFileSync(path, `${JSON.stringify(sorted, null, 2)}\n`);
 }
@@ -105,6 +106,6 @@ export async function runCv(
     await ensureTrainingEmbeddings(config, data);
     report = { model: name, command, crossValidation: crossValidate(data, config, options) };
   }
-  if (save) record(report, cvKey(folds, limit));
+  if (save) recordFigures(name, cvKey(folds, limit), report);
   return report;
 }

@@ -11,6 +11,7 @@ import {
 } from '../training/index.js';
 import { HELD_OUT_EVERY, surveyComments } from '../training/survey-labels.js';
 import { requireSharedData, sharedDataDir } from '../../paths.js';
+import { recordFigures } from './absa-cv.js';
 import {
   foundCategories,
   pct,
@@ -120,9 +121,13 @@ function ceilingOf(
  * it; the four quarters are then pooled. For questions 1, 3 and 5, whose training lines are
  * labelled whole by hand, it also reports how many held-out comments their hand labels say are
  * about the question's aspect. About 80 s of training a quarter; quarter 0's model differs from the
- * shipped one only by its 31 hand-labelled lines.
+ * shipped one only by its 31 hand-labelled lines. With `save`, a run of all four quarters is
+ * recorded in `models/metrics.json` as `dealership.surveyCv`.
  */
-export async function runSurveyCv(quarters: readonly number[]): Promise<SurveyCvReport> {
+export async function runSurveyCv(
+  quarters: readonly number[],
+  save = false,
+): Promise<SurveyCvReport> {
   requireSharedData();
   const config = trainConfig('dealership');
   const hand = handLabelsByLine();
@@ -151,9 +156,9 @@ export async function runSurveyCv(quarters: readonly number[]): Promise<SurveyCv
       parts.reduce((total, p) => total + p[k], 0);
     return ceilingOf(question, sum('labelled'), sum('aboutQuestion'), sum('found'));
   });
-  const all = quarters.length === HELD_OUT_EVERY ? '' : ` --quarters ${quarters.join(',')}`;
-  return {
-    command: `npm run -s absa -- survey-cv${all}`,
+  const all = quarters.length === HELD_OUT_EVERY;
+  const report: SurveyCvReport = {
+    command: `npm run -s absa -- survey-cv${all ? '' : ` --quarters ${quarters.join(',')}`}`,
     quarters: results,
     pooled: {
       perQuestion,
@@ -161,4 +166,9 @@ export async function runSurveyCv(quarters: readonly number[]): Promise<SurveyCv
       labelled,
     },
   };
+  if (save) {
+    if (!all) throw new Error('only a run of all four quarters is recorded');
+    recordFigures('dealership', 'surveyCv', report);
+  }
+  return report;
 }
