@@ -37,11 +37,16 @@ describe('the survey comments the dealership model trains on', () => {
     expect(comments.filter((c) => c.heldOut && whole.has(c.key))).toEqual([]);
   });
 
-  it('keep the question-2 labels (not trained on) valid and out of the held-out quarter', () => {
-    const path = join(repoRoot(), 'data-labels', 'dealership-sentences-q2.jsonl');
-    const { train, test } = readDealershipLabels(path, sharedDataDir());
+  it.each([
+    ['dealership-sentences-q2.jsonl', 602],
+    ['dealership-sentences-q8.jsonl', 949],
+  ])('keep the labels of %s (not trained on) valid and out of the held-out quarter', (file, n) => {
+    const { train, test } = readDealershipLabels(
+      join(repoRoot(), 'data-labels', file),
+      sharedDataDir(),
+    );
     expect(test).toEqual([]);
-    expect(train.length).toBe(602);
+    expect(train.length).toBe(n);
     const lines = labelledLines(train);
     expect(comments.filter((c) => c.heldOut && lines.has(c.key))).toEqual([]);
   });
