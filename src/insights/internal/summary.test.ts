@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Evidence, Insights } from '../schema.js';
 import { aspectInsight } from '../../../test/helpers/aspects.js';
-import { computeSummary } from './summary.js';
+import { computeSummary, praiseLowerBound } from './summary.js';
 
 const quote = (id: string, n: number): Evidence => ({
   reviewId: `${id}-${n}`,
@@ -21,7 +21,7 @@ const ASPECTS = [
   aspect('staff', 'Staff', [40, 2, 0, 0]), // score 0.905
   aspect('cleanliness', 'Cleanliness', [10, 0, 0, 0]), // score 1
   aspect('price-value', 'Price and value', [5, 5, 0, 2]), // complaints 7 of 12
-  aspect('wait-time', 'Wait time', [8, 2, 0, 0]), // score 0.6, complaints 0.2
+  aspect('wait-time', 'Wait time', [5, 2, 0, 0]), // score 0.43, complaints 0.29
   aspect('scheduling', 'Scheduling', [0, 4, 0, 0]), // 4 mentions: too few
   aspect('follow-up', 'Follow-up', [6, 3, 0, 1]), // score 0.3 (not above it), complaints 0.4
   aspect('parking', 'Parking', [7, 0, 3, 0]), // score 0.7
@@ -54,19 +54,20 @@ const CHANGE: Insights['changes'][number] = {
 };
 
 describe('computeSummary', () => {
-  it('names the three best-scored aspects as strengths and the most complained-about as weaknesses', () => {
+  it('names the three most surely praised aspects as strengths and the most complained-about as weaknesses', () => {
     const summary = computeSummary(ASPECTS, [], RESPONSES, 100);
-    expect(summary.strengths.map((s) => s.aspect)).toEqual(['cleanliness', 'staff', 'parking']);
-    // wait-time (score 0.6) is fourth: not a strength, and at 20% of complaints a weakness.
+    // Cleanliness scores higher (10 of 10 against 40 of 42), but 40 of 42 vouches for more praise.
+    expect(summary.strengths.map((s) => s.aspect)).toEqual(['staff', 'cleanliness', 'parking']);
+    // wait-time (5 of 7 praise it) is fourth: not a strength, and at 29% of complaints a weakness.
     expect(summary.weaknesses.map((s) => s.aspect)).toEqual([
       'price-value',
       'follow-up',
       'wait-time',
     ]);
     expect(summary.strengths[0]).toEqual({
-      aspect: 'cleanliness',
-      statement: 'Cleanliness: 10 reviews mention it, 100% positively and 0% with a complaint.',
-      evidence: [quote('cleanliness', 1), quote('cleanliness', 2)],
+      aspect: 'staff',
+      statement: 'Staff: 42 reviews mention it, 95% positively and 5% with a complaint.',
+      evidence: [quote('staff', 1), quote('staff', 2)],
     });
     expect(summary.weaknesses[0]).toEqual({
       aspect: 'price-value',
@@ -75,12 +76,23 @@ describe('computeSummary', () => {
     });
     expect(summary.recent).toEqual([]);
     expect(summary.text).toBe(
-      'Customers praise most: cleanliness (10 of the 10 reviews that mention it), staff (40 of 42), parking (7 of 10). ' +
-        'Most complaints concern price and value (7 of the 12 reviews that mention it complain), follow-up (4 of 10), wait time (2 of 10). ' +
+      'Customers praise most: staff (40 of the 42 reviews that mention it), cleanliness (10 of 10), parking (7 of 10). ' +
+        'Most complaints concern price and value (7 of the 12 reviews that mention it complain), follow-up (4 of 10), wait time (2 of 7). ' +
         'Lately, no clear change: no topic moved more than chance explains (last three months against the year before). ' +
         'The business answered 83% of reviews, typically within 10 hours. ' +
         'How sure: these figures are read automatically from 100 reviews; the reading misses some mentions, so counts are lower bounds, and topics fewer than 20 reviews mention are indications only.',
     );
+  });
+
+  it('ranks praise by the lower end of its 95 % Wilson interval', () => {
+    const praise = (positive: number, mentions: number) =>
+      praiseLowerBound(aspect('a', 'A', [positive, mentions - positive, 0, 0]));
+    expect(praise(10, 10)).toBeCloseTo(0.7225, 4);
+    expect(praise(40, 42)).toBeCloseTo(0.8421, 4);
+    expect(praise(0, 10)).toBeCloseTo(0, 10);
+    expect(praiseLowerBound(aspect('none', 'None', [0, 0, 0, 0]))).toBe(0);
+    // The same share on more reviews is surer.
+    expect(praise(80, 100)).toBeGreaterThan(praise(8, 10));
   });
 
   it('ranks complaints by count as well as share, and never leaves out the most complained-about aspect', () => {

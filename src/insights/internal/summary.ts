@@ -6,6 +6,24 @@ function statement(a: AspectInsight): string {
   return `${a.name}: ${a.mentions} reviews mention it, ${pct(a.positive / a.mentions)} positively and ${pct((a.negative + a.mixed) / a.mentions)} with a complaint.`;
 }
 
+/**
+ * The lower end of the 95 % Wilson score interval of the share of an aspect's reviews that praise
+ * it: the praise the counts can vouch for. Strengths are ranked by it rather than by score, so that
+ * a hair of score on a few dozen reviews does not outrank the same praise on ten times as many
+ * (E. B. Wilson, 1927; the usual way to rank by rating with unequal counts).
+ */
+export function praiseLowerBound(a: AspectInsight): number {
+  if (a.mentions === 0) return 0;
+  const z = 1.96;
+  const n = a.mentions;
+  const p = a.positive / n;
+  const spread = z * Math.sqrt((p * (1 - p) + (z * z) / (4 * n)) / n);
+  return (p + (z * z) / (2 * n) - spread) / (1 + (z * z) / n);
+}
+
+const byPraise = (a: AspectInsight, b: AspectInsight) =>
+  praiseLowerBound(b) - praiseLowerBound(a) || b.mentions - a.mentions;
+
 const complaints = (a: AspectInsight) => a.negative + a.mixed;
 const share = (a: AspectInsight) => complaints(a) / a.mentions;
 const byCount = (a: AspectInsight, b: AspectInsight) =>
@@ -90,8 +108,10 @@ export function computeSummary(
   const rated = aspects.filter(
     (a) => a.id !== 'overall' && a.mentions >= minMentions && a.score !== null,
   );
-  const byScore = [...rated].sort((a, b) => b.score! - a.score! || b.mentions - a.mentions);
-  const strengths = byScore.filter((a) => a.score! > 0.3).slice(0, 3);
+  const strengths = rated
+    .filter((a) => a.score! > 0.3)
+    .sort(byPraise)
+    .slice(0, 3);
   const weaknesses = complained(rated, strengths);
   const recent = changes.map((c) => ({ aspect: c.aspect, statement: changeStatement(c) }));
   const parts: string[] = [];
