@@ -2,7 +2,13 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { labelledLines } from '../../tools/absa/internal/survey-eval.js';
 import { requireSharedData, sharedDataDir } from '../../tools/paths.js';
-import { dealershipData, readDealershipLabels, repoRoot } from '../../tools/absa/training/index.js';
+import { DEALERSHIP_CATEGORIES } from '../../src/insights/absa/index.js';
+import {
+  dealershipData,
+  readDealershipLabels,
+  repoRoot,
+  WEAK_WEIGHT,
+} from '../../tools/absa/training/index.js';
 import {
   surveyComments,
   surveyWeakLabels,
@@ -40,7 +46,7 @@ describe('the survey comments the dealership model trains on', () => {
   it.each([
     ['dealership-sentences-q2.jsonl', 602],
     ['dealership-sentences-q8.jsonl', 949],
-  ])('keep the labels of %s (not trained on) valid and out of the held-out quarter', (file, n) => {
+  ])('keep the labels of %s valid and out of the held-out quarter', (file, n) => {
     const { train, test } = readDealershipLabels(
       join(repoRoot(), 'data-labels', file),
       sharedDataDir(),
@@ -49,6 +55,24 @@ describe('the survey comments the dealership model trains on', () => {
     expect(train.length).toBe(n);
     const lines = labelledLines(train);
     expect(comments.filter((c) => c.heldOut && lines.has(c.key))).toEqual([]);
+  });
+
+  it("train question 8's hand labels for wait time alone, beside the same lines' weak labels", () => {
+    const { train } = dealershipData({ weakCleaning: null, transferWeight: 0, seed: false });
+    const handLabelled = train.filter((s) => s.id.includes('/q8.txt#') && s.weight === 1);
+    expect(handLabelled).toHaveLength(949);
+    for (const s of handLabelled) {
+      expect(s.unlabelled).toHaveLength(DEALERSHIP_CATEGORIES.length - 1);
+      expect(s.unlabelled).not.toContain('wait-time');
+      expect(s.aspects.every((a) => a.category === 'wait-time')).toBe(true);
+    }
+    // Some say nothing of wait time: negatives of it, no longer positives at the weak weight.
+    expect(handLabelled.filter((s) => s.aspects.length === 0).length).toBeGreaterThan(100);
+    const lines = new Set(handLabelled.map((s) => s.id.split('@')[0]));
+    const weakOfThem = train.filter(
+      (s) => s.weight === WEAK_WEIGHT && lines.has(s.id.split('@')[0]),
+    );
+    expect(weakOfThem.length).toBeGreaterThan(handLabelled.length / 2);
   });
 
   it('rotate the held-out quarter for survey-cv: four quarters, each comment in exactly one', () => {

@@ -137,3 +137,23 @@ export function restaurantPolarityTransfer(
     return [{ id: `${TRANSFER_PREFIX}${s.id}`, text: s.text, aspects, weight, polarityOnly: true }];
   });
 }
+
+/**
+ * Hand labels read for one category only: each sentence is an example of `category` (positive when
+ * its label names it, negative otherwise) at `weight`, and says nothing of the other categories
+ * (`unlabelled`), so the weak labels of the same lines keep deciding those.
+ */
+export function oneCategoryLabels(
+  sentences: readonly LabelledSentence[],
+  category: string,
+  categories: readonly string[],
+  weight: number,
+): LabelledSentence[] {
+  const unlabelled = categories.filter((c) => c !== category);
+  return sentences.map((s) => ({
+    ...s,
+    aspects: s.aspects.filter((a) => a.category === category),
+    weight,
+    unlabelled,
+  }));
+}
