@@ -66,7 +66,8 @@ describe('the survey comments the dealership model trains on', () => {
       expect(s.unlabelled).not.toContain('wait-time');
       expect(s.aspects.every((a) => a.category === 'wait-time')).toBe(true);
     }
-    // Some say nothing of wait time: negatives of it, no longer positives at the weak weight.
+    // Some say nothing of wait time: negatives of it at a hand label's weight, where their line's
+    // weak label still calls them positives at 0.12.
     expect(handLabelled.filter((s) => s.aspects.length === 0).length).toBeGreaterThan(100);
     const lines = new Set(handLabelled.map((s) => s.id.split('@')[0]));
     const weakOfThem = train.filter(
