@@ -18,10 +18,16 @@ export interface FeatureConfig {
   induced?: boolean;
   /**
    * Pretrained sentence-encoder features: the encoder's id (`internal/sentence-encoder.ts`), the
-   * scale of the sentence's embedding among detection features and that of the embedding of the
-   * category's clause (the sentence when no clause is found) among polarity features (0: none).
+   * scale of the sentence's embedding among detection features, that of the embedding of the
+   * category's clause (the sentence when no clause is found) among polarity features (0: none),
+   * and that of the whole sentence's embedding among polarity features too (absent or 0: none).
    */
-  sentenceEmbedding?: { encoder: string; detect: number; polarity: number };
+  sentenceEmbedding?: {
+    encoder: string;
+    detect: number;
+    polarity: number;
+    polaritySentence?: number;
+  };
 }
 
 /** A feature bag: feature name to value (counts for n-grams, real values for lexicon scores). */
@@ -237,9 +243,12 @@ export function polarityFeatures(
   if (p.words.includes('!')) add(bag, 'excl');
   const embedding = config.sentenceEmbedding;
   if (embedding?.polarity && p.embed) {
-    // The category's clause, not the whole sentence: aspects of one sentence can differ.
+    // The category's clause: aspects of one sentence can differ. The whole sentence's embedding
+    // may come beside it (its tone, what the clause alone leaves out), never instead of it.
     const text = clause < 0 ? p.text : clauseText(p, clause);
     addEmbedding(bag, 'uc', p.embed(text), embedding.polarity);
+    if (embedding.polaritySentence)
+      addEmbedding(bag, 'us', p.embed(p.text), embedding.polaritySentence);
   }
   add(bag, `${cat}|bias`);
   return finish(bag, config);
