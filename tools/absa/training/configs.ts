@@ -108,10 +108,11 @@ const SEMEVAL_NETWORKS: NonNullable<TrainConfig['neural']> = {
  * every aspect of a sentence towards the sentence's overall tone ("Great food but the service was
  * dreadful!" gave food negative), which the clause does not. The whole sentence's embedding
  * *beside* the clause's (`polaritySentence`, scale 6), with the polarity networks' weight cut from
- * 1 to 0.25, raised polarity on the first five folds from 75.16 to 76.08 / 76.06 / 74.13 / 77.42 /
- * 77.51 (pooled 76.23; better in each fold; the 0.25 chosen on the other four folds for each) and
+ * 1 to 0.25, raised polarity on the first five folds, pooled, from 75.16 to 76.23 (better in
+ * each fold; the 0.25 chosen for each fold on the other four) and
  * sentences whose aspects differ in polarity from 48.2 to 51.2 (docs/benchmarks.md, *SemEval
- * polarity, second look*); scale 10 scored 75.80. Scales 5/2, 8/4, 16/8 and 12/10 were within ±0.4
+ * polarity, second look*); scale 10 scored 75.80. All ten folds: 74.91 to 75.71 (folds 5 to 9,
+ * which no choice saw: 74.65 to 75.19). Scales 5/2, 8/4, 16/8 and 12/10 were within ±0.4
  * F1 and ±0.9 accuracy; a nearest-neighbour vote over the embeddings and a separate network on them
  * added nothing. On MAMS (folds 0-1, linear model) the sentence's embedding lowered detection F1
  * from 85.84 to 85.44 and the clause's embedding moved polarity from 69.75 to 70.01 (noise): MAMS
