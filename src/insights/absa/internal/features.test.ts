@@ -8,18 +8,22 @@ const embed = (text: string): Float32Array => Float32Array.of(text.length);
 const text = 'Great food but the service was dreadful!';
 const food = { id: 'food', anchorWeight: (word: string) => (word === 'food' ? 1 : 0) };
 
-function features(sentenceEmbedding: FeatureConfig['sentenceEmbedding']): Map<string, number> {
+function features(
+  sentenceEmbedding: FeatureConfig['sentenceEmbedding'],
+  options: { text?: string; polarityWindow?: number; lexicon?: Map<string, number> } = {},
+): Map<string, number> {
   const config: FeatureConfig = {
     charNgrams: null,
     clusters: false,
     normalize: false,
     anchorThreshold: 0.15,
     sentenceEmbedding,
+    polarityWindow: options.polarityWindow,
   };
   return polarityFeatures(
-    prepareSentence(text, null, 0, 'en', null, embed),
+    prepareSentence(options.text ?? text, null, 0, 'en', null, embed),
     food,
-    new Map(),
+    options.lexicon ?? new Map(),
     config,
   );
 }
@@ -35,5 +39,30 @@ describe('polarityFeatures with a sentence encoder', () => {
     const clause = features({ encoder: 'test', detect: 0, polarity: 2 });
     expect(clause.get('uc:0')).toBe(2 * 'Great food'.length);
     expect([...clause.keys()].some((k) => k.startsWith('us:'))).toBe(false);
+  });
+});
+
+describe('polarityFeatures with a window around the anchors', () => {
+  // Two aspects in one clause: only the words next to "food" are the window's.
+  const mixed = 'I loved the food and the staff were rude';
+  const lexicon = new Map([
+    ['loved', 3],
+    ['rude', -2],
+  ]);
+
+  it('reads the words next to the category, alone and conjoined with it', () => {
+    const bag = features(undefined, { text: mixed, polarityWindow: 2, lexicon });
+    expect(bag.get('win:loved')).toBe(1);
+    expect(bag.get('food|win:loved')).toBe(1);
+    expect(bag.has('win:rude')).toBe(false);
+    expect(bag.get('wlex+')).toBe(3 / 4);
+    expect(bag.has('wlex-')).toBe(false);
+    // The clause-wide features still see both.
+    expect(bag.get('lex-')).toBe(2 / 4);
+  });
+
+  it('adds no window features when the model does not ask for them', () => {
+    const bag = features(undefined, { text: mixed, lexicon });
+    expect([...bag.keys()].some((k) => k.includes('win') || k.startsWith('wlex'))).toBe(false);
   });
 });

@@ -17,6 +17,12 @@ export interface FeatureConfig {
   /** Add lexicon features from the vector-induced sentiment scores. */
   induced?: boolean;
   /**
+   * Words at most this many tokens from an anchor of the category: their n-grams (also conjoined
+   * with the category) and lexicon scores among polarity features (0 or absent: none). The window
+   * reads what is said next to the aspect when the clause holds several aspects.
+   */
+  polarityWindow?: number;
+  /**
    * Pretrained sentence-encoder features: the encoder's id (`internal/sentence-encoder.ts`), the
    * scale of the sentence's embedding among detection features, that of the embedding of the
    * category's clause (the sentence when no clause is found) among polarity features (0: none),
@@ -236,6 +242,12 @@ export function polarityFeatures(
       marked.forEach((w, i) => {
         if (isWord(w)) add(bag, `d:${w}`, near(i));
       });
+      const window = config.polarityWindow ?? 0;
+      if (window > 0) {
+        const close = (i: number): boolean => anchors.some((a) => Math.abs(a - i) <= window);
+        addNgrams(bag, 'win', marked, close, cat);
+        addLexicon(bag, 'wlex', scores, close);
+      }
     }
   }
   if (clause < 0 && config.polarityVectors && p.vectors)
