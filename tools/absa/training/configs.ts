@@ -183,9 +183,15 @@ export function trainConfig(name: ModelName): TrainConfig {
   const benchmark = (
     categories: TrainConfig['categories'],
     description: string,
-    sentenceEmbedding?: typeof SENTENCE_EMBEDDING,
-    neural: NonNullable<TrainConfig['neural']> = NETWORKS,
-    polarityWindow?: number,
+    {
+      sentenceEmbedding,
+      neural = NETWORKS,
+      polarityWindow,
+    }: {
+      sentenceEmbedding?: typeof SENTENCE_EMBEDDING;
+      neural?: NonNullable<TrainConfig['neural']>;
+      polarityWindow?: number;
+    } = {},
   ): TrainConfig => ({
     ...BASE,
     features: {
@@ -209,17 +215,12 @@ export function trainConfig(name: ModelName): TrainConfig {
       return benchmark(
         SEMEVAL14_CATEGORIES,
         'Trained on SemEval-2014 Task 4 restaurants (train).',
-        SENTENCE_EMBEDDING,
-        SEMEVAL_NETWORKS,
+        { sentenceEmbedding: SENTENCE_EMBEDDING, neural: SEMEVAL_NETWORKS },
       );
     case 'mams-acsa':
-      return benchmark(
-        MAMS_CATEGORIES,
-        'Trained on MAMS-ACSA (train + val).',
-        undefined,
-        NETWORKS,
-        MAMS_POLARITY_WINDOW,
-      );
+      return benchmark(MAMS_CATEGORIES, 'Trained on MAMS-ACSA (train + val).', {
+        polarityWindow: MAMS_POLARITY_WINDOW,
+      });
     case 'dealership':
       return {
         ...BASE,
