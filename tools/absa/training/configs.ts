@@ -159,16 +159,16 @@ export const THRESHOLD_SHRINK = 0.25;
  */
 const DEALERSHIP_THRESHOLDS: Readonly<Record<string, number>> = {
   'staff-communication': 0.45,
-  'wait-time': 0.513,
+  'wait-time': 0.538,
   'price-value': 0.525,
   'quality-of-work': 0.45,
-  'vehicle-cleanliness': 0.538,
+  'vehicle-cleanliness': 0.55,
   'facility-amenities': 0.538,
-  scheduling: 0.475,
+  scheduling: 0.463,
   'follow-up': 0.538,
-  'sales-experience': 0.488,
-  'honesty-trust': 0.488,
-  overall: 0.513,
+  'sales-experience': 0.475,
+  financing: 0.538,
+  overall: 0.488,
 };
 
 /** Training configuration of each shipped model (hyper-parameters chosen by cross-validation). */
