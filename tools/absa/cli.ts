@@ -5,7 +5,7 @@
  *       the shipped models on JSON lines (the same as `dealer-reviews absa predict`)
  *   npm run -s absa -- cv --model <name> [--folds 10] [--limit-folds N] [--record]
  *       reruns the fixed-fold cross-validation (dealership: on its train split, plus the test split
- *       and, on a full run, the detection thresholds its folds choose) and prints the figures as
+ *       and, on a full run, the detection thresholds the folds of three splits choose) and prints the figures as
  *       JSON; --record stores them in models/metrics.json. Needs the shared data in ../shared/data.
  *   npm run -s absa -- survey-eval
  *       the shipped dealership model on the held-out survey comments (issue 32's recall) and its
@@ -38,7 +38,8 @@ const USAGE = `Usage: npm run -s absa -- predict --model <name>
 
 predict  reads JSON lines {"id", "text", "categories"?} on stdin, writes {"id", "categories"}
 cv       reruns the fixed-fold cross-validation of a model and prints the figures as JSON
-         (dealership, all folds: also the detection thresholds the folds choose, thresholdChoice);
+         (dealership, all folds: also the detection thresholds that the folds of three splits
+         choose, pooled, thresholdChoice: three cross-validations, about 20 minutes);
          needs the shared evaluation data in ../shared/data
 survey-eval  the shipped dealership model on the held-out survey comments: per question, the
          share of comments that get the question's aspect and the share that get none; and

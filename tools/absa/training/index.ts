@@ -3,6 +3,7 @@ export {
   dealershipChallenge,
   dealershipData,
   SEED,
+  THRESHOLD_REPEATS,
   THRESHOLD_SHRINK,
   trainConfig,
   TRANSFER_WEIGHT,

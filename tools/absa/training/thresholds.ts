@@ -20,6 +20,8 @@ export interface ShrinkTrial {
 export interface ThresholdChoice {
   base: number;
   grid: readonly number[];
+  /** How many cross-validations (each its own split into folds) the choice pooled. */
+  repeats: number;
   trials: ShrinkTrial[];
   /** How far the thresholds move from the base towards the free choice (0 to 1). */
   shrink: number;
@@ -100,36 +102,43 @@ const shrunk = (th: readonly number[], base: number, s: number): number[] =>
   th.map((t) => Math.round((base + s * (t - base)) * 1000) / 1000);
 
 /**
- * Per-category thresholds from the out-of-fold probabilities of a cross-validation: chosen on all
- * folds and moved only `shrink` of the way from the base. Beside them, how the choice holds on data
- * it did not see: for each factor of {0, 0.25, 0.5, 0.75, 1}, thresholds chosen on the other folds
- * and shrunk by it, scored on each fold in turn (nested). Chosen freely (factor 1), they buy recall
- * with precision; a quarter of the way, precision holds and F1 still gains (docs/absa-model.md,
- * *Detection thresholds*).
+ * Per-category thresholds from the out-of-fold probabilities of repeated cross-validations (each
+ * repeat a list of folds, every sentence held out once per repeat): chosen on all repeats pooled and
+ * moved only `shrink` of the way from the base. Pooling splits that differ only in which sentences
+ * share a fold averages away the luck of one split, which alone moved thresholds by a step or two
+ * when a few sentences were added (docs/absa-model.md, *Detection thresholds*). Beside them, how the
+ * choice holds on data it did not see: for each factor of {0, 0.25, 0.5, 0.75, 1}, thresholds chosen
+ * on the other folds of the same repeat and shrunk by it, scored on each fold in turn (nested),
+ * averaged over every fold of every repeat. Chosen freely (factor 1), they buy recall with
+ * precision; a quarter of the way, precision holds and F1 still gains.
  */
 export function thresholdChoice(
-  folds: readonly (readonly ScoredSentence[])[],
+  repeats: readonly (readonly (readonly ScoredSentence[])[])[],
   categoryIds: readonly string[],
   base: number,
   shrink: number,
 ): ThresholdChoice {
   const mean = (xs: number[]): number =>
     Math.round((10000 * xs.reduce((a, b) => a + b, 0)) / xs.length) / 100;
-  const chosenOnOthers = folds.map((_, f) =>
-    chooseThresholds(folds.filter((_, g) => g !== f).flat(), categoryIds.length, base),
+  const nested = repeats.flatMap((folds) =>
+    folds.map((rows, f) => ({
+      rows,
+      chosen: chooseThresholds(folds.filter((_, g) => g !== f).flat(), categoryIds.length, base),
+    })),
   );
   const trials = SHRINKS.map((factor) => {
-    const scores = folds.map((rows, f) => counts(rows, shrunk(chosenOnOthers[f]!, base, factor)));
+    const scores = nested.map(({ rows, chosen }) => counts(rows, shrunk(chosen, base, factor)));
     return {
       shrink: factor,
       nestedF1: mean(scores.map((s) => s.f1)),
       nestedPrecision: mean(scores.map((s) => s.precision)),
     };
   });
-  const all = shrunk(chooseThresholds(folds.flat(), categoryIds.length, base), base, shrink);
+  const all = shrunk(chooseThresholds(repeats.flat(2), categoryIds.length, base), base, shrink);
   return {
     base,
     grid: GRID,
+    repeats: repeats.length,
     trials,
     shrink,
     thresholds: Object.fromEntries(categoryIds.map((id, k) => [id, all[k]!])),
