@@ -54,6 +54,19 @@ describe('analyzeReview', () => {
     ]);
   });
 
+  it('finds an aspect that praise of another hides in the same sentence, by its clause', () => {
+    const sentence = 'The advisor was great but the wait was awful.';
+    expect(predict(dealership, sentence)).toEqual([
+      { category: 'staff-communication', polarity: 'positive' },
+      { category: 'wait-time', polarity: 'negative' },
+    ]);
+    // Read as a whole sentence only, the praise keeps wait time under its threshold.
+    const wholeOnly = { ...dealership, features: { ...dealership.features, clauseDetection: 0 } };
+    expect(predict(wholeOnly, sentence)).toEqual([
+      { category: 'staff-communication', polarity: 'positive' },
+    ]);
+  });
+
   it('gives two aspects of one sentence opposite polarities with the MAMS model', () => {
     const mams = loadModel('mams-acsa');
     expect(predict(mams, 'The waiter was friendly but the food was cold.')).toEqual([

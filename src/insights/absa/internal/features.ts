@@ -12,6 +12,14 @@ export interface FeatureConfig {
   anchorThreshold: number;
   /** Scale of the mean word vector added to detection features (0 or absent: none). */
   vectors?: number;
+  /**
+   * Detection also reads each clause as a sentence of its own: a category's log-odds are the
+   * highest of the sentence's and, for each clause, this weight times the clause's plus the rest
+   * times the sentence's (0 or absent: the sentence alone). Praise of one aspect lowers another's
+   * odds in the same sentence ("the advisor was great but the wait was awful": wait time 0.22,
+   * "the wait was awful" alone 0.85); a clause alone, out of context, is read wrong too often.
+   */
+  clauseDetection?: number;
   /** Scale of the mean word vector of the category's clause in polarity features (0: none). */
   polarityVectors?: number;
   /** Add lexicon features from the vector-induced sentiment scores. */

@@ -2,7 +2,7 @@ import type { AbsaModel } from '../model.js';
 import { detectionFeatures, polarityFeatures, type CategoryContext } from './features.js';
 import { linearScores, sigmoid, softmax } from './linear.js';
 import { convolve, detectionForward, neuralLogProbabilities, tokenInputs } from './neural.js';
-import type { PreparedSentence } from './prepare.js';
+import { clauseText, prepareSentence, type PreparedSentence } from './prepare.js';
 
 /**
  * The networks' token inputs of a sentence, computed once and shared by detection and by the
@@ -21,8 +21,28 @@ function networkInputs(model: AbsaModel, p: PreparedSentence): { x: Float64Array
   return inputs;
 }
 
-/** Probability that the sentence talks about each category of the model, in taxonomy order. */
+/**
+ * Probability that the sentence talks about each category of the model, in taxonomy order; with
+ * `clauseDetection`, its clauses' log-odds mixed in (see `FeatureConfig`).
+ */
 export function detectionProbabilities(model: AbsaModel, p: PreparedSentence): number[] {
+  const scores = detectionLogOdds(model, p);
+  const mix = model.features.clauseDetection ?? 0;
+  if (mix > 0 && p.clauseCount > 1) {
+    const whole = scores.slice();
+    for (let c = 0; c < p.clauseCount; c++) {
+      const text = clauseText(p, c);
+      if (text === p.text) continue;
+      const clause = prepareSentence(text, model.clusters, 0, p.language, p.vectors);
+      detectionLogOdds(model, clause).forEach((q, k) => {
+        scores[k] = Math.max(scores[k]!, mix * q + (1 - mix) * whole[k]!);
+      });
+    }
+  }
+  return scores.map(sigmoid);
+}
+
+function detectionLogOdds(model: AbsaModel, p: PreparedSentence): number[] {
   const scores = linearScores(
     model.detectBias,
     model.detectWeights,
@@ -36,7 +56,7 @@ export function detectionProbabilities(model: AbsaModel, p: PreparedSentence): n
       for (let c = 0; c < scores.length; c++) scores[c]! += net.mix * logits[c]!;
     }
   }
-  return scores.map(sigmoid);
+  return scores;
 }
 
 /** The category context of polarity features: anchors come from the (word) detection weights. */
