@@ -5,8 +5,9 @@
  *       the shipped models on JSON lines (the same as `dealer-reviews absa predict`)
  *   npm run -s absa -- cv --model <name> [--folds 10] [--limit-folds N] [--record]
  *       reruns the fixed-fold cross-validation (dealership: on its train split, plus the test split
- *       and, on a full run, the detection thresholds the folds of three splits choose) and prints the figures as
- *       JSON; --record stores them in models/metrics.json. Needs the shared data in ../shared/data.
+ *       and, on a full run, the detection thresholds the folds of three splits choose) and prints
+ *       the figures as JSON; --record stores them in models/metrics.json. Needs the shared data in
+ *       ../shared/data.
  *   npm run -s absa -- survey-eval
  *       the shipped dealership model on the held-out survey comments (issue 32's recall) and its
  *       precision on the hand-labelled test third, as JSON.

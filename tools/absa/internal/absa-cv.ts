@@ -66,22 +66,23 @@ export function recordFigures(model: ModelName, key: string, figures: unknown): 
   writeFileSync(path, `${JSON.stringify(sorted, null, 2)}\n`);
 }
 
-/** Each held-out fold's detection probabilities, of a cross-validation with its own split. */
-function outOfFoldScores(
+/**
+ * A cross-validation of the dealership model's gold sentences (the other training sentences in
+ * every training fold) that also keeps each held-out fold's detection probabilities.
+ */
+function scoredCrossValidation(
   gold: readonly LabelledSentence[],
   extra: readonly LabelledSentence[],
   config: TrainConfig,
-  folds: number,
-  seed: number,
-): ScoredSentence[][] {
+  options: { folds: number; seed: number; limitFolds?: number },
+): { crossValidation: CvResult; outOfFold: ScoredSentence[][] } {
   const outOfFold: ScoredSentence[][] = [];
-  crossValidate(gold, config, {
-    folds,
-    seed,
+  const crossValidation = crossValidate(gold, config, {
+    ...options,
     extraTraining: extra,
     onFold: (foldModel, heldOut) => outOfFold.push(scoreHeldOut(foldModel, heldOut)),
   });
-  return outOfFold;
+  return { crossValidation, outOfFold };
 }
 
 /**
@@ -107,12 +108,7 @@ export async function runCv(
     const challenge = dealershipChallenge();
     await ensureTrainingEmbeddings(config, [...train, ...test, ...challenge]);
     const extra = train.filter((s) => !gold.includes(s));
-    const outOfFold: ScoredSentence[][] = [];
-    const crossValidation = crossValidate(gold, config, {
-      ...options,
-      extraTraining: extra,
-      onFold: (foldModel, heldOut) => outOfFold.push(scoreHeldOut(foldModel, heldOut)),
-    });
+    const { crossValidation, outOfFold } = scoredCrossValidation(gold, extra, config, options);
     const model = modelFromFile(trainModel(train, config), config.clusters, config.vectors);
     const testSplit = { ...toScores(evaluate(model, test)), sentences: test.length };
     const challengeSet = { ...toScores(evaluate(model, challenge)), sentences: challenge.length };
@@ -122,7 +118,9 @@ export async function runCv(
       // The first repeat is the cross-validation above; the others split the folds anew.
       const repeats = [outOfFold];
       for (let r = 1; r < THRESHOLD_REPEATS; r++) {
-        repeats.push(outOfFoldScores(gold, extra, config, folds, SEED + r));
+        repeats.push(
+          scoredCrossValidation(gold, extra, config, { folds, seed: SEED + r }).outOfFold,
+        );
       }
       const ids = config.categories.map((c) => c.id);
       report.thresholdChoice = thresholdChoice(repeats, ids, config.threshold, THRESHOLD_SHRINK);
