@@ -20,12 +20,15 @@
  *       sample's generator planned each review to say, as JSON.
  *   npm run -s absa -- change-claims [--count 1800]
  *       the changes the insights claim on ten generated samples against the sample's story.
+ *   npm run -s absa -- contrast [--record]
+ *       the shipped MAMS model on invented sentences with two aspects of opposite polarity.
  */
 import { parseCommandLine, printUsage, runCommandLine, usageError } from '../../src/cli.js';
 import { main as predictMain } from '../../src/insights/absa/cli.js';
 import { MODEL_NAMES, type ModelName } from '../../src/insights/absa/index.js';
 import { runCv } from './internal/absa-cv.js';
 import { runChangeClaims } from './internal/change-claims.js';
+import { runContrastEval } from './internal/contrast-eval.js';
 import { runSampleEval } from './internal/sample-eval.js';
 import { runSurveyCv } from './internal/survey-cv.js';
 import { runSurveyEval } from './internal/survey-eval.js';
@@ -36,6 +39,7 @@ const USAGE = `Usage: npm run -s absa -- predict --model <name>
        npm run -s absa -- survey-cv [--quarters 0,1,2,3] [--record]
        npm run -s absa -- sample-eval
        npm run -s absa -- change-claims [--count <n>]
+       npm run -s absa -- contrast [--record]
 
 predict  reads JSON lines {"id", "text", "categories"?} on stdin, writes {"id", "categories"}
 cv       reruns the fixed-fold cross-validation of a model and prints the figures as JSON
@@ -53,12 +57,15 @@ sample-eval  the shipped dealership model on the bundled sample against the gene
          where it is found unplanned, the polarity agreement; and the planted wait-time change
 change-claims  the changes ("got better", "got worse") the insights claim on ten generated
          samples (seeds 1 to 10), against the two the sample's story makes
+contrast  the shipped MAMS model's polarity on data-labels/restaurant-contrast.jsonl, invented
+         sentences with two aspects of opposite polarity (gold categories given), and its misses
 
 Options:
   --model <name>      ${MODEL_NAMES.join(', ')}
   --folds <n>         folds of the split (default 10)
   --limit-folds <n>   run only the first n folds
-  --record            store the figures in models/metrics.json (cv; survey-cv of all quarters)
+  --record            store the figures in models/metrics.json (cv; survey-cv of all quarters;
+                      contrast)
   --count <n>         reviews in each generated sample (change-claims; default 1800)
   --quarters <list>   survey quarters to hold out in turn (survey-cv; default 0,1,2,3)
   -h, --help          this text`;
@@ -94,6 +101,10 @@ async function main(argv: readonly string[]): Promise<number> {
       process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
       return 0;
     }
+    if (positionals[0] === 'contrast' && positionals.length === 1) {
+      process.stdout.write(`${JSON.stringify(runContrastEval(values.record), null, 2)}\n`);
+      return 0;
+    }
     if (positionals[0] === 'sample-eval' && positionals.length === 1) {
       process.stdout.write(`${JSON.stringify(runSampleEval(), null, 2)}\n`);
       return 0;
@@ -108,7 +119,7 @@ async function main(argv: readonly string[]): Promise<number> {
     }
     if (positionals[0] !== 'cv' || positionals.length > 1) {
       throw usageError(
-        'the command is predict, cv, survey-eval, survey-cv, sample-eval or change-claims',
+        'the command is predict, cv, survey-eval, survey-cv, sample-eval, change-claims or contrast',
       );
     }
     const model = values.model;

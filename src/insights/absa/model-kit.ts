@@ -5,15 +5,12 @@
  * itself does not use this surface.
  */
 export type { WordClusters } from './internal/clusters.js';
-export { detectionFeatures, polarityFeatures } from './internal/features.js';
+export { anchorDistances, detectionFeatures, polarityFeatures } from './internal/features.js';
 export type { FeatureBag, FeatureConfig } from './internal/features.js';
-export { detectionForward, forward, tokenInputs } from './internal/neural.js';
-export type {
-  DetectionParams,
-  NeuralDetection,
-  NeuralParams,
-  NeuralPolarity,
-} from './internal/neural.js';
+export { detectionForward } from './internal/detection-network.js';
+export type { DetectionParams, NeuralDetection } from './internal/detection-network.js';
+export { forward, LOCATION_BUCKETS, locationBuckets, tokenInputs } from './internal/neural.js';
+export type { NeuralParams, NeuralPolarity } from './internal/neural.js';
 export { embeddingTexts, prepareSentence } from './internal/prepare.js';
 export type { PreparedSentence } from './internal/prepare.js';
 export { categoryContext, detectionProbabilities } from './internal/score.js';

@@ -9,12 +9,10 @@ import {
 import type { FeatureConfig } from './internal/features.js';
 import {
   detectionParams,
-  neuralParams,
   type DetectionParams,
   type NeuralDetection,
-  type NeuralParams,
-  type NeuralPolarity,
-} from './internal/neural.js';
+} from './internal/detection-network.js';
+import { neuralParams, type NeuralParams, type NeuralPolarity } from './internal/neural.js';
 import { sharedSentenceEncoder, type SentenceEncoder } from './internal/sentence-encoder.js';
 import { parseWordVectors, type WordVectors } from './internal/vectors.js';
 import type { AspectCategory } from './types.js';

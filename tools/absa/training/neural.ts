@@ -1,7 +1,9 @@
 import { seededRandom } from '../../../src/domain/random.js';
+import { optimise } from './optimise.js';
 import {
   detectionForward,
   forward,
+  LOCATION_BUCKETS,
   type DetectionParams,
   type NeuralParams,
 } from '../../../src/insights/absa/model-kit.js';
@@ -13,6 +15,8 @@ export interface NeuralExample {
   category: number;
   label: number;
   weight: number;
+  /** Each token's distance bucket to the category's anchors, for a network with location weights. */
+  buckets?: Uint8Array;
 }
 
 /** Training options of {@link trainNeural}. */
@@ -26,41 +30,14 @@ export interface NeuralOptions {
   /** L2 weight decay on weights (not biases). */
   l2: number;
   seed: number;
+  /** Starting location weights of every category, one per distance bucket; absent: none. */
+  location?: readonly number[];
 }
 
 function init(size: number, scale: number, random: () => number): Float64Array {
   const a = new Float64Array(size);
   for (let i = 0; i < size; i++) a[i] = (random() * 2 - 1) * scale;
   return a;
-}
-
-/** Adam state of one parameter array. */
-class Adam {
-  readonly m: Float64Array;
-  readonly v: Float64Array;
-  constructor(
-    readonly param: Float64Array,
-    readonly grad: Float64Array,
-    readonly decay: number,
-  ) {
-    this.m = new Float64Array(param.length);
-    this.v = new Float64Array(param.length);
-  }
-
-  step(rate: number, t: number, scale: number): void {
-    const b1 = 0.9;
-    const b2 = 0.999;
-    const c1 = 1 - b1 ** t;
-    const c2 = 1 - b2 ** t;
-    const { param, grad, m, v, decay } = this;
-    for (let i = 0; i < param.length; i++) {
-      const g = grad[i]! * scale + decay * param[i]!;
-      m[i] = b1 * m[i]! + (1 - b1) * g;
-      v[i] = b2 * v[i]! + (1 - b2) * g * g;
-      param[i]! -= (rate * (m[i]! / c1)) / (Math.sqrt(v[i]! / c2) + 1e-8);
-      grad[i] = 0;
-    }
-  }
 }
 
 /** Back-propagates hidden-vector gradients `dh` through the tanh convolution into its gradients. */
@@ -104,6 +81,7 @@ function attentionBackward(
   gQuery: Float64Array,
   offset: number,
   dh: Float64Array,
+  location?: { buckets: Uint8Array; grad: Float64Array; offset: number },
 ): void {
   const dAlpha = new Float64Array(n);
   let weighted = 0;
@@ -120,6 +98,7 @@ function attentionBackward(
   for (let t = 0; t < n; t++) {
     const de = alpha[t]! * (dAlpha[t]! - weighted);
     if (de === 0) continue;
+    if (location) location.grad[location.offset + location.buckets[t]!]! += de;
     for (let j = 0; j < H; j++) {
       gQuery[offset + j]! += de * h[t * H + j]!;
       dh[t * H + j]! += de * query[offset + j]!;
@@ -134,6 +113,7 @@ export interface Gradients {
   query: Float64Array;
   out: Float64Array;
   outBias: Float64Array;
+  location?: Float64Array;
 }
 
 /**
@@ -148,7 +128,7 @@ export function polarityGradients(
 ): number {
   const { hidden: H, input: D, classes: K } = net;
   const c = ex.category;
-  const fw = forward(net, ex.x, ex.length, c);
+  const fw = forward(net, ex.x, ex.length, c, ex.buckets);
   const n = Math.max(1, ex.length);
   const probs = new Float64Array(K);
   let max = -Infinity;
@@ -171,7 +151,11 @@ export function polarityGradients(
   }
   const dh = new Float64Array(n * H);
   for (let j = 0; j < H; j++) dh[fw.argmax[j]! * H + j]! += df[H + j]!;
-  attentionBackward(fw.h, n, H, fw.alpha, df, net.query, grads.query, c * H, dh);
+  const location =
+    net.location && grads.location && ex.buckets
+      ? { buckets: ex.buckets, grad: grads.location, offset: c * LOCATION_BUCKETS }
+      : undefined;
+  attentionBackward(fw.h, n, H, fw.alpha, df, net.query, grads.query, c * H, dh, location);
   convBackward(grads.conv, grads.convBias, fw.h, dh, ex.x, ex.length, H, D);
   return -Math.log(probs[ex.label]! / sum) * ex.weight;
 }
@@ -215,57 +199,6 @@ export function detectionGradients(
 }
 
 /**
- * Mini-batch Adam over `examples`: a seeded shuffle each epoch and a seeded dropout mask on the
- * pooled features of each example, `gradients` adding one example's gradients.
- */
-function optimise<N extends { hidden: number } & Gradients, E extends { weight: number }>(
-  net: N,
-  examples: readonly E[],
-  options: NeuralOptions,
-  random: () => number,
-  gradients: (net: N, ex: E, mask: Float64Array, grads: Gradients) => number,
-): void {
-  const H = net.hidden;
-  const grads: Gradients = {
-    conv: new Float64Array(net.conv.length),
-    convBias: new Float64Array(net.convBias.length),
-    query: new Float64Array(net.query.length),
-    out: new Float64Array(net.out.length),
-    outBias: new Float64Array(net.outBias.length),
-  };
-  const optimizers = [
-    new Adam(net.conv, grads.conv, options.l2),
-    new Adam(net.convBias, grads.convBias, 0),
-    new Adam(net.query, grads.query, options.l2),
-    new Adam(net.out, grads.out, options.l2),
-    new Adam(net.outBias, grads.outBias, 0),
-  ];
-  const order = examples.map((_, i) => i);
-  const keep = 1 - options.dropout;
-  const mask = new Float64Array(2 * H);
-  let step = 0;
-  for (let epoch = 0; epoch < options.epochs; epoch++) {
-    for (let i = order.length - 1; i > 0; i--) {
-      const j = Math.floor(random() * (i + 1));
-      [order[i], order[j]] = [order[j]!, order[i]!];
-    }
-    for (let start = 0; start < order.length; start += options.batch) {
-      const end = Math.min(order.length, start + options.batch);
-      let batchWeight = 0;
-      for (let b = start; b < end; b++) {
-        const ex = examples[order[b]!]!;
-        batchWeight += ex.weight;
-        for (let i = 0; i < 2 * H; i++) mask[i] = random() < keep ? 1 / keep : 0;
-        gradients(net, ex, mask, grads);
-      }
-      step++;
-      for (const o of optimizers)
-        o.step(options.learningRate, step, 1 / Math.max(1e-9, batchWeight));
-    }
-  }
-}
-
-/**
  * Trains the polarity network ({@link forward}) with Adam on mini-batches, a seeded shuffle and
  * seeded dropout: the same examples and options give bit-identical weights.
  */
@@ -290,6 +223,12 @@ export function trainNeural(
     query: init(categories * H, 0.1, random),
     out: init(K * 2 * H, Math.sqrt(6 / (2 * H + K)), random),
     outBias: new Float64Array(categories * K),
+    ...(options.location && {
+      location: Float64Array.from(
+        { length: categories * LOCATION_BUCKETS },
+        (_, i) => options.location![i % LOCATION_BUCKETS]!,
+      ),
+    }),
   };
   optimise(net, examples, options, random, polarityGradients);
   return net;

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import {
+  anchorDistances,
   detectionFeatures,
   polarityFeatures,
   type FeatureBag,
@@ -13,6 +14,8 @@ import {
   type PreparedSentence,
   categoryContext,
   tokenInputs,
+  LOCATION_BUCKETS,
+  locationBuckets,
   type NeuralDetection,
   type NeuralPolarity,
 } from '../../../src/insights/absa/model-kit.js';
@@ -240,19 +243,27 @@ function trainDetectionNetwork(
 function trainPolarityNetwork(
   prepared: PreparedSentence[],
   data: readonly LabelledSentence[],
+  file: AbsaModelFile,
   config: TrainConfig,
   options: NeuralOptions & { mix: number },
 ): NeuralPolarity {
   if (!config.vectors) throw new Error('the polarity network needs word vectors');
   const lexicon = new Map(Object.entries(config.lexicon));
+  // The anchors that locate a category come from the detector, as at prediction.
+  const model = modelFromFile(file, config.clusters, config.vectors);
   const examples = data.flatMap((s, i) => {
     if (s.detectionOnly) return [];
-    const { x, length } = tokenInputs(prepared[i]!, lexicon);
+    const p = prepared[i]!;
+    const { x, length } = tokenInputs(p, lexicon);
     return s.aspects.flatMap((a) => {
       const category = config.categories.findIndex((c) => c.id === a.category);
       if (category < 0) return [];
       const label = POLARITIES.indexOf(a.polarity);
-      return [{ x, length, category, label, weight: s.weight ?? 1 }];
+      const distances = options.location
+        ? anchorDistances(p, categoryContext(model, category), config.features.anchorThreshold)
+        : null;
+      const buckets = distances ? locationBuckets(distances) : undefined;
+      return [{ x, length, category, label, weight: s.weight ?? 1, ...(buckets && { buckets }) }];
     });
   });
   const k = POLARITIES.length;
@@ -266,6 +277,7 @@ function trainPolarityNetwork(
     out: round(net.out),
     outBias: rows(net.outBias, k),
     mix: options.mix,
+    ...(net.location ? { location: rows(net.location, LOCATION_BUCKETS) } : {}),
   };
 }
 
@@ -296,7 +308,7 @@ export function trainModel(data: readonly LabelledSentence[], config: TrainConfi
     const { detection, polarity } = config.neural;
     file.neural = {
       detection: detection.map((o) => trainDetectionNetwork(prepared, data, config, o)),
-      polarity: polarity.map((o) => trainPolarityNetwork(prepared, data, config, o)),
+      polarity: polarity.map((o) => trainPolarityNetwork(prepared, data, file, config, o)),
     };
   }
   const hash = createHash('sha256')

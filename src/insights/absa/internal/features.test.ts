@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { polarityFeatures, type FeatureConfig } from './features.js';
+import { anchorDistances, polarityFeatures, type FeatureConfig } from './features.js';
 import { prepareSentence } from './prepare.js';
 
 // A stand-in for the sentence encoder: a one-dimensional "embedding", the text's length, so each
@@ -64,5 +64,29 @@ describe('polarityFeatures with a window around the anchors', () => {
   it('adds no window features when the model does not ask for them', () => {
     const bag = features(undefined, { text: mixed, lexicon });
     expect([...bag.keys()].some((k) => k.includes('win') || k.startsWith('wlex'))).toBe(false);
+  });
+});
+
+describe('anchorDistances', () => {
+  it("gives each token its distance to the category's nearest anchor", () => {
+    const p = prepareSentence('Great food but the service, and more food!', null, 0, 'en', null);
+    expect(p.words).toEqual([
+      'great',
+      'food',
+      'but',
+      'the',
+      'service',
+      ',',
+      'and',
+      'more',
+      'food',
+      '!',
+    ]);
+    expect(anchorDistances(p, food, 0.15)).toEqual([1, 0, 1, 2, 3, 3, 2, 1, 0, 1]);
+  });
+
+  it('is null when the sentence has no anchor of the category', () => {
+    const p = prepareSentence('The service was dreadful.', null, 0, 'en', null);
+    expect(anchorDistances(p, food, 0.15)).toBeNull();
   });
 });

@@ -207,6 +207,22 @@ function bestClause(p: PreparedSentence, weights: readonly number[], threshold: 
 }
 
 /**
+ * Each token's distance in tokens to the nearest anchor of the category, or null when the
+ * sentence has none.
+ */
+export function anchorDistances(
+  p: PreparedSentence,
+  category: CategoryContext,
+  threshold: number,
+): number[] | null {
+  const anchors = p.words.flatMap((w, i) =>
+    isWord(w) && category.anchorWeight(w) >= threshold ? [i] : [],
+  );
+  if (anchors.length === 0) return null;
+  return p.words.map((_, i) => Math.min(...anchors.map((a) => Math.abs(a - i))));
+}
+
+/**
  * Features for the polarity of one category in one sentence (SemEval subtask 4). Besides the
  * sentence's negation-marked n-grams and lexicon scores (as NRC-Canada's system), they locate the
  * category: words whose detection weight marks them as anchors pick the clause that talks about the

@@ -22,6 +22,25 @@ export interface NeuralPolarity {
   outBias: number[][];
   /** Weight of the network's log-probabilities when added to the linear model's. */
   mix: number;
+  /**
+   * Where the aspect is, for the attention: per category, one weight per distance bucket
+   * ({@link locationBucket}); a token's weight for its distance to the nearest anchor of the
+   * category is added to its attention score. Absent: the attention reads the hidden vectors alone.
+   */
+  location?: number[][];
+}
+
+/** Distance buckets of `NeuralPolarity.location`: 0, 1, 2, 3, 4 to 5, and 6 or more tokens. */
+export const LOCATION_BUCKETS = 6;
+
+/** The bucket of a token's distance to the nearest anchor of a category. */
+export function locationBucket(distance: number): number {
+  return distance <= 3 ? distance : distance <= 5 ? 4 : 5;
+}
+
+/** Each token's distance bucket, from its distances to the nearest anchor. */
+export function locationBuckets(distances: ArrayLike<number>): Uint8Array {
+  return Uint8Array.from(distances, locationBucket);
 }
 
 /** The network's parameters as flat typed arrays (training and fast inference share this shape). */
@@ -34,6 +53,8 @@ export interface NeuralParams {
   query: Float64Array;
   out: Float64Array;
   outBias: Float64Array;
+  /** See {@link NeuralPolarity.location}: `categories × LOCATION_BUCKETS` row-major. */
+  location?: Float64Array;
 }
 
 /** Token inputs of a sentence: `tokens × input` values (vector, lexicon, induced score, negated). */
@@ -104,19 +125,23 @@ export function convolve(
   return h;
 }
 
-/** Attention weights of the tokens for one query (a softmax of query · hidden vector). */
+/**
+ * Attention weights of the tokens for one query (a softmax of query · hidden vector, plus each
+ * token's `bias` when given).
+ */
 export function attend(
   h: Float64Array,
   n: number,
   hidden: number,
   query: Float64Array,
   offset: number,
+  bias?: Float64Array,
 ): Float64Array {
   const H = hidden;
   const alpha = new Float64Array(n);
   let max = -Infinity;
   for (let t = 0; t < n; t++) {
-    let e = 0;
+    let e = bias ? bias[t]! : 0;
     for (let j = 0; j < H; j++) e += query[offset + j]! * h[t * H + j]!;
     alpha[t] = e;
     if (e > max) max = e;
@@ -147,8 +172,8 @@ export function maxPool(
   return { m, argmax };
 }
 
-/** The attended vector `sum(alpha[t] * h[t])` written into `f` at `offset`. */
-function pool(
+/** The attended vector `sum(alpha[t] * h[t])` added into `f` at `offset`. */
+export function pool(
   h: Float64Array,
   n: number,
   hidden: number,
@@ -168,9 +193,10 @@ export function forward(
   x: Float64Array,
   length: number,
   category: number,
+  buckets?: Uint8Array,
 ): Forward {
   const h = convolve(net.conv, net.convBias, net.hidden, net.input, x, length);
-  return { h, ...polarityHead(net, h, length, category) };
+  return { h, ...polarityHead(net, h, length, category, buckets) };
 }
 
 /**
@@ -182,10 +208,15 @@ export function polarityHead(
   h: Float64Array,
   length: number,
   category: number,
+  buckets?: Uint8Array,
 ): Omit<Forward, 'h'> {
   const { hidden: H, classes: K } = net;
   const n = Math.max(1, length);
-  const alpha = attend(h, n, H, net.query, category * H);
+  const { location } = net;
+  const offset = category * LOCATION_BUCKETS;
+  const bias =
+    location && buckets ? Float64Array.from(buckets, (b) => location[offset + b]!) : undefined;
+  const alpha = attend(h, n, H, net.query, category * H, bias);
   const f = new Float64Array(2 * H);
   pool(h, n, H, alpha, f, 0);
   const { m, argmax } = maxPool(h, n, H);
@@ -199,86 +230,6 @@ export function polarityHead(
   return { alpha, argmax, f, logits };
 }
 
-/**
- * The detection network: the same convolution, one attention query and one output row per
- * category; its logit for a category is added (weighted) to the linear detector's.
- */
-export interface NeuralDetection {
-  hidden: number;
-  input: number;
-  conv: number[];
-  convBias: number[];
-  query: number[][];
-  /** One row of `2 × hidden` output weights per category, and one bias per category. */
-  out: number[][];
-  outBias: number[];
-  mix: number;
-}
-
-/** Flat parameters of the detection network. */
-export interface DetectionParams {
-  hidden: number;
-  input: number;
-  categories: number;
-  conv: Float64Array;
-  convBias: Float64Array;
-  query: Float64Array;
-  out: Float64Array;
-  outBias: Float64Array;
-}
-
-/** Intermediate values of a detection forward pass. */
-export interface DetectionForward {
-  h: Float64Array;
-  /** Attention weights, `categories × n`. */
-  alpha: Float64Array[];
-  argmax: Int32Array;
-  /** Pooled features per category, `categories × 2 hidden`. */
-  f: Float64Array[];
-  logits: Float64Array;
-}
-
-/** Forward pass of the detection network for one sentence: one logit per category. */
-export function detectionForward(
-  net: DetectionParams,
-  x: Float64Array,
-  length: number,
-): DetectionForward {
-  const { hidden: H, input: D, categories: C } = net;
-  const h = convolve(net.conv, net.convBias, H, D, x, length);
-  const n = Math.max(1, length);
-  const { m, argmax } = maxPool(h, n, H);
-  const alpha: Float64Array[] = [];
-  const f: Float64Array[] = [];
-  const logits = new Float64Array(C);
-  for (let c = 0; c < C; c++) {
-    const a = attend(h, n, H, net.query, c * H);
-    const fc = new Float64Array(2 * H);
-    pool(h, n, H, a, fc, 0);
-    fc.set(m, H);
-    let z = net.outBias[c]!;
-    for (let i = 0; i < 2 * H; i++) z += net.out[c * 2 * H + i]! * fc[i]!;
-    alpha.push(a);
-    f.push(fc);
-    logits[c] = z;
-  }
-  return { h, alpha, argmax, f, logits };
-}
-
-/** The stored detection network as flat arrays. */
-export function detectionParams(file: NeuralDetection): DetectionParams {
-  return {
-    hidden: file.hidden,
-    input: file.input,
-    categories: file.outBias.length,
-    conv: Float64Array.from(file.conv),
-    convBias: Float64Array.from(file.convBias),
-    query: Float64Array.from(file.query.flat()),
-    out: Float64Array.from(file.out.flat()),
-    outBias: Float64Array.from(file.outBias),
-  };
-}
-
 /** The stored network as flat arrays, for {@link forward}. */
 export function neuralParams(file: NeuralPolarity, classes: number): NeuralParams {
   return {
@@ -290,6 +241,7 @@ export function neuralParams(file: NeuralPolarity, classes: number): NeuralParam
     query: Float64Array.from(file.query.flat()),
     out: Float64Array.from(file.out),
     outBias: Float64Array.from(file.outBias.flat()),
+    ...(file.location ? { location: Float64Array.from(file.location.flat()) } : {}),
   };
 }
 
@@ -302,8 +254,9 @@ export function neuralLogProbabilities(
   h: Float64Array,
   length: number,
   category: number,
+  buckets?: Uint8Array,
 ): number[] {
-  const { logits } = polarityHead(net, h, length, category);
+  const { logits } = polarityHead(net, h, length, category, buckets);
   let max = -Infinity;
   for (const z of logits) if (z > max) max = z;
   let sum = 0;

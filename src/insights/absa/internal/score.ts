@@ -1,7 +1,13 @@
 import type { AbsaModel } from '../model.js';
-import { detectionFeatures, polarityFeatures, type CategoryContext } from './features.js';
+import {
+  anchorDistances,
+  detectionFeatures,
+  polarityFeatures,
+  type CategoryContext,
+} from './features.js';
 import { linearScores, sigmoid, softmax } from './linear.js';
-import { convolve, detectionForward, neuralLogProbabilities, tokenInputs } from './neural.js';
+import { detectionForward } from './detection-network.js';
+import { convolve, locationBuckets, neuralLogProbabilities, tokenInputs } from './neural.js';
 import { clauseText, prepareSentence, type PreparedSentence } from './prepare.js';
 
 /**
@@ -84,10 +90,17 @@ export function polarityProbabilities(
   if (model.neuralPolarity.length > 0 && p.vectors && indices.length > 0) {
     // Ensemble: the linear model's log-probabilities plus the networks', weighted.
     const { x, length } = networkInputs(model, p);
+    const located = model.neuralPolarity.some(({ params }) => params.location);
+    const buckets = indices.map((index) => {
+      if (!located) return undefined;
+      const context = categoryContext(model, index);
+      const distances = anchorDistances(p, context, model.features.anchorThreshold);
+      return distances ? locationBuckets(distances) : undefined;
+    });
     for (const { params, mix } of model.neuralPolarity) {
       const h = convolve(params.conv, params.convBias, params.hidden, params.input, x, length);
       indices.forEach((index, i) => {
-        const log = neuralLogProbabilities(params, h, length, index);
+        const log = neuralLogProbabilities(params, h, length, index, buckets[i]);
         const s = scores[i]!;
         for (let k = 0; k < s.length; k++) s[k]! += mix * log[k]!;
       });
