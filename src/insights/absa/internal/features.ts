@@ -215,11 +215,22 @@ export function anchorDistances(
   category: CategoryContext,
   threshold: number,
 ): number[] | null {
-  const anchors = p.words.flatMap((w, i) =>
-    isWord(w) && category.anchorWeight(w) >= threshold ? [i] : [],
-  );
-  if (anchors.length === 0) return null;
-  return p.words.map((_, i) => Math.min(...anchors.map((a) => Math.abs(a - i))));
+  const n = p.words.length;
+  const distances = new Array<number>(n).fill(Infinity);
+  // Two sweeps: the nearest anchor on the left, then on the right.
+  let last = -Infinity;
+  for (let i = 0; i < n; i++) {
+    const w = p.words[i]!;
+    if (isWord(w) && category.anchorWeight(w) >= threshold) last = i;
+    distances[i] = i - last;
+  }
+  if (last === -Infinity) return null;
+  let next = Infinity;
+  for (let i = n - 1; i >= 0; i--) {
+    if (distances[i] === 0) next = i;
+    distances[i] = Math.min(distances[i]!, next - i);
+  }
+  return distances;
 }
 
 /**
@@ -257,10 +268,9 @@ export function polarityFeatures(
     if (induced) addLexicon(bag, 'lilex', induced, inClause);
     if (config.polarityVectors && p.vectors)
       addMeanVector(bag, 'pv', p, config.polarityVectors, inClause);
-    const anchors = weights.flatMap((w, i) => (w >= config.anchorThreshold ? [i] : []));
-    if (anchors.length > 0) {
-      const near = (i: number): number =>
-        1 / (1 + Math.min(...anchors.map((a) => Math.abs(a - i))));
+    const distances = anchorDistances(p, category, config.anchorThreshold);
+    if (distances) {
+      const near = (i: number): number => 1 / (1 + distances[i]!);
       addLexicon(bag, 'dlex', scores, all, near);
       if (induced) addLexicon(bag, 'dilex', induced, all, near);
       marked.forEach((w, i) => {
@@ -268,7 +278,7 @@ export function polarityFeatures(
       });
       const window = config.polarityWindow ?? 0;
       if (window > 0) {
-        const close = (i: number): boolean => anchors.some((a) => Math.abs(a - i) <= window);
+        const close = (i: number): boolean => distances[i]! <= window;
         addNgrams(bag, 'win', marked, close, cat);
         addLexicon(bag, 'wlex', scores, close);
       }
