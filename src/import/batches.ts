@@ -4,12 +4,8 @@
  * and the fraction of the input read so far.
  */
 import type { Business } from '../domain/business.js';
-import {
-  reviewDateWindow,
-  reviewSourceAsOf,
-  type ReviewSource,
-  type Source,
-} from '../domain/review.js';
+import type { ReviewSource, Source } from '../domain/review.js';
+import { reviewDateWindow, reviewSourceAsOf } from '../domain/review-dates.js';
 import { reviewId } from '../domain/ids.js';
 import { reviewKey, type ReviewKey } from '../store/index.js';
 import { FALLBACK_TIME_ZONE } from './derive.js';

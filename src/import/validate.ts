@@ -1,4 +1,5 @@
-import type { ReviewSource, reviewSourceAsOf } from '../domain/review.js';
+import type { ReviewSource } from '../domain/review.js';
+import type { reviewSourceAsOf } from '../domain/review-dates.js';
 import { asRecord } from './internal/values.js';
 import type { FieldNames, MappedRow, Rejection } from './types.js';
 import { own } from '../platform/dict.js';

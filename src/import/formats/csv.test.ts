@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { decodeText } from '../internal/text.js';
 import type { MappedCandidate, MappedRow, RowContext } from '../types.js';
-import { reviewDateWindow, reviewSourceAsOf } from '../../domain/review.js';
+import { reviewDateWindow, reviewSourceAsOf } from '../../domain/review-dates.js';
 import { validateRow } from '../validate.js';
 import { mapColumns, mapSourceName, normalizeHeader } from './csv-columns.js';
 import { contentId, readCsvReviews } from './csv.js';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { detectFormat } from '../detect.js';
 import { decodeText } from '../internal/text.js';
 import type { MappedCandidate, MappedRow, RowContext } from '../types.js';
-import { reviewDateWindow, reviewSourceAsOf } from '../../domain/review.js';
+import { reviewDateWindow, reviewSourceAsOf } from '../../domain/review-dates.js';
 import { validateRow } from '../validate.js';
 import { checkBusiness } from './business.js';
 import { mapDealerRaterReview } from './dealerrater.js';

@@ -215,18 +215,15 @@ export function anchorDistances(
   category: CategoryContext,
   threshold: number,
 ): number[] | null {
-  const n = p.words.length;
-  const distances = new Array<number>(n).fill(Infinity);
   // Two sweeps: the nearest anchor on the left, then on the right.
   let last = -Infinity;
-  for (let i = 0; i < n; i++) {
-    const w = p.words[i]!;
+  const distances = p.words.map((w, i) => {
     if (isWord(w) && category.anchorWeight(w) >= threshold) last = i;
-    distances[i] = i - last;
-  }
+    return i - last;
+  });
   if (last === -Infinity) return null;
   let next = Infinity;
-  for (let i = n - 1; i >= 0; i--) {
+  for (let i = distances.length - 1; i >= 0; i--) {
     if (distances[i] === 0) next = i;
     distances[i] = Math.min(distances[i]!, next - i);
   }

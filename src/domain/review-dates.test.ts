@@ -1,10 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  EARLIEST_REVIEW_DATE,
-  reviewDateWindow,
-  reviewSourceAsOf,
-  type ReviewSourceInput,
-} from './review.js';
+import { EARLIEST_REVIEW_DATE, reviewDateWindow, reviewSourceAsOf } from './review-dates.js';
+import type { ReviewSourceInput } from './review.js';
 
 // 21:00 on 24 November in Chicago (UTC-6), already 25 November in UTC.
 const NOW = '2026-11-25T03:00:00.000Z';
