@@ -176,7 +176,8 @@ export const THRESHOLD_SHRINK = 0.25;
  * On the same data, two splits chose different thresholds for eight of the twelve categories, by up
  * to three steps of 0.0125: the choice of one split is mostly the luck of its folds. Pooled over
  * three, nine seed sentences added moved three thresholds by one step each, where one split had
- * moved three by up to four steps (docs/benchmarks.md, *Survey recall, eleventh pass*).
+ * moved three by up to four steps (docs/benchmarks.md, *Survey recall, eleventh pass*); 24 more
+ * moved seven by one to three steps (*twelfth pass*). At this data size the choice stays noisy.
  */
 export const THRESHOLD_REPEATS = 3;
 
