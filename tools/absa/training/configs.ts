@@ -22,7 +22,7 @@ import {
   sharedSentenceEncoder,
   UNIVERSAL_SENTENCE_ENCODER,
 } from '../../../src/insights/absa/model-kit.js';
-import { readVaderLexicon } from './lexicon.js';
+import { readLexiconSupplement, readVaderLexicon, withSupplement } from './lexicon.js';
 import { repoRoot, sharedDataDir } from '../../paths.js';
 import type { TrainConfig } from './train-model.js';
 
@@ -268,7 +268,11 @@ export function trainConfig(name: ModelName): TrainConfig {
       return {
         ...BASE,
         name,
-        lexicon,
+        // VADER lacks many words of car-service reviews ("nightmare", "overcharged", "knowledgeable").
+        lexicon: withSupplement(
+          lexicon,
+          readLexiconSupplement(join(repoRoot(), 'data-labels', 'service-lexicon.tsv')),
+        ),
         clusters,
         vectors: null,
         encoder: null,

@@ -11,6 +11,51 @@ export function readVaderLexicon(path: string): Record<string, number> {
     if (!word || valence === undefined || !/^[\p{L}][\p{L}'-]*$/u.test(word)) continue;
     entries.push([word.toLowerCase(), Number(valence)]);
   }
+  return sortedByWord(entries);
+}
+
+/**
+ * Reads a supplement to the lexicon (`word<TAB>valence` lines, `#` comments), such as the words of
+ * car-service reviews in `data-labels/service-lexicon.tsv`. A word the supplement repeats is an
+ * error, as is a valence outside [-4, 4].
+ */
+export function readLexiconSupplement(path: string): Record<string, number> {
+  const entries: Record<string, number> = {};
+  for (const [n, line] of readFileSync(path, 'utf8').split('\n').entries()) {
+    if (line.trim() === '' || line.startsWith('#')) continue;
+    const [word, valence, extra] = line.split('\t');
+    const v = Number(valence);
+    if (
+      !word ||
+      extra !== undefined ||
+      !/^[\p{Ll}][\p{Ll}'-]*$/u.test(word) ||
+      !(Math.abs(v) <= 4)
+    ) {
+      throw new Error(
+        `${path}:${n + 1}: expected a lower-case word, a tab and a valence in [-4, 4]`,
+      );
+    }
+    if (Object.hasOwn(entries, word))
+      throw new Error(`${path}:${n + 1}: "${word}" is listed twice`);
+    entries[word] = v;
+  }
+  return entries;
+}
+
+/**
+ * The lexicon with a supplement's words added, sorted by word as `readVaderLexicon`'s. A supplement
+ * adds words and never changes one the lexicon holds.
+ */
+export function withSupplement(
+  lexicon: Record<string, number>,
+  supplement: Record<string, number>,
+): Record<string, number> {
+  const held = Object.keys(supplement).filter((w) => Object.hasOwn(lexicon, w));
+  if (held.length > 0) throw new Error(`the lexicon already holds: ${held.join(', ')}`);
+  return sortedByWord([...Object.entries(lexicon), ...Object.entries(supplement)]);
+}
+
+function sortedByWord(entries: [string, number][]): Record<string, number> {
   entries.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
   return Object.fromEntries(entries);
 }
