@@ -13,7 +13,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { WordVectorsHeader } from '../../src/insights/absa/model-kit.js';
-import { readVaderLexicon } from './training/lexicon.js';
+import { readVaderLexicon, vaderLexiconPath } from './training/lexicon.js';
 import {
   commandFailed,
   parseCommandLine,
@@ -95,9 +95,7 @@ function build(path: string): void {
   const vectors = words.map((w) => unit(json.vectors[w]!));
 
   // Sentiment regression: VADER words (all of them that have a vector) and frequent neutral words.
-  const vader = readVaderLexicon(
-    join(root, 'node_modules', 'vader-sentiment', 'vader_lexicon.txt'),
-  );
+  const vader = readVaderLexicon(vaderLexiconPath());
   const examples: [number[], number][] = [];
   let neutral = 0;
   for (const w of json.words) {

@@ -22,7 +22,13 @@ import {
   sharedSentenceEncoder,
   UNIVERSAL_SENTENCE_ENCODER,
 } from '../../../src/insights/absa/model-kit.js';
-import { readLexiconSupplement, readVaderLexicon, withSupplement } from './lexicon.js';
+import {
+  readLexiconSupplement,
+  readVaderLexicon,
+  serviceLexiconPath,
+  vaderLexiconPath,
+  withSupplement,
+} from './lexicon.js';
 import { repoRoot, sharedDataDir } from '../../paths.js';
 import type { TrainConfig } from './train-model.js';
 
@@ -216,9 +222,7 @@ const DEALERSHIP_THRESHOLDS: Readonly<Record<string, number>> = {
 /** Training configuration of each shipped model (hyper-parameters chosen by cross-validation). */
 export function trainConfig(name: ModelName): TrainConfig {
   const clusters = loadWordClusters(join(repoRoot(), 'models'));
-  const lexicon = readVaderLexicon(
-    join(repoRoot(), 'node_modules', 'vader-sentiment', 'vader_lexicon.txt'),
-  );
+  const lexicon = readVaderLexicon(vaderLexiconPath());
   // The two benchmark models share one configuration but for the sentence encoder and the second
   // detection network (SemEval only) and the polarity window (MAMS only); their taxonomy and data
   // differ.
@@ -269,10 +273,7 @@ export function trainConfig(name: ModelName): TrainConfig {
         ...BASE,
         name,
         // VADER lacks many words of car-service reviews ("nightmare", "overcharged", "knowledgeable").
-        lexicon: withSupplement(
-          lexicon,
-          readLexiconSupplement(join(repoRoot(), 'data-labels', 'service-lexicon.tsv')),
-        ),
+        lexicon: withSupplement(lexicon, readLexiconSupplement(serviceLexiconPath())),
         clusters,
         vectors: null,
         encoder: null,

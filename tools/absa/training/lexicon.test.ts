@@ -2,8 +2,13 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { repoRoot } from '../../paths.js';
-import { readLexiconSupplement, readVaderLexicon, withSupplement } from './lexicon.js';
+import {
+  readLexiconSupplement,
+  readVaderLexicon,
+  serviceLexiconPath,
+  vaderLexiconPath,
+  withSupplement,
+} from './lexicon.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'lexicon-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -23,6 +28,7 @@ describe('readLexiconSupplement', () => {
   it.each([
     ['a valence outside [-4, 4]', 'awful\t-5\n'],
     ['a missing valence', 'awful\n'],
+    ['an empty valence', 'awful\t\n'],
     ['an upper-case word', 'Awful\t-2\n'],
     ['a third column', 'awful\t-2\t0.5\n'],
   ])('rejects %s, naming the line', (_, text) => {
@@ -56,11 +62,8 @@ describe('withSupplement', () => {
   });
 
   it('the service lexicon only adds words VADER lacks', () => {
-    const root = repoRoot();
-    const vader = readVaderLexicon(
-      join(root, 'node_modules', 'vader-sentiment', 'vader_lexicon.txt'),
-    );
-    const service = readLexiconSupplement(join(root, 'data-labels', 'service-lexicon.tsv'));
+    const vader = readVaderLexicon(vaderLexiconPath());
+    const service = readLexiconSupplement(serviceLexiconPath());
     expect(Object.keys(service).length).toBeGreaterThan(50);
     expect(Object.keys(withSupplement(vader, service))).toHaveLength(
       Object.keys(vader).length + Object.keys(service).length,

@@ -1,4 +1,16 @@
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { repoRoot } from '../../paths.js';
+
+/** The VADER lexicon as the `vader-sentiment` npm package (a dev dependency) ships it. */
+export function vaderLexiconPath(): string {
+  return join(repoRoot(), 'node_modules', 'vader-sentiment', 'vader_lexicon.txt');
+}
+
+/** The words of car-service reviews VADER lacks, which the dealership model adds to it. */
+export function serviceLexiconPath(): string {
+  return join(repoRoot(), 'data-labels', 'service-lexicon.tsv');
+}
 
 /**
  * Reads the VADER sentiment lexicon (`word<TAB>mean valence<TAB>…`, valence in [-4, 4]) shipped in
@@ -29,6 +41,7 @@ export function readLexiconSupplement(path: string): Record<string, number> {
       !word ||
       extra !== undefined ||
       !/^[\p{Ll}][\p{Ll}'-]*$/u.test(word) ||
+      !/^-?\d+(\.\d+)?$/.test(valence ?? '') ||
       !(Math.abs(v) <= 4)
     ) {
       throw new Error(
