@@ -22,6 +22,8 @@
  *       the changes the insights claim on ten generated samples against the sample's story.
  *   npm run -s absa -- contrast [--record]
  *       the shipped MAMS model on invented sentences with two aspects of opposite polarity.
+ *   npm run -s absa -- probes [--record]
+ *       the shipped dealership model on invented US-style sentences about arranging a visit.
  */
 import { parseCommandLine, printUsage, runCommandLine, usageError } from '../../src/cli.js';
 import { main as predictMain } from '../../src/insights/absa/cli.js';
@@ -29,6 +31,7 @@ import { MODEL_NAMES, type ModelName } from '../../src/insights/absa/index.js';
 import { runCv } from './internal/absa-cv.js';
 import { runChangeClaims } from './internal/change-claims.js';
 import { runContrastEval } from './internal/contrast-eval.js';
+import { runProbesEval } from './internal/probes-eval.js';
 import { runSampleEval } from './internal/sample-eval.js';
 import { runSurveyCv } from './internal/survey-cv.js';
 import { runSurveyEval } from './internal/survey-eval.js';
@@ -40,6 +43,7 @@ const USAGE = `Usage: npm run -s absa -- predict --model <name>
        npm run -s absa -- sample-eval
        npm run -s absa -- change-claims [--count <n>]
        npm run -s absa -- contrast [--record]
+       npm run -s absa -- probes [--record]
 
 predict  reads JSON lines {"id", "text", "categories"?} on stdin, writes {"id", "categories"}
 cv       reruns the fixed-fold cross-validation of a model and prints the figures as JSON
@@ -59,18 +63,26 @@ change-claims  the changes ("got better", "got worse") the insights claim on ten
          samples (seeds 1 to 10), against the two the sample's story makes
 contrast  the shipped MAMS model's polarity on data-labels/restaurant-contrast.jsonl, invented
          sentences with two aspects of opposite polarity (gold categories given), and its misses
+probes   the shipped dealership model on data-labels/scheduling-probes.jsonl, invented US-style
+         sentences about arranging a visit (categories detected): found, polarity right, misses
 
 Options:
   --model <name>      ${MODEL_NAMES.join(', ')}
   --folds <n>         folds of the split (default 10)
   --limit-folds <n>   run only the first n folds
   --record            store the figures in models/metrics.json (cv; survey-cv of all quarters;
-                      contrast)
+                      contrast; probes)
   --count <n>         reviews in each generated sample (change-claims; default 1800)
   --quarters <list>   survey quarters to hold out in turn (survey-cv; default 0,1,2,3)
   -h, --help          this text`;
 
 const CLI = { name: 'absa', usage: USAGE };
+
+/** The checks of a shipped model on a small labelled file, which `--record` stores. */
+const RECORDED_EVALS = new Map<string, (record: boolean) => unknown>([
+  ['contrast', runContrastEval],
+  ['probes', runProbesEval],
+]);
 
 async function main(argv: readonly string[]): Promise<number> {
   if (argv[0] === 'predict') return predictMain(argv);
@@ -101,8 +113,9 @@ async function main(argv: readonly string[]): Promise<number> {
       process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
       return 0;
     }
-    if (positionals[0] === 'contrast' && positionals.length === 1) {
-      process.stdout.write(`${JSON.stringify(runContrastEval(values.record), null, 2)}\n`);
+    const recorded = RECORDED_EVALS.get(positionals[0] ?? '');
+    if (recorded && positionals.length === 1) {
+      process.stdout.write(`${JSON.stringify(recorded(values.record), null, 2)}\n`);
       return 0;
     }
     if (positionals[0] === 'sample-eval' && positionals.length === 1) {
@@ -119,7 +132,7 @@ async function main(argv: readonly string[]): Promise<number> {
     }
     if (positionals[0] !== 'cv' || positionals.length > 1) {
       throw usageError(
-        'the command is predict, cv, survey-eval, survey-cv, sample-eval, change-claims or contrast',
+        'the command is predict, cv, survey-eval, survey-cv, sample-eval, change-claims, contrast or probes',
       );
     }
     const model = values.model;

@@ -206,17 +206,17 @@ const DEALERSHIP_CLAUSE_DETECTION = 0.5;
  */
 const DEALERSHIP_THRESHOLDS: Readonly<Record<string, number>> = {
   'staff-communication': 0.45,
-  'wait-time': 0.513,
-  'price-value': 0.538,
+  'wait-time': 0.55,
+  'price-value': 0.525,
   'quality-of-work': 0.45,
   'vehicle-cleanliness': 0.513,
   'facility-amenities': 0.55,
   scheduling: 0.5,
   'follow-up': 0.55,
-  'sales-experience': 0.45,
-  financing: 0.525,
+  'sales-experience': 0.463,
+  financing: 0.538,
   'honesty-trust': 0.488,
-  overall: 0.488,
+  overall: 0.513,
 };
 
 /** Training configuration of each shipped model (hyper-parameters chosen by cross-validation). */
