@@ -140,6 +140,12 @@ describe.each(Object.keys(ENGINES) as (keyof typeof ENGINES)[])('on %s', (engine
         version: null,
         sampleBusiness: true,
       });
+      // The version the reset bumps is the store's: wait until the service has caught up with
+      // both removals, or its health still shows the version before the second one.
+      await waitUntil(
+        async () => (await health(s)).reviews === 1800,
+        'the removals to be published',
+      );
       const before = await health(s);
       const reset = await cli(url, 'reset', '--sample-only');
       expect(reset.code, reset.stderr).toBe(0);
