@@ -1,30 +1,23 @@
-import { join } from 'node:path';
 import { loadModel } from '../../../src/insights/absa/index.js';
 import { predict } from '../../../src/insights/absa/predict.js';
-import { evaluate, repoRoot, toScores, type Scores } from '../training/index.js';
-import { readSeedLabels } from '../training/dealership-data.js';
+import { evaluate, toScores, type Scores } from '../training/index.js';
 import { recordFigures } from './absa-cv.js';
+import { missLine, readLabelSet, type LabelSetReport } from './label-set.js';
 
 /**
  * The shipped MAMS model on `data-labels/restaurant-contrast.jsonl`: invented sentences, each with
  * two aspects of opposite polarity ("The waiter was rude but the food was delicious."), the kind
  * of sentence every MAMS sentence is. Polarity is judged with the gold categories given.
  */
-export interface ContrastReport {
-  model: 'mams-acsa';
-  modelVersion: string;
-  command: string;
-  sentences: number;
+export interface ContrastReport extends LabelSetReport<'mams-acsa'> {
   judgements: number;
   scores: Scores;
-  /** The judgements the model gets wrong: `sentence [category: read, not gold]`. */
-  misses: string[];
 }
 
 /** Scores the shipped MAMS model on the contrast sentences; `record` stores the report. */
 export function runContrastEval(record: boolean): ContrastReport {
   const model = loadModel('mams-acsa');
-  const sentences = readSeedLabels(join(repoRoot(), 'data-labels', 'restaurant-contrast.jsonl'));
+  const sentences = readLabelSet('restaurant-contrast.jsonl');
   const misses = sentences.flatMap((s) => {
     const read = predict(
       model,
@@ -33,9 +26,7 @@ export function runContrastEval(record: boolean): ContrastReport {
     );
     return s.aspects.flatMap((a, i) => {
       const polarity = read[i]!.polarity;
-      return polarity === a.polarity
-        ? []
-        : [`${s.text} [${a.category}: ${polarity}, not ${a.polarity}]`];
+      return polarity === a.polarity ? [] : [missLine(s.text, a.category, polarity, a.polarity)];
     });
   });
   const report: ContrastReport = {

@@ -1,9 +1,7 @@
-import { join } from 'node:path';
 import { loadModel } from '../../../src/insights/absa/index.js';
 import { predict } from '../../../src/insights/absa/predict.js';
-import { repoRoot } from '../training/index.js';
-import { readSeedLabels } from '../training/dealership-data.js';
 import { recordFigures } from './absa-cv.js';
+import { missLine, readLabelSet, type LabelSetReport } from './label-set.js';
 
 /**
  * The shipped dealership model on `data-labels/scheduling-probes.jsonl`: invented US-style
@@ -12,22 +10,16 @@ import { recordFigures } from './absa-cv.js';
  * detected, not given: a label is found when its category is detected, and right when its
  * polarity is the gold one too.
  */
-export interface ProbesReport {
-  model: 'dealership';
-  modelVersion: string;
-  command: string;
-  sentences: number;
+export interface ProbesReport extends LabelSetReport<'dealership'> {
   labels: number;
   found: number;
   polarityRight: number;
-  /** The labels missed or misread: `sentence [category: read, not gold]`. */
-  misses: string[];
 }
 
 /** Scores the shipped dealership model on the scheduling probes; `record` stores the report. */
 export function runProbesEval(record: boolean): ProbesReport {
   const model = loadModel('dealership');
-  const sentences = readSeedLabels(join(repoRoot(), 'data-labels', 'scheduling-probes.jsonl'));
+  const sentences = readLabelSet('scheduling-probes.jsonl');
   let found = 0;
   let polarityRight = 0;
   const misses = sentences.flatMap((s) => {
@@ -39,7 +31,7 @@ export function runProbesEval(record: boolean): ProbesReport {
         polarityRight++;
         return [];
       }
-      return [`${s.text} [${a.category}: ${aspect?.polarity ?? 'not found'}, not ${a.polarity}]`];
+      return [missLine(s.text, a.category, aspect?.polarity ?? 'not found', a.polarity)];
     });
   });
   const report: ProbesReport = {
