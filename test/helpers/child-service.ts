@@ -77,14 +77,20 @@ export async function startChildService(options: {
   child.stdout!.on('data', collect);
   child.stderr!.on('data', collect);
   const url = `http://127.0.0.1:${port}`;
-  await waitUntil(async () => {
-    if (child.exitCode !== null) throw new Error(`the service exited:\n${logs.join('\n')}`);
-    try {
-      return (await fetch(`${url}/healthz`)).ok;
-    } catch {
-      return false;
-    }
-  }, 'the service to start');
+  // Generous: a readiness wait, not a timing goal. On a busy machine (CI running the system
+  // suites' files side by side) a cold start that reads the models can take well over 20 s.
+  await waitUntil(
+    async () => {
+      if (child.exitCode !== null) throw new Error(`the service exited:\n${logs.join('\n')}`);
+      try {
+        return (await fetch(`${url}/healthz`)).ok;
+      } catch {
+        return false;
+      }
+    },
+    'the service to start',
+    90_000,
+  );
   return {
     url,
     child,
