@@ -20,6 +20,12 @@ export interface FeatureConfig {
    * "the wait was awful" alone 0.85); a clause alone, out of context, is read wrong too often.
    */
   clauseDetection?: number;
+  /**
+   * The clause reading of detection also breaks a run-on sentence where a subject pronoun starts
+   * its next clause (`assignClauses`): survey answers run two topics together with no punctuation.
+   * Detection only: the polarity features keep the sentence's punctuation clauses.
+   */
+  runOnClauses?: boolean;
   /** Scale of the mean word vector of the category's clause in polarity features (0: none). */
   polarityVectors?: number;
   /** Add lexicon features from the vector-induced sentiment scores. */

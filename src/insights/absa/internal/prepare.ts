@@ -2,6 +2,7 @@ import { detectLanguage } from '../../../domain/language.js';
 import type { WordClusters } from './clusters.js';
 import type { WordVectors } from './vectors.js';
 import { markNegation } from './negation.js';
+import { startsRunOnClause } from './run-on.js';
 import { translateSpanishWord } from './spanish.js';
 import { tokenize, type Token } from './tokenize.js';
 
@@ -46,12 +47,23 @@ const CLAUSE_WORDS = new Set([
   'sino',
 ]);
 
-function assignClauses(words: readonly string[]): { clause: number[]; count: number } {
+/**
+ * Clause numbers of a sentence's words: clauses break at punctuation and contrastive words and,
+ * with `runOn`, where a run-on sentence starts its next clause (`startsRunOnClause`).
+ */
+export function assignClauses(
+  words: readonly string[],
+  runOn = false,
+): { clause: number[]; count: number } {
   const clause: number[] = [];
   let current = 0;
   let used = false;
-  for (const w of words) {
-    const boundary = CLAUSE_PUNCT.has(w) || CLAUSE_WORDS.has(w);
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i]!;
+    const boundary =
+      CLAUSE_PUNCT.has(w) ||
+      CLAUSE_WORDS.has(w) ||
+      (runOn && startsRunOnClause(words, i, CLAUSE_PUNCT));
     if (boundary && used) {
       current++;
       used = false;
@@ -103,11 +115,15 @@ export function prepareSentence(
  * The text of clause `c` of a sentence: from its first to its last token that is not clause
  * punctuation (the whole sentence when the clause holds no such token).
  */
-export function clauseText(p: PreparedSentence, c: number): string {
+export function clauseText(
+  p: PreparedSentence,
+  c: number,
+  clauses: readonly number[] = p.clause,
+): string {
   let first = -1;
   let last = -1;
   for (let i = 0; i < p.tokens.length; i++) {
-    if (p.clause[i] !== c || CLAUSE_PUNCT.has(p.words[i]!)) continue;
+    if (clauses[i] !== c || CLAUSE_PUNCT.has(p.words[i]!)) continue;
     if (first < 0) first = i;
     last = i;
   }

@@ -8,7 +8,7 @@ import {
 import { linearScores, sigmoid, softmax } from './linear.js';
 import { detectionForward } from './detection-network.js';
 import { convolve, locationBuckets, neuralLogProbabilities, tokenInputs } from './neural.js';
-import { clauseText, prepareSentence, type PreparedSentence } from './prepare.js';
+import { assignClauses, clauseText, prepareSentence, type PreparedSentence } from './prepare.js';
 
 /**
  * The networks' token inputs of a sentence, computed once and shared by detection and by the
@@ -34,10 +34,13 @@ function networkInputs(model: AbsaModel, p: PreparedSentence): { x: Float64Array
 export function detectionProbabilities(model: AbsaModel, p: PreparedSentence): number[] {
   const scores = detectionLogOdds(model, p);
   const mix = model.features.clauseDetection ?? 0;
-  if (mix > 0 && p.clauseCount > 1) {
+  const split = model.features.runOnClauses
+    ? assignClauses(p.words, true)
+    : { clause: p.clause, count: p.clauseCount };
+  if (mix > 0 && split.count > 1) {
     const whole = scores.slice();
-    for (let c = 0; c < p.clauseCount; c++) {
-      const text = clauseText(p, c);
+    for (let c = 0; c < split.count; c++) {
+      const text = clauseText(p, c, split.clause);
       if (text === p.text) continue;
       const clause = prepareSentence(text, model.clusters, 0, p.language, p.vectors);
       detectionLogOdds(model, clause).forEach((q, k) => {
