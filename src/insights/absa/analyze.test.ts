@@ -67,6 +67,20 @@ describe('analyzeReview', () => {
     ]);
   });
 
+  it('finds the second topic of a run-on sentence with no punctuation, by its clause', () => {
+    // Survey answers run two topics together; the detector's clause reading breaks them where a
+    // subject pronoun starts the next clause (`runOnClauses`), the polarity features do not.
+    const sentence = 'the car was washed nicely it was hard to get an appointment';
+    const categories = (model: typeof dealership): string[] =>
+      predict(model, sentence).map((a) => a.category);
+    expect(categories(dealership)).toEqual(['vehicle-cleanliness', 'scheduling']);
+    const punctuationOnly = {
+      ...dealership,
+      features: { ...dealership.features, runOnClauses: false },
+    };
+    expect(categories(punctuationOnly)).toEqual(['vehicle-cleanliness']);
+  });
+
   it('gives two aspects of one sentence opposite polarities with the MAMS model', () => {
     const mams = loadModel('mams-acsa');
     expect(predict(mams, 'The waiter was rude but the food was delicious.')).toEqual([
