@@ -22,7 +22,7 @@ export interface FeatureConfig {
   clauseDetection?: number;
   /**
    * The clause reading of detection also breaks a run-on sentence where a subject pronoun starts
-   * its next clause (`assignClauses`): survey answers run two topics together with no punctuation.
+   * its next clause (`startsRunOnClause`, run-on.ts): survey answers run two topics together with no punctuation.
    * Detection only: the polarity features keep the sentence's punctuation clauses.
    */
   runOnClauses?: boolean;

@@ -34,10 +34,11 @@ function networkInputs(model: AbsaModel, p: PreparedSentence): { x: Float64Array
 export function detectionProbabilities(model: AbsaModel, p: PreparedSentence): number[] {
   const scores = detectionLogOdds(model, p);
   const mix = model.features.clauseDetection ?? 0;
+  if (mix <= 0) return scores.map(sigmoid);
   const split = model.features.runOnClauses
     ? assignClauses(p.words, true)
     : { clause: p.clause, count: p.clauseCount };
-  if (mix > 0 && split.count > 1) {
+  if (split.count > 1) {
     const whole = scores.slice();
     for (let c = 0; c < split.count; c++) {
       const text = clauseText(p, c, split.clause);
