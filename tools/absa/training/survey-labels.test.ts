@@ -24,7 +24,7 @@ describe('nothingToImprove', () => {
       'respondent did not answer how it can improve',
       "respondent ca n't suggest what to improve .",
       'respondent was not able to suggest any improvement .',
-      'respondent not able to answer on this question .',
+      'respondent not able to answer on that one .',
     ];
     expect(taken(texts)).toEqual(texts);
   });

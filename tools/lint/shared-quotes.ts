@@ -1,0 +1,102 @@
+/**
+ * Finds text of the shared evaluation data (`../shared/data`) quoted in the repository. That data
+ * is for evaluation and training only: it is read in place and never copied, shipped or quoted, so
+ * no tracked file may repeat a run of `RUN` words of any of its sentences. The sentences are the
+ * review and comment texts (the XML's `<text>`, the JSON lines' `title` and `text`, the survey's
+ * lines); words are compared lower-cased, without punctuation. Nine words keep idioms that any
+ * review may use ("can't say enough good things about this", eight) apart from quotations.
+ *
+ * Run by `test/models/shared-quotes.test.ts` (`npm run test:models`, which has the data).
+ */
+import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** The shortest run of words that counts as a quotation. */
+export const RUN = 9;
+
+/** One line of a tracked file that repeats a run of the shared data's words. */
+export interface Quote {
+  file: string;
+  line: number;
+  words: string;
+  source: string;
+}
+
+/** The files whose contents are not prose: models (weights and vocabularies) and binaries. */
+const SKIPPED = /^models\/|\.(png|jpe?g|gif|ico|woff2?|gz|bin)$/;
+
+function words(text: string): string[] {
+  return (
+    text
+      .toLowerCase()
+      .replace(/&[a-z]+;/g, ' ')
+      .match(/[a-z0-9]+/g) ?? []
+  );
+}
+
+/** The sentences of one shared data file. */
+function sentences(path: string): string[] {
+  const text = readFileSync(path, 'utf8');
+  if (/\.xml(\.A)?$/.test(path))
+    return [...text.matchAll(/<text>([^<]*)<\/text>/g)].map((m) => m[1] ?? '');
+  if (path.endsWith('.jsonl')) {
+    return text
+      .split('\n')
+      .filter((line) => line.trim() !== '')
+      .flatMap((line) => {
+        const record = JSON.parse(line) as { title?: unknown; text?: unknown };
+        return [record.title, record.text].filter((t): t is string => typeof t === 'string');
+      });
+  }
+  return text.split('\n');
+}
+
+function dataFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return dataFiles(path);
+    return name === 'SOURCES.md' ? [] : [path];
+  });
+}
+
+/** Every run of `RUN` words in the shared data, with the file it comes from. */
+function sharedRuns(dataDir: string): Map<string, string> {
+  const runs = new Map<string, string>();
+  for (const path of dataFiles(dataDir)) {
+    const source = path.slice(dataDir.length + 1);
+    for (const sentence of sentences(path)) {
+      const w = words(sentence);
+      for (let i = 0; i + RUN <= w.length; i++) {
+        const run = w.slice(i, i + RUN).join(' ');
+        if (!runs.has(run)) runs.set(run, source);
+      }
+    }
+  }
+  return runs;
+}
+
+/** The lines of the repository's tracked text files that quote the shared data in `dataDir`. */
+export function findSharedQuotes(repo: string, dataDir: string): Quote[] {
+  const runs = sharedRuns(dataDir);
+  const tracked = execFileSync('git', ['ls-files', '-z'], { cwd: repo, encoding: 'utf8' })
+    .split('\0')
+    .filter((file) => file !== '' && !SKIPPED.test(file));
+  const quotes: Quote[] = [];
+  for (const file of tracked) {
+    const text = readFileSync(join(repo, file), 'utf8');
+    if (text.includes('\0')) continue;
+    text.split('\n').forEach((line, index) => {
+      const w = words(line);
+      for (let i = 0; i + RUN <= w.length; i++) {
+        const run = w.slice(i, i + RUN).join(' ');
+        const source = runs.get(run);
+        if (source !== undefined) {
+          quotes.push({ file, line: index + 1, words: run, source });
+          return;
+        }
+      }
+    });
+  }
+  return quotes;
+}
