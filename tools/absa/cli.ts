@@ -23,7 +23,8 @@
  *   npm run -s absa -- contrast [--record]
  *       the shipped MAMS model on invented sentences with two aspects of opposite polarity.
  *   npm run -s absa -- probes [--record]
- *       the shipped dealership model on invented US-style sentences about arranging a visit.
+ *       the shipped dealership model on invented US-style sentences about arranging a visit and
+ *       about how the staff treated the customer.
  */
 import { parseCommandLine, printUsage, runCommandLine, usageError } from '../../src/cli.js';
 import { main as predictMain } from '../../src/insights/absa/cli.js';
@@ -63,8 +64,9 @@ change-claims  the changes ("got better", "got worse") the insights claim on ten
          samples (seeds 1 to 10), against the two the sample's story makes
 contrast  the shipped MAMS model's polarity on data-labels/restaurant-contrast.jsonl, invented
          sentences with two aspects of opposite polarity (gold categories given), and its misses
-probes   the shipped dealership model on data-labels/scheduling-probes.jsonl, invented US-style
-         sentences about arranging a visit (categories detected): found, polarity right, misses
+probes   the shipped dealership model on data-labels/scheduling-probes.jsonl and
+         staff-probes.jsonl, invented US-style sentences about arranging a visit and about how the
+         staff treated the customer (categories detected): found, polarity right, misses
 
 Options:
   --model <name>      ${MODEL_NAMES.join(', ')}

@@ -9,7 +9,7 @@
  * Run by `test/models/shared-quotes.test.ts` (`npm run test:models`, which has the data).
  */
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { lstatSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** The shortest run of words that counts as a quotation. */
@@ -84,6 +84,8 @@ export function findSharedQuotes(repo: string, dataDir: string): Quote[] {
     .filter((file) => file !== '' && !SKIPPED.test(file));
   const quotes: Quote[] = [];
   for (const file of tracked) {
+    // A tracked symbolic link (to a folder, say) has no text of its own.
+    if (!lstatSync(join(repo, file)).isFile()) continue;
     const text = readFileSync(join(repo, file), 'utf8');
     if (text.includes('\0')) continue;
     text.split('\n').forEach((line, index) => {

@@ -2,9 +2,11 @@ import { predict } from '../../../src/insights/absa/predict.js';
 import { missLine, runLabelSet, type LabelSetReport } from './label-set.js';
 
 /**
- * The shipped dealership model on `data-labels/scheduling-probes.jsonl`: invented US-style
- * sentences about arranging a visit ("Scheduling was a nightmare.", "They were booked solid for
- * two weeks."), never trained on. Each is read as the service reads a sentence, categories
+ * The shipped dealership model on invented US-style sentences never trained on, one file per
+ * aspect the survey's Indian English cannot teach: `data-labels/scheduling-probes.jsonl`
+ * (arranging a visit: "Scheduling was a nightmare.", "They were booked solid for two weeks.") and
+ * `data-labels/staff-probes.jsonl` (how the staff treated the customer: "The service manager was
+ * dismissive when I complained."). Each is read as the service reads a sentence, categories
  * detected, not given: a label is found when its category is detected, and right when its
  * polarity is the gold one too.
  */
@@ -13,13 +15,20 @@ export type ProbesReport = LabelSetReport<
   { labels: number; found: number; polarityRight: number }
 >;
 
-/** Scores the shipped dealership model on the scheduling probes; `record` stores the report. */
-export function runProbesEval(record: boolean): ProbesReport {
+/** The probe files, by the key of their report in `models/metrics.json`. */
+const PROBE_SETS = {
+  schedulingProbes: 'scheduling-probes.jsonl',
+  staffProbes: 'staff-probes.jsonl',
+} as const;
+
+export type ProbesReports = Record<keyof typeof PROBE_SETS, ProbesReport>;
+
+function runProbeSet(figure: keyof typeof PROBE_SETS, record: boolean): ProbesReport {
   const set = {
     model: 'dealership',
-    file: 'scheduling-probes.jsonl',
+    file: PROBE_SETS[figure],
     command: 'npm run -s absa -- probes',
-    figure: 'schedulingProbes',
+    figure,
   } as const;
   return runLabelSet(
     set,
@@ -43,4 +52,12 @@ export function runProbesEval(record: boolean): ProbesReport {
     },
     record,
   );
+}
+
+/** Scores the shipped dealership model on every probe file; `record` stores the reports. */
+export function runProbesEval(record: boolean): ProbesReports {
+  return {
+    schedulingProbes: runProbeSet('schedulingProbes', record),
+    staffProbes: runProbeSet('staffProbes', record),
+  };
 }
