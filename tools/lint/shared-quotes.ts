@@ -15,7 +15,7 @@ import { join } from 'node:path';
 /** The shortest run of words that counts as a quotation. */
 export const RUN = 9;
 
-/** One line of a tracked file that repeats a run of the shared data's words. */
+/** A run of the shared data's words in a tracked file, by the line it starts on. */
 export interface Quote {
   file: string;
   line: number;
@@ -26,13 +26,24 @@ export interface Quote {
 /** The files whose contents are not prose: models (weights and vocabularies) and binaries. */
 const SKIPPED = /^models\/|\.(png|jpe?g|gif|ico|woff2?|gz|bin)$/;
 
-function words(text: string): string[] {
-  return (
-    text
-      .toLowerCase()
-      .replace(/&[a-z]+;/g, ' ')
-      .match(/[a-z0-9]+/g) ?? []
-  );
+/** The words of `text` (lower case, letters and digits) with where each starts. */
+function words(text: string): { word: string; at: number }[] {
+  const clean = text.toLowerCase().replace(/&[a-z]+;/g, (entity) => ' '.repeat(entity.length));
+  return [...clean.matchAll(/[a-z0-9]+/g)].map((m) => ({ word: m[0], at: m.index }));
+}
+
+/** Each run of `RUN` words in `text`, with where its first word starts. */
+function* runsOf(text: string): Generator<{ run: string; at: number }> {
+  const w = words(text);
+  for (let i = 0; i + RUN <= w.length; i++) {
+    yield {
+      run: w
+        .slice(i, i + RUN)
+        .map((x) => x.word)
+        .join(' '),
+      at: w[i]!.at,
+    };
+  }
 }
 
 /** The sentences of one shared data file. */
@@ -66,11 +77,7 @@ function sharedRuns(dataDir: string): Map<string, string> {
   for (const path of dataFiles(dataDir)) {
     const source = path.slice(dataDir.length + 1);
     for (const sentence of sentences(path)) {
-      const w = words(sentence);
-      for (let i = 0; i + RUN <= w.length; i++) {
-        const run = w.slice(i, i + RUN).join(' ');
-        if (!runs.has(run)) runs.set(run, source);
-      }
+      for (const { run } of runsOf(sentence)) if (!runs.has(run)) runs.set(run, source);
     }
   }
   return runs;
@@ -88,17 +95,16 @@ export function findSharedQuotes(repo: string, dataDir: string): Quote[] {
     if (!lstatSync(join(repo, file)).isFile()) continue;
     const text = readFileSync(join(repo, file), 'utf8');
     if (text.includes('\0')) continue;
-    text.split('\n').forEach((line, index) => {
-      const w = words(line);
-      for (let i = 0; i + RUN <= w.length; i++) {
-        const run = w.slice(i, i + RUN).join(' ');
-        const source = runs.get(run);
-        if (source !== undefined) {
-          quotes.push({ file, line: index + 1, words: run, source });
-          return;
-        }
-      }
-    });
+    // The whole file as one stream of words: a quotation wrapped over two lines is still one.
+    let reported = 0;
+    for (const { run, at } of runsOf(text)) {
+      const source = runs.get(run);
+      if (source === undefined) continue;
+      const line = text.slice(0, at).split('\n').length;
+      if (line === reported) continue;
+      reported = line;
+      quotes.push({ file, line, words: run, source });
+    }
   }
   return quotes;
 }
