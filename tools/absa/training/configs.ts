@@ -211,7 +211,7 @@ const DEALERSHIP_THRESHOLDS: Readonly<Record<string, number>> = {
   'wait-time': 0.525,
   'price-value': 0.538,
   'quality-of-work': 0.45,
-  'vehicle-cleanliness': 0.5,
+  'vehicle-cleanliness': 0.513,
   'facility-amenities': 0.55,
   scheduling: 0.5,
   'follow-up': 0.55,
