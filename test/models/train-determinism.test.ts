@@ -18,7 +18,7 @@ function trainSmall(): Buffer {
 }
 
 describe('npm run train', () => {
-  // No timeout of its own: the models project's (30 minutes) holds on a busy machine, where two
+  // No timeout of its own: the models project's (an hour) holds on a busy machine, where two
   // trainings took 196 s against the 180 s this test once had.
   it('writes identical bytes when run twice on the same small configuration', () => {
     console.log('training the small semeval14-restaurants model twice (minutes)');

@@ -19,21 +19,19 @@ export function recordedScores(): Record<string, Record<string, CvReport>> {
  */
 export function checkRecordedFold(model: ModelName): void {
   const [folds, limit] = [10, 1];
-  it(
-    `match a fresh run of the scorer for ${model} (${cvKey(folds, limit)})`,
-    { timeout: 1_500_000 },
-    async () => {
-      const stored = recordedScores()[model]?.[cvKey(folds, limit)];
-      expect(stored, `no recorded figures for ${model}`).toBeDefined();
-      // Progress: the run takes minutes and prints nothing else meanwhile.
-      console.log(`${model}: retraining and scoring the first of ${folds} folds (minutes)`);
-      const started = Date.now();
-      const fresh = await runCv(model, folds, limit, false);
-      console.log(`${model}: scored in ${Math.round((Date.now() - started) / 1000)} s`);
-      expect(fresh.crossValidation).toEqual(stored!.crossValidation);
-      expect(fresh.testSplit).toEqual(stored!.testSplit);
-      expect(fresh.challengeSet).toEqual(stored!.challengeSet);
-      expect(fresh.surveyHeldOut).toEqual(stored!.surveyHeldOut);
-    },
-  );
+  // No timeout of its own: the models project's holds on a busy machine, where the MAMS fold,
+  // beside the other two and a cross-validation, took 1,585 s against the 1,500 s it once had.
+  it(`match a fresh run of the scorer for ${model} (${cvKey(folds, limit)})`, async () => {
+    const stored = recordedScores()[model]?.[cvKey(folds, limit)];
+    expect(stored, `no recorded figures for ${model}`).toBeDefined();
+    // Progress: the run takes minutes and prints nothing else meanwhile.
+    console.log(`${model}: retraining and scoring the first of ${folds} folds (minutes)`);
+    const started = Date.now();
+    const fresh = await runCv(model, folds, limit, false);
+    console.log(`${model}: scored in ${Math.round((Date.now() - started) / 1000)} s`);
+    expect(fresh.crossValidation).toEqual(stored!.crossValidation);
+    expect(fresh.testSplit).toEqual(stored!.testSplit);
+    expect(fresh.challengeSet).toEqual(stored!.challengeSet);
+    expect(fresh.surveyHeldOut).toEqual(stored!.surveyHeldOut);
+  });
 }
