@@ -67,6 +67,18 @@ describe('analyzeReview', () => {
     ]);
   });
 
+  it('reads how long a visit took: hours are a complaint, minutes praise', () => {
+    // No opinion word in either; the duration's class says which side it is on.
+    for (const sentence of ['The whole visit took six hours.', 'They finished two days late.']) {
+      expect(predict(dealership, sentence, ['wait-time'])).toEqual([
+        { category: 'wait-time', polarity: 'negative' },
+      ]);
+    }
+    expect(predict(dealership, 'The whole process took 45 minutes.', ['wait-time'])).toEqual([
+      { category: 'wait-time', polarity: 'positive' },
+    ]);
+  });
+
   it('finds the second topic of a run-on sentence with no punctuation, by its clause', () => {
     // Survey answers run two topics together; the detector's clause reading breaks them where a
     // subject pronoun starts the next clause (`runOnClauses`), the polarity features do not.

@@ -285,6 +285,7 @@ export function trainConfig(name: ModelName): TrainConfig {
           ...BASE.features,
           clauseDetection: DEALERSHIP_CLAUSE_DETECTION,
           runOnClauses: true,
+          durations: true,
         },
         // Twelve categories and 20k training sentences: prune harder to keep the file small.
         prune: { detect: 0.05, polarity: 0.03 },

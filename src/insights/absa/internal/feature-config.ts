@@ -26,6 +26,11 @@ export interface FeatureConfig {
   runOnClauses?: boolean;
   /** Scale of the mean word vector of the category's clause in polarity features (0: none). */
   polarityVectors?: number;
+  /**
+   * Add the classes of the durations the sentence names (`durationClasses`: up to 45 minutes, up
+   * to 100, up to four hours, longer) among polarity features, alone and with the category.
+   */
+  durations?: boolean;
   /** Add lexicon features from the vector-induced sentiment scores. */
   induced?: boolean;
   /**

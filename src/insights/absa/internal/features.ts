@@ -1,5 +1,6 @@
 import type { FeatureConfig } from './feature-config.js';
 import { clauseText, type PreparedSentence } from './prepare.js';
+import { durationClasses } from './durations.js';
 
 export type { FeatureConfig } from './feature-config.js';
 
@@ -243,6 +244,13 @@ export function polarityFeatures(
   if (clause < 0 && config.polarityVectors && p.vectors)
     addMeanVector(bag, 'pv', p, config.polarityVectors, all);
   if (p.words.includes('!')) add(bag, 'excl');
+  if (config.durations) {
+    const raw = p.tokens.map((t) => p.text.slice(t.start - p.offset, t.end - p.offset));
+    for (const d of durationClasses(raw, p.words)) {
+      add(bag, `dur:${d}`);
+      add(bag, `${cat}|dur:${d}`);
+    }
+  }
   const embedding = config.sentenceEmbedding;
   if (embedding?.polarity && p.embed) {
     // The category's clause: aspects of one sentence can differ. The whole sentence's embedding
