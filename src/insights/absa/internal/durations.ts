@@ -5,6 +5,8 @@
  * "minutes". The classes give the polarity model the magnitude (docs/absa-model.md).
  */
 
+import type { PreparedSentence } from './prepare.js';
+
 /** A duration's class: up to 45 minutes, up to 100, up to four hours, longer (days included). */
 export type DurationClass = 'minutes' | 'hour' | 'hours' | 'long';
 
@@ -64,58 +66,64 @@ function classOf(minutes: number): DurationClass {
   return 'long';
 }
 
-/** The number a token stands for (digits or a number word), or null. */
-function numberOf(raw: string, norm: string): number | null {
-  const digits = /^(\d+(?:\.\d+)?)$/.exec(raw);
-  if (digits) return Number(digits[1]);
-  return NUMBER_WORDS.get(norm) ?? null;
-}
+/** The words and tokens of a prepared sentence that durations are read from. */
+type Sentence = Pick<PreparedSentence, 'text' | 'offset' | 'tokens' | 'words'>;
 
-/** The number at `j`, or null: "a" and "an" count only where `articles` allows. */
-function numberAt(raw: readonly string[], norm: readonly string[], j: number, articles: boolean) {
-  if (j < 0) return null;
-  if (!articles && (norm[j] === 'a' || norm[j] === 'an')) return null;
-  return numberOf(raw[j]!, norm[j]!);
+/**
+ * The number the token at `j` stands for (digits as written, or a number word), or null; "a" and
+ * "an" count only where `articles` allows.
+ */
+function numberAt(p: Sentence, j: number, articles: boolean): number | null {
+  const token = p.tokens[j];
+  if (!token) return null;
+  if (token.kind === 'num') {
+    const digits = /^\d+(?:\.\d+)?$/.exec(
+      p.text.slice(token.start - p.offset, token.end - p.offset),
+    );
+    return digits ? Number(digits[0]) : null;
+  }
+  const word = p.words[j]!;
+  if (!articles && (word === 'a' || word === 'an')) return null;
+  return NUMBER_WORDS.get(word) ?? null;
 }
 
 /**
  * How many minutes the unit at `i` makes with the words before it, or null when no number counts.
  * The nearest number counts, so a range ("4-5 hours", "4 5 hour") counts as its upper end.
  */
-function minutesBefore(raw: readonly string[], norm: readonly string[], i: number, unit: number) {
+function minutesBefore(p: Sentence, i: number, unit: number): number | null {
   const back = [1, 2, 3, 4].map((k) => i - k).filter((j) => j >= 0);
-  const half = back.find((j) => norm[j] === 'half');
+  const half = back.find((j) => p.words[j] === 'half');
   if (half !== undefined) {
     // "half an hour", "two and a half hours", "a half day".
     for (const j of [half - 1, half - 2, half - 3]) {
-      const n = numberAt(raw, norm, j, false);
+      const n = numberAt(p, j, false);
       if (n !== null) return (n + 0.5) * unit;
     }
     return unit / 2;
   }
   for (const j of back.slice(0, 3)) {
-    const n = numberAt(raw, norm, j, true);
+    const n = numberAt(p, j, true);
     if (n !== null) return n * unit;
   }
   return null;
 }
 
 /**
- * The duration classes a sentence's tokens name, each once, in order of appearance. `raw` and
- * `norm` are the tokens' text as written and normalised. A unit counts when a number stands at most
- * three tokens before it ("4 5 hour", "a couple of hours", "two and a half hours", "half my day");
- * a day, morning or afternoon also after "all", "whole" or "entire" (long).
+ * The duration classes a sentence names, each once, in order of appearance. A unit counts when a
+ * number stands at most three tokens before it ("4 5 hour", "a couple of hours", "two and a half
+ * hours", "half my day"); a day, morning or afternoon also after "all", "whole" or "entire" (long).
  */
-export function durationClasses(raw: readonly string[], norm: readonly string[]): DurationClass[] {
+export function durationClasses(p: Sentence): DurationClass[] {
   const found: DurationClass[] = [];
   const note = (c: DurationClass): void => {
     if (!found.includes(c)) found.push(c);
   };
-  norm.forEach((w, i) => {
+  p.words.forEach((w, i) => {
     const unit = UNIT_MINUTES.get(w);
-    const minutes = unit === undefined ? null : minutesBefore(raw, norm, i, unit);
+    const minutes = unit === undefined ? null : minutesBefore(p, i, unit);
     if (minutes !== null) note(classOf(minutes));
-    if (DAY_PARTS.has(w) && [norm[i - 1], norm[i - 2]].some((x) => x && WHOLE.has(x))) {
+    if (DAY_PARTS.has(w) && [p.words[i - 1], p.words[i - 2]].some((x) => x && WHOLE.has(x))) {
       note('long');
     }
   });

@@ -1,6 +1,6 @@
+import { durationClasses } from './durations.js';
 import type { FeatureConfig } from './feature-config.js';
 import { clauseText, type PreparedSentence } from './prepare.js';
-import { durationClasses } from './durations.js';
 
 export type { FeatureConfig } from './feature-config.js';
 
@@ -245,8 +245,7 @@ export function polarityFeatures(
     addMeanVector(bag, 'pv', p, config.polarityVectors, all);
   if (p.words.includes('!')) add(bag, 'excl');
   if (config.durations) {
-    const raw = p.tokens.map((t) => p.text.slice(t.start - p.offset, t.end - p.offset));
-    for (const d of durationClasses(raw, p.words)) {
+    for (const d of durationClasses(p)) {
       add(bag, `dur:${d}`);
       add(bag, `${cat}|dur:${d}`);
     }
