@@ -125,7 +125,8 @@ export function emit(port: MessagePort, event: string, payload: unknown): void {
 export function workerUrl(moduleUrl: string, relative: string): URL {
   const url = new URL(relative, moduleUrl);
   if (!moduleUrl.endsWith('.ts')) return url;
-  const at = url.pathname.lastIndexOf('/src/');
+  // Modules under src/ and tools/ compile to dist/src/ and dist/tools/.
+  const at = Math.max(url.pathname.lastIndexOf('/src/'), url.pathname.lastIndexOf('/tools/'));
   return new URL(
     `file://${url.pathname.slice(0, at)}/dist${url.pathname.slice(at)}`.replace(/\.ts$/, '.js'),
   );

@@ -3,11 +3,12 @@
  *
  *   npm run -s absa -- predict --model <semeval14-restaurants|mams-acsa|dealership>
  *       the shipped models on JSON lines (the same as `dealer-reviews absa predict`)
- *   npm run -s absa -- cv --model <name> [--folds 10] [--limit-folds N] [--record]
+ *   npm run -s absa -- cv --model <name> [--folds 10] [--limit-folds N] [--jobs N] [--record]
  *       reruns the fixed-fold cross-validation (dealership: on its train split, plus the test split
  *       and, on a full run, the detection thresholds the folds of three splits choose) and prints
- *       the figures as JSON; --record stores them in models/metrics.json. Needs the shared data in
- *       ../shared/data.
+ *       the figures as JSON; --record stores them in models/metrics.json. The folds train in --jobs
+ *       worker threads (default: one per core), with the same figures whatever their number. Needs
+ *       the shared data in ../shared/data.
  *   npm run -s absa -- survey-eval
  *       the shipped dealership model on the held-out survey comments (issue 32's recall) and its
  *       precision on the hand-labelled test third, as JSON.
@@ -30,6 +31,7 @@ import { parseCommandLine, printUsage, runCommandLine, usageError } from '../../
 import { main as predictMain } from '../../src/insights/absa/cli.js';
 import { MODEL_NAMES, type ModelName } from '../../src/insights/absa/index.js';
 import { runCv } from './internal/absa-cv.js';
+import { defaultJobs } from './internal/cv-folds.js';
 import { runChangeClaims } from './internal/change-claims.js';
 import { runContrastEval } from './internal/contrast-eval.js';
 import { runProbesEval } from './internal/probes-eval.js';
@@ -38,7 +40,7 @@ import { runSurveyCv } from './internal/survey-cv.js';
 import { runSurveyEval } from './internal/survey-eval.js';
 
 const USAGE = `Usage: npm run -s absa -- predict --model <name>
-       npm run -s absa -- cv --model <name> [--folds 10] [--limit-folds N] [--record]
+       npm run -s absa -- cv --model <name> [--folds 10] [--limit-folds N] [--jobs N] [--record]
        npm run -s absa -- survey-eval
        npm run -s absa -- survey-cv [--quarters 0,1,2,3] [--record]
        npm run -s absa -- sample-eval
@@ -49,8 +51,8 @@ const USAGE = `Usage: npm run -s absa -- predict --model <name>
 predict  reads JSON lines {"id", "text", "categories"?} on stdin, writes {"id", "categories"}
 cv       reruns the fixed-fold cross-validation of a model and prints the figures as JSON
          (dealership, all folds: also the detection thresholds that the folds of three splits
-         choose, pooled, thresholdChoice: three cross-validations, about 20 minutes);
-         needs the shared evaluation data in ../shared/data
+         choose, pooled, thresholdChoice: three cross-validations); the folds train in
+         parallel threads; needs the shared evaluation data in ../shared/data
 survey-eval  the shipped dealership model on the held-out survey comments: per question, the
          share of comments that get the question's aspect and the share that get none; and
          detection precision on the hand-labelled test third
@@ -72,6 +74,8 @@ Options:
   --model <name>      ${MODEL_NAMES.join(', ')}
   --folds <n>         folds of the split (default 10)
   --limit-folds <n>   run only the first n folds
+  --jobs <n>          folds trained at once, each in its own thread (cv; default: one per core;
+                      the figures do not depend on it)
   --record            store the figures in models/metrics.json (cv; survey-cv of all quarters;
                       contrast; probes)
   --count <n>         reviews in each generated sample (change-claims; default 1800)
@@ -93,6 +97,7 @@ async function main(argv: readonly string[]): Promise<number> {
       model: { type: 'string' },
       folds: { type: 'string', default: '10' },
       'limit-folds': { type: 'string' },
+      jobs: { type: 'string' },
       record: { type: 'boolean', default: false },
       count: { type: 'string', default: '1800' },
       quarters: { type: 'string', default: '0,1,2,3' },
@@ -146,7 +151,11 @@ async function main(argv: readonly string[]): Promise<number> {
     if (!Number.isInteger(folds) || folds < 2 || !Number.isInteger(limit) || limit < 1) {
       throw usageError('--folds must be an integer >= 2 and --limit-folds >= 1');
     }
-    const result = await runCv(model as ModelName, folds, limit, values.record);
+    const jobs = values.jobs === undefined ? defaultJobs() : Number(values.jobs);
+    if (!Number.isInteger(jobs) || jobs < 1 || jobs > 64) {
+      throw usageError('--jobs must be an integer from 1 to 64');
+    }
+    const result = await runCv(model as ModelName, folds, limit, values.record, jobs);
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     return 0;
   });

@@ -2,15 +2,13 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { modelFromFile, type ModelName } from '../../../src/insights/absa/index.js';
 import {
-  benchmarkData,
-  crossValidate,
   dealershipChallenge,
   dealershipData,
   ensureTrainingEmbeddings,
   evaluate,
   repoRoot,
-  scoreHeldOut,
   SEED,
+  summarizeFolds,
   THRESHOLD_REPEATS,
   THRESHOLD_SHRINK,
   thresholdChoice,
@@ -18,14 +16,12 @@ import {
   trainConfig,
   trainModel,
   type CvResult,
-  type ScoredSentence,
   type Scores,
-  type LabelledSentence,
   type ThresholdChoice,
-  type TrainConfig,
 } from '../training/index.js';
 import { requireSharedData } from '../../paths.js';
 import { labelledLines, surveyRecall, type SurveyReport } from './survey-eval.js';
+import { defaultJobs, runFolds } from './cv-folds.js';
 
 /** What `absa cv` prints and records for one model and fold configuration. */
 export interface CvReport {
@@ -67,25 +63,6 @@ export function recordFigures(model: ModelName, key: string, figures: unknown): 
 }
 
 /**
- * A cross-validation of the dealership model's gold sentences (the other training sentences in
- * every training fold) that also keeps each held-out fold's detection probabilities.
- */
-function scoredCrossValidation(
-  gold: readonly LabelledSentence[],
-  extra: readonly LabelledSentence[],
-  config: TrainConfig,
-  options: { folds: number; seed: number; limitFolds?: number },
-): { crossValidation: CvResult; outOfFold: ScoredSentence[][] } {
-  const outOfFold: ScoredSentence[][] = [];
-  const crossValidation = crossValidate(gold, config, {
-    ...options,
-    extraTraining: extra,
-    onFold: (foldModel, heldOut) => outOfFold.push(scoreHeldOut(foldModel, heldOut)),
-  });
-  return { crossValidation, outOfFold };
-}
-
-/**
  * Reruns the fixed-fold cross-validation of a model (for the dealership model: folds of its gold
  * train split, the seed, weak and transfer sentences added to every training fold; then the fixed
  * test split and the challenge sentences) and optionally
@@ -96,39 +73,41 @@ export async function runCv(
   folds: number,
   limit: number,
   save: boolean,
+  jobs: number = defaultJobs(),
 ): Promise<CvReport> {
   requireSharedData();
   const config = trainConfig(name);
   const flags = limit < folds ? ` --limit-folds ${limit}` : '';
   const command = `npm run -s absa -- cv --model ${name} --folds ${folds}${flags}`;
-  const options = { folds, seed: SEED, limitFolds: limit };
-  let report: CvReport;
+  const run = Math.min(folds, limit);
+  // The dealership model's full runs split the folds anew for its threshold choice: one thread
+  // pool takes the folds of every split.
+  const seeds = name === 'dealership' && run === folds ? THRESHOLD_REPEATS : 1;
+  const tasks = Array.from({ length: seeds }, (_, r) =>
+    Array.from({ length: r === 0 ? run : folds }, (_, fold) => ({ seed: SEED + r, fold })),
+  ).flat();
+  const outcomes = await runFolds(name, folds, tasks, jobs);
+  const crossValidation = summarizeFolds(
+    outcomes.slice(0, run).map((o) => o.scores),
+    folds,
+    SEED,
+  );
+  const report: CvReport = { model: name, command, crossValidation };
   if (name === 'dealership') {
     const { train, gold, test } = dealershipData();
     const challenge = dealershipChallenge();
     await ensureTrainingEmbeddings(config, [...train, ...test, ...challenge]);
-    const extra = train.filter((s) => !gold.includes(s));
-    const { crossValidation, outOfFold } = scoredCrossValidation(gold, extra, config, options);
     const model = modelFromFile(trainModel(train, config), config.clusters, config.vectors);
-    const testSplit = { ...toScores(evaluate(model, test)), sentences: test.length };
-    const challengeSet = { ...toScores(evaluate(model, challenge)), sentences: challenge.length };
-    const surveyHeldOut = surveyRecall(model, labelledLines(gold));
-    report = { model: name, command, crossValidation, testSplit, challengeSet, surveyHeldOut };
-    if (limit >= folds) {
-      // The first repeat is the cross-validation above; the others split the folds anew.
-      const repeats = [outOfFold];
-      for (let r = 1; r < THRESHOLD_REPEATS; r++) {
-        repeats.push(
-          scoredCrossValidation(gold, extra, config, { folds, seed: SEED + r }).outOfFold,
-        );
-      }
+    report.testSplit = { ...toScores(evaluate(model, test)), sentences: test.length };
+    report.challengeSet = { ...toScores(evaluate(model, challenge)), sentences: challenge.length };
+    report.surveyHeldOut = surveyRecall(model, labelledLines(gold));
+    if (seeds > 1) {
+      const repeats = Array.from({ length: seeds }, (_, r) =>
+        outcomes.slice(r * folds, (r + 1) * folds).map((o) => o.scored!),
+      );
       const ids = config.categories.map((c) => c.id);
       report.thresholdChoice = thresholdChoice(repeats, ids, config.threshold, THRESHOLD_SHRINK);
     }
-  } else {
-    const data = benchmarkData(name);
-    await ensureTrainingEmbeddings(config, data);
-    report = { model: name, command, crossValidation: crossValidate(data, config, options) };
   }
   if (save) recordFigures(name, cvKey(folds, limit), report);
   return report;

@@ -1,20 +1,8 @@
 import { modelFromFile, type AbsaModel } from '../../../src/insights/absa/model.js';
 import type { LabelledSentence } from './datasets.js';
 import { stratifiedFolds } from './folds.js';
-import { evaluate, toScores, type Scores } from './metrics.js';
+import type { Scores } from './metrics.js';
 import { trainModel, type TrainConfig } from './train-model.js';
-
-/** Settings of one cross-validation run. */
-export interface CvOptions {
-  folds: number;
-  seed: number;
-  /** Run only the first n folds (a reduced, still fixed, configuration for tests). */
-  limitFolds?: number;
-  /** Extra sentences added to every training fold but never tested on (e.g. weak labels). */
-  extraTraining?: readonly LabelledSentence[];
-  /** Called with each fold's model and held-out sentences (e.g. to keep out-of-fold scores). */
-  onFold?: (model: AbsaModel, test: readonly LabelledSentence[]) => void;
-}
 
 /** Per-fold scores, their mean and (sample) standard deviation. */
 export interface CvResult {
@@ -34,25 +22,31 @@ function summarize(perFold: Scores[], pick: (s: Scores) => number): [number, num
   return [Math.round(mean * 100) / 100, Math.round(Math.sqrt(variance) * 100) / 100];
 }
 
+/** One fold of a fixed split: its held-out sentences and the model trained on the others. */
+export interface TrainedFold {
+  model: AbsaModel;
+  test: LabelledSentence[];
+}
+
 /**
- * Stratified k-fold cross-validation with fixed folds: trains a model on k-1 folds (plus any extra
- * training data) and scores it on the held-out fold, for each fold in turn.
+ * Trains fold `fold` of the stratified split of `data` into `folds` folds by `seed`: a model on the
+ * other folds (plus any extra training data), and the held-out fold it is scored on.
  */
-export function crossValidate(
+export function trainFold(
   data: readonly LabelledSentence[],
   config: TrainConfig,
-  options: CvOptions,
-): CvResult {
-  const assignment = stratifiedFolds(data, options.folds, options.seed);
-  const perFold: Scores[] = [];
-  const run = Math.min(options.folds, options.limitFolds ?? options.folds);
-  for (let f = 0; f < run; f++) {
-    const train = data.filter((_, i) => assignment[i] !== f).concat(options.extraTraining ?? []);
-    const test = data.filter((_, i) => assignment[i] === f);
-    const model = modelFromFile(trainModel(train, config), config.clusters, config.vectors);
-    perFold.push(toScores(evaluate(model, test)));
-    options.onFold?.(model, test);
-  }
+  split: { folds: number; seed: number; fold: number; extraTraining?: readonly LabelledSentence[] },
+): TrainedFold {
+  const assignment = stratifiedFolds(data, split.folds, split.seed);
+  const train = data
+    .filter((_, i) => assignment[i] !== split.fold)
+    .concat(split.extraTraining ?? []);
+  const test = data.filter((_, i) => assignment[i] === split.fold);
+  return { model: modelFromFile(trainModel(train, config), config.clusters, config.vectors), test };
+}
+
+/** The result of a cross-validation from its folds' scores, in fold order. */
+export function summarizeFolds(perFold: Scores[], folds: number, seed: number): CvResult {
   const keys = [
     'detectionPrecision',
     'detectionRecall',
@@ -62,5 +56,5 @@ export function crossValidate(
   const mean = {} as Scores;
   const std = {} as Scores;
   for (const key of keys) [mean[key], std[key]] = summarize(perFold, (s) => s[key]);
-  return { folds: options.folds, seed: options.seed, foldsRun: run, perFold, mean, std };
+  return { folds, seed, foldsRun: perFold.length, perFold, mean, std };
 }

@@ -9,8 +9,8 @@ export {
   TRANSFER_WEIGHT,
   WEAK_WEIGHT,
 } from './configs.js';
-export { crossValidate } from './cross-validate.js';
-export type { CvOptions, CvResult } from './cross-validate.js';
+export { summarizeFolds, trainFold } from './cross-validate.js';
+export type { CvResult, TrainedFold } from './cross-validate.js';
 export { readAspectCategoryXml } from './datasets.js';
 export type { LabelledSentence } from './datasets.js';
 export { readDealershipLabels } from './dealership-data.js';
