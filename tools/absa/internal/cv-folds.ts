@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { ModelName } from '../../../src/insights/absa/index.js';
-import { workerUrl } from '../../../src/platform/rpc.js';
+import { typedRpcClient, workerUrl } from '../../../src/platform/rpc.js';
 import {
   benchmarkData,
   dealershipData,
@@ -22,8 +22,10 @@ export interface FoldOutcome {
   scored?: ScoredSentence[];
 }
 
-/** A message from a fold thread: one task's outcome, or why the thread failed. */
-export type FoldReply = { outcome: FoldOutcome } | { error: string };
+/** What a fold thread serves (`cv-thread.ts`). */
+export interface FoldOperations {
+  fold(task: FoldTask): Promise<FoldOutcome>;
+}
 
 /**
  * The sentences a model's cross-validation splits into folds, and those every training fold adds
@@ -47,7 +49,7 @@ export function defaultJobs(): number {
  * Trains and scores the folds of `tasks` (each a model trained from scratch: minutes) in up to
  * `jobs` worker threads, each of which loads the model's data once and then takes the next fold
  * still waiting. Every fold is deterministic, so the outcomes, returned in task order, are the
- * same whatever `jobs` is.
+ * same whatever `jobs` is. The first failure stops every thread.
  */
 export async function runFolds(
   name: ModelName,
@@ -55,43 +57,26 @@ export async function runFolds(
   tasks: readonly FoldTask[],
   jobs: number,
 ): Promise<FoldOutcome[]> {
-  const outcomes: FoldOutcome[] = new Array<FoldOutcome>(tasks.length);
+  const outcomes = new Array<FoldOutcome>(tasks.length);
   let next = 0;
   const url = workerUrl(import.meta.url, './cv-thread.js');
-  const thread = (): Promise<void> =>
-    new Promise((resolve, reject) => {
-      const worker = new Worker(url, { workerData: { name, folds } });
-      let current = -1;
-      let finished = false;
-      const take = (): void => {
-        if (next >= tasks.length) {
-          finished = true;
-          void worker.terminate().then(() => resolve());
-          return;
-        }
-        current = next++;
-        worker.postMessage(tasks[current]);
-      };
-      worker.on('message', (reply: FoldReply) => {
-        if ('error' in reply) {
-          next = tasks.length; // the other threads stop after their current fold
-          void worker.terminate();
-          reject(new Error(`fold ${tasks[current]?.fold ?? '?'}: ${reply.error}`));
-          return;
-        }
-        outcomes[current] = reply.outcome;
-        take();
-      });
-      worker.on('error', (error) => {
-        next = tasks.length;
-        reject(error);
-      });
-      worker.on('exit', (code) => {
-        if (!finished) reject(new Error(`a fold thread stopped (exit code ${code})`));
-      });
-      take();
-    });
-  const threads = Math.max(1, Math.min(jobs, tasks.length));
-  await Promise.all(Array.from({ length: threads }, thread));
+  const workers = Array.from(
+    { length: Math.max(1, Math.min(jobs, tasks.length)) },
+    () => new Worker(url, { workerData: { name, folds } }),
+  );
+  const drain = async (worker: Worker): Promise<void> => {
+    const client = typedRpcClient<FoldOperations, never>(worker, () => undefined);
+    worker.on('error', (err) => client.failAll(err));
+    worker.on('exit', (code) => client.failAll(new Error(`a fold thread stopped (code ${code})`)));
+    while (next < tasks.length) {
+      const i = next++;
+      outcomes[i] = await client.call('fold', tasks[i]!);
+    }
+  };
+  try {
+    await Promise.all(workers.map(drain));
+  } finally {
+    await Promise.all(workers.map((w) => w.terminate()));
+  }
   return outcomes;
 }

@@ -13,7 +13,8 @@ import {
   trainFold,
   type TrainConfig,
 } from '../training/index.js';
-import { cvSets, type FoldReply, type FoldTask } from './cv-folds.js';
+import { serveTypedRpc } from '../../../src/platform/rpc.js';
+import { cvSets, type FoldOperations } from './cv-folds.js';
 
 const { name, folds } = workerData as { name: ModelName; folds: number };
 const port = parentPort!;
@@ -30,24 +31,15 @@ function load(): NonNullable<typeof loaded> {
   return loaded;
 }
 
-port.on('message', (task: FoldTask) => {
-  void Promise.resolve()
-    .then(() => {
-      if (!Number.isInteger(task.fold) || task.fold < 0 || task.fold >= folds) {
-        throw new RangeError(`there is no fold ${task.fold} of ${folds}`);
-      }
-      return load();
-    })
-    .then(({ config, data, extra }): FoldReply => {
-      const split = { folds, seed: task.seed, fold: task.fold, extraTraining: extra };
-      const { model, test } = trainFold(data, config, split);
-      const scores = toScores(evaluate(model, test));
-      return {
-        outcome: name === 'dealership' ? { scores, scored: scoreHeldOut(model, test) } : { scores },
-      };
-    })
-    .catch((error: unknown): FoldReply => ({
-      error: error instanceof Error ? error.message : String(error),
-    }))
-    .then((reply) => port.postMessage(reply));
+serveTypedRpc<FoldOperations>(port, {
+  async fold(task) {
+    if (!Number.isInteger(task.fold) || task.fold < 0 || task.fold >= folds) {
+      throw new RangeError(`there is no fold ${task.fold} of ${folds}`);
+    }
+    const { config, data, extra } = await load();
+    const split = { folds, seed: task.seed, fold: task.fold, extraTraining: extra };
+    const { model, test } = trainFold(data, config, split);
+    const scores = toScores(evaluate(model, test));
+    return name === 'dealership' ? { scores, scored: scoreHeldOut(model, test) } : { scores };
+  },
 });
