@@ -58,16 +58,19 @@ describe('Google Business Profile sync (against the local stand-in)', () => {
   // Several commands and service runs under a loaded machine: more than the default 30 s.
   it('serves new and edited reviews on its own, lists the source in /healthz, and sync --full removes', async () => {
     await expect.poll(async () => (await published()).size, { timeout: 15_000 }).toBe(3);
-    const health = (await get('/healthz')) as { sources: Record<string, unknown>[] };
-    expect(health.sources).toEqual([
-      {
-        name: 'gbp',
-        lastSuccessAt: expect.any(String),
-        lastError: null,
-        nextRunAt: expect.any(String),
-      },
-    ]);
-    expect(JSON.stringify(health)).not.toContain('stand-in');
+    // The run's reviews are published a moment before its end is recorded: poll for it too.
+    const health = async () => (await get('/healthz')) as { sources: Record<string, unknown>[] };
+    await expect
+      .poll(async () => (await health()).sources, { timeout: 15_000 })
+      .toEqual([
+        {
+          name: 'gbp',
+          lastSuccessAt: expect.any(String),
+          lastError: null,
+          nextRunAt: expect.any(String),
+        },
+      ]);
+    expect(JSON.stringify(await health())).not.toContain('stand-in');
 
     standIn.reviews.set('b', {
       ...gbpReview('b', '2025-03-01T10:00:00.000Z'),

@@ -85,15 +85,19 @@ describe('a watched export URL, run by the service', () => {
     } finally {
       await client.close();
     }
-    const health = (await json(service.url, '/healthz')) as { sources: unknown[] };
-    expect(health.sources).toEqual([
-      {
-        name: expect.stringMatching(/^url:127\.0\.0\.1:\d+\/export\/reviews\.json$/),
-        lastSuccessAt: expect.any(String),
-        lastError: null,
-        nextRunAt: expect.any(String),
-      },
-    ]);
+    // A run's reviews are published a moment before its end is recorded: poll for it.
+    await expect
+      .poll(async () => ((await json(service.url, '/healthz')) as { sources: unknown[] }).sources, {
+        timeout: 15_000,
+      })
+      .toEqual([
+        {
+          name: expect.stringMatching(/^url:127\.0\.0\.1:\d+\/export\/reviews\.json$/),
+          lastSuccessAt: expect.any(String),
+          lastError: null,
+          nextRunAt: expect.any(String),
+        },
+      ]);
   }, 120_000);
 });
 
