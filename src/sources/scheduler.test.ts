@@ -32,7 +32,8 @@ describe('startSourceScheduler', () => {
       intervalMs: 10,
     });
     scheduler.onStatus((status) => seen.push(status));
-    await expect.poll(() => runs).toBeGreaterThanOrEqual(3);
+    // A run's status is told after the run (and not at all once stopped): wait for three of them.
+    await expect.poll(() => seen.length).toBeGreaterThanOrEqual(3);
     await scheduler.stop();
     const stoppedAt = runs;
     const [status] = scheduler.status();

@@ -17,9 +17,7 @@ beforeAll(async () => {
 afterAll(() => w.close());
 
 const deliveriesTo = (path: string) => w.sub.deliveries.filter((d) => d.path === path);
-const noPendingWork = async () =>
-  (await w.store.websub.countPendingIntents()) === 0 &&
-  (await w.store.websub.listPendingDeliveries()).length === 0;
+const noPendingWork = () => w.idle();
 
 describe('WebSub durability across kill -9', () => {
   it('delivers the latest content after a crash while the delivery was in flight', async () => {

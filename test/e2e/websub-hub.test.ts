@@ -14,9 +14,7 @@ afterAll(() => w.close());
 
 const deliveriesTo = (path: string) => w.sub.deliveries.filter((d) => d.path === path);
 const verificationsOf = (path: string) => w.sub.verifications.filter((v) => v.path === path);
-const noPendingWork = async () =>
-  (await w.store.websub.countPendingIntents()) === 0 &&
-  (await w.store.websub.listPendingDeliveries()).length === 0;
+const noPendingWork = () => w.idle();
 
 describe('WebSub subscription state table (INTERFACE.md)', () => {
   it('(none) -> pending verification -> active: 202 at once, then a GET with mode, topic, a fresh challenge and the lease, keeping the callback query', async () => {

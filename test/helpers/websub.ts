@@ -38,6 +38,12 @@ export interface WebSubWorld {
   subscribeActive(path: string, topic: string, extra?: Record<string, string>): Promise<void>;
   /** Commits a new review from another process; resolves with the new data version once the hub queued it. */
   change(): Promise<number>;
+  /**
+   * Whether the hub has no intent and no delivery pending. It reads intents, deliveries, then
+   * intents again: an intent becomes deliveries and a failed delivery a (denial) intent, each in
+   * one transaction, so a change between two reads shows in one of them.
+   */
+  idle(): Promise<boolean>;
   /** The current bytes and headers of a topic, as a GET returns them. */
   get(topicPath: string): Promise<{ body: Buffer; contentType: string; link: string }>;
   close(): Promise<void>;
@@ -93,6 +99,14 @@ export async function startWebSubWorld(
         return topics.length === 3 && topics.every((t) => t.version >= version);
       }, 'the hub to notice the change');
       return version;
+    },
+    async idle() {
+      const intents = () => store.websub.countPendingIntents();
+      return (
+        (await intents()) === 0 &&
+        (await store.websub.listPendingDeliveries()).length === 0 &&
+        (await intents()) === 0
+      );
     },
     async get(topicPath) {
       const res = await fetch(`${svc.url}${topicPath}`, {

@@ -35,9 +35,7 @@ const a = (): ChildService => w.svc;
 const startSecond = (): Promise<ChildService> =>
   startChildService({ databaseUrl: w.databaseUrl, caPath: w.ca.caPath, env: ENV });
 const deliveriesTo = (path: string) => w.sub.deliveries.filter((d) => d.path === path);
-const noPendingWork = async () =>
-  (await w.store.websub.countPendingIntents()) === 0 &&
-  (await w.store.websub.listPendingDeliveries()).length === 0;
+const noPendingWork = () => w.idle();
 
 beforeAll(async () => {
   let databaseUrl: string;

@@ -167,7 +167,10 @@ describe('a real Prometheus scraping two instances', () => {
       'a successful sync run',
       60_000,
     );
-    const last = await query('dealer_reviews_sync_last_success_timestamp_seconds');
+    // The gauge comes from the run's status, told after its outcome: it may be a scrape later.
+    const gauge = 'dealer_reviews_sync_last_success_timestamp_seconds';
+    await waitUntil(async () => (await query(gauge)).length > 0, 'the last success gauge');
+    const last = await query(gauge);
     expect(last[0]!.metric.source).toMatch(/^url:127\.0\.0\.1:\d+\/reviews\.json$/);
   });
 });
