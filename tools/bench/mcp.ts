@@ -1,6 +1,7 @@
 import { load, startService, table } from './harness.js';
 import { benchStore } from './http.js';
-import { describeStalls, poller, startWatchedService } from './stalls.js';
+import { poller } from './probes.js';
+import { describeStalls, startWatchedService } from './watched-service.js';
 
 async function initSession(url: string): Promise<string> {
   const res = await fetch(`${url}/mcp`, {

@@ -17,7 +17,7 @@ import { ingest } from '../../src/import/ingest.js';
 import { openStore } from '../../src/store/index.js';
 import { freePort, IDENTITY_HEAD, load, ROOT, table, waitFor, type LoadResult } from './harness.js';
 import { benchStore } from './http.js';
-import { DELAY_HOOK } from './stalls.js';
+import { DELAY_HOOK } from './watched-service.js';
 
 interface Service {
   url: string;

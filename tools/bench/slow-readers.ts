@@ -17,7 +17,9 @@ import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { memoryOf, resetPeak, ROOT, table } from './harness.js';
-import { describeStalls, poller, run, runImport, startWatchedService } from './stalls.js';
+import { run, runImport } from './commands.js';
+import { poller } from './probes.js';
+import { describeStalls, startWatchedService } from './watched-service.js';
 
 const PATH = '/api/reviews/since/0001-01-01';
 

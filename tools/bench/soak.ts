@@ -25,7 +25,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Pool } from 'undici';
 import { memoryOf, ROOT, table } from './harness.js';
-import { run, runImport, startWatchedService, type WatchedService } from './stalls.js';
+import { run, runImport } from './commands.js';
+import { startWatchedService, type WatchedService } from './watched-service.js';
 
 interface Kind {
   name: string;

@@ -17,7 +17,7 @@ import { openStore } from '../../src/store/index.js';
 import type { Engine } from './engines.js';
 import { memoryOf, ROOT } from './harness.js';
 import { benchStore } from './http.js';
-import { describeStalls, startWatchedService } from './stalls.js';
+import { describeStalls, startWatchedService } from './watched-service.js';
 import { createTestCa } from './test-ca.js';
 
 const BASE_URL = 'https://reviews.example.com';
