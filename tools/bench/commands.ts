@@ -1,7 +1,6 @@
 /**
- * Commands the benchmarks run as child processes, as an operator would: the real
- * `dealer-reviews import`, and any other command (the sample generator, curl, `dealer-reviews
- * remove`).
+ * Commands the benchmarks run as child processes, as an operator would: the sample generator, the
+ * real `dealer-reviews import`, and any other command (curl, `dealer-reviews remove`).
  */
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
@@ -26,4 +25,20 @@ export function run(
  */
 export function runImport(file: string, databaseUrl: string): Promise<number> {
   return run(join(ROOT, 'bin/dealer-reviews'), ['import', file], { DATABASE_URL: databaseUrl });
+}
+
+/**
+ * Generates `count` reviews with the sample generator (seed 7, so every run imports the same
+ * reviews) into the sample-format file `out`; resolves its exit code.
+ */
+export function generateSample(count: number, out: string): Promise<number> {
+  return run(process.execPath, [
+    join(ROOT, 'dist/tools/sample/cli.js'),
+    '--count',
+    String(count),
+    '--seed',
+    '7',
+    '--out',
+    out,
+  ]);
 }

@@ -114,6 +114,28 @@ export function resetPeak(pid: number): boolean {
   }
 }
 
+/** The service's `/healthz`: its data version and how many reviews it serves. */
+export async function health(url: string): Promise<{ dataVersion: number; reviews: number }> {
+  return (await (await fetch(`${url}/healthz`)).json()) as { dataVersion: number; reviews: number };
+}
+
+/**
+ * A process's peak RSS, per phase: each phase resets the kernel's peak (`resetPeak`) before it
+ * and notes it after; the run's peak is the largest noted, and the peak at the start.
+ */
+export class PeakRss {
+  run: number;
+  constructor(private readonly pid: number) {
+    this.run = memoryOf(pid).peakMB;
+  }
+  /** The peak since the last reset, also kept as the run's if it is the largest yet. */
+  note(): number {
+    const peak = memoryOf(this.pid).peakMB;
+    this.run = Math.max(this.run, peak);
+    return peak;
+  }
+}
+
 export interface LoadOptions {
   headers?: Record<string, string>;
   connections?: number;

@@ -72,7 +72,7 @@ async function mcpCall(url: string, message: object, session?: string): Promise<
 }
 
 /** Opens an MCP session (an `initialize`); resolves its `Mcp-Session-Id`. */
-async function mcpSession(url: string): Promise<string> {
+export async function mcpSession(url: string): Promise<string> {
   const res = await fetch(`${url}/mcp`, {
     method: 'POST',
     headers: MCP_HEADERS,
