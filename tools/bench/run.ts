@@ -57,30 +57,29 @@ const CLI = { name: 'bench', usage: USAGE };
  * BENCH_SIZES.
  */
 async function main(which: ReadonlySet<string>, scenarios: typeof Scenarios): Promise<void> {
-  const {
-    benchAgentTasks,
-    benchEngines,
-    benchHotpath,
-    benchHttp,
-    benchInsights,
-    benchMcp,
-    benchMcpBatches,
-    benchMetricsScrape,
-    benchMigrate,
-    benchNotify,
-    benchPages,
-    benchReads,
-    benchScale,
-    benchSlowReaders,
-    benchSoak,
-    benchStalls,
-    benchWebSub,
-    benchWebSubFanout,
-    table,
-  } = scenarios;
   const all = which.size === 0;
   const sizes = (process.env.BENCH_SIZES ?? '1000,100000').split(',').map(Number);
-  const engines = benchEngines();
+  const engines = scenarios.benchEngines();
+  const run: Run = { which, all, sizes, engines, scenarios };
+  await readScenarios(run);
+  await mcpAndPageScenarios(run);
+  await underLoadScenarios(run);
+  await webSubScenarios(run);
+}
+
+/** What each group of scenarios needs: the named ones (none: all), the sizes and the engines. */
+interface Run {
+  which: ReadonlySet<string>;
+  all: boolean;
+  sizes: number[];
+  engines: ReturnType<typeof Scenarios.benchEngines>;
+  scenarios: typeof Scenarios;
+}
+
+/** The read API: http, hotpath, import/startup/etag, notify, and reads and migrate when named. */
+async function readScenarios({ which, all, sizes, engines, scenarios }: Run): Promise<void> {
+  const { benchHotpath, benchHttp, benchMigrate, benchNotify, benchReads, benchScale, table } =
+    scenarios;
   if (all || which.has('http')) {
     console.log('## HTTP read API\n');
     for (const engine of engines)
@@ -119,6 +118,11 @@ async function main(which: ReadonlySet<string>, scenarios: typeof Scenarios): Pr
     console.log('## migrate-store\n');
     console.log(table([await benchMigrate(Number(process.env.BENCH_SCALE_COUNT ?? 100_000))]));
   }
+}
+
+/** The insights, MCP (requests, batches, agent tasks) and the pages. */
+async function mcpAndPageScenarios({ which, all, sizes, scenarios }: Run): Promise<void> {
+  const { benchAgentTasks, benchInsights, benchMcp, benchMcpBatches, benchPages } = scenarios;
   if (all || which.has('insights')) {
     console.log('## Insights\n');
     console.log(await benchInsights(Number(process.env.BENCH_INSIGHTS_COUNT ?? 10_000)));
@@ -139,6 +143,11 @@ async function main(which: ReadonlySet<string>, scenarios: typeof Scenarios): Pr
     console.log('## Pages\n');
     for (const size of sizes) console.log(await benchPages(size));
   }
+}
+
+/** The service under load: stalls, and slow-readers, metrics and soak when named. */
+async function underLoadScenarios({ which, all, scenarios }: Run): Promise<void> {
+  const { benchMetricsScrape, benchSlowReaders, benchSoak, benchStalls } = scenarios;
   if (all || which.has('stalls')) {
     console.log('## Stalls\n');
     console.log(await benchStalls());
@@ -159,6 +168,11 @@ async function main(which: ReadonlySet<string>, scenarios: typeof Scenarios): Pr
     console.log('## Soak\n');
     console.log(await benchSoak());
   }
+}
+
+/** WebSub: websub-fanout when named, and the distribution. */
+async function webSubScenarios({ which, all, engines, scenarios }: Run): Promise<void> {
+  const { benchWebSub, benchWebSubFanout, table } = scenarios;
   // 60 deliveries of every topic at 100,000 reviews (about 2.3 GB over loopback): only when named.
   if (which.has('websub-fanout')) {
     console.log('## WebSub fan-out of every topic\n');
