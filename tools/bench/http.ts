@@ -128,6 +128,137 @@ export function stopped(child: ChildProcess): Promise<void> {
   });
 }
 
+/** A target of the comparison: its path on the service and on nginx, and its load. */
+interface Target {
+  name: string;
+  path: string;
+  nginxPath: string;
+  options: LoadOptions;
+}
+
+/**
+ * The targets loaded on the service and on nginx: the dataset (identity, gzip, a 304 for `etag`)
+ * and the feed.
+ */
+function nginxTargets(count: number, etag: string): Target[] {
+  const big = count > 10_000;
+  // A 100 MB body is limited by the load generator parsing it: few connections, same for both servers.
+  // It also takes seconds per request, so the run is longer to count more than a handful.
+  const conn = big ? 2 : 32;
+  const bigDuration = big ? { duration: Math.max(30, BENCH_DURATION) } : {};
+  const big304 = { headers: { 'If-None-Match': etag } };
+  return [
+    {
+      name: '/reviews.json',
+      path: '/reviews.json',
+      nginxPath: '/reviews.json',
+      options: { connections: conn, ...bigDuration },
+    },
+    {
+      name: '/reviews.json gzip',
+      path: '/reviews.json',
+      nginxPath: '/reviews.json',
+      options: { connections: conn, headers: { 'Accept-Encoding': 'gzip' }, ...bigDuration },
+    },
+    {
+      name: '/reviews.json 304',
+      path: '/reviews.json',
+      nginxPath: '/reviews.json',
+      options: big304,
+    },
+    { name: '/api/feed.json', path: '/api/feed.json', nginxPath: '/feed.json', options: {} },
+  ];
+}
+
+/**
+ * Loads each target on the service, each followed at once by the same load on nginx (if
+ * installed) serving the same bytes (`dataset` and `feed`, as the service served them): every
+ * row, and the node/nginx ratios.
+ */
+async function compareWithNginx(
+  url: string,
+  dir: string,
+  count: number,
+  dataset: Buffer,
+  feed: Buffer,
+  etag: string,
+): Promise<{ rows: LoadResult[]; ratios: Record<string, string | number>[] }> {
+  const rows: LoadResult[] = [];
+  const ratios: Record<string, string | number>[] = [];
+  const nginx = hasCommand('nginx')
+    ? await startNginx(join(dir, 'nginx'), {
+        'reviews.json': dataset,
+        'reviews.json.gz': gzipSync(dataset, { level: 9 }),
+        'feed.json': feed,
+      })
+    : null;
+  try {
+    const nginxEtag = nginx
+      ? (await get(`${nginx.url}/reviews.json`)).res.headers.get('etag')!
+      : '';
+    // Each node row is followed at once by the same load on nginx, so that both halves of a
+    // ratio see the same machine (on a shared machine, minutes apart is not the same).
+    for (const t of nginxTargets(count, etag)) {
+      const mine = await load(`node ${t.name}`, `${url}${t.path}`, t.options);
+      rows.push(mine);
+      if (!nginx) continue;
+      const theirOptions = t.name.endsWith('304')
+        ? { headers: { 'If-None-Match': nginxEtag } }
+        : t.options;
+      const theirs = await load(`nginx ${t.name}`, `${nginx.url}${t.nginxPath}`, theirOptions);
+      rows.push(theirs);
+      ratios.push({
+        target: t.name,
+        'node req/s': mine.rps,
+        'nginx req/s': theirs.rps,
+        'node/nginx req/s': (mine.rps / theirs.rps).toFixed(2),
+        // Bytes per second: the finer measure when a body takes seconds (same bodies, so the
+        // same ratio up to the response headers); meaningless for 304s, which have none.
+        'node/nginx MB/s': t.name.endsWith('304')
+          ? ''
+          : (mine.throughputMBs / theirs.throughputMBs).toFixed(2),
+      });
+    }
+  } finally {
+    nginx?.child.kill('SIGTERM');
+  }
+  return { rows, ratios };
+}
+
+/**
+ * Each search shape on the service with the response cache (32 connections), on the one without
+ * it (computed), and on that one with a single connection.
+ */
+async function loadSearches(url: string, uncachedUrl: string): Promise<LoadResult[]> {
+  const rows: LoadResult[] = [];
+  for (const shape of await searchShapes(url)) {
+    const path = `/api/reviews/search?${shape.query}`;
+    rows.push(await load(`node ${shape.name} (cached)`, `${url}${path}`));
+    rows.push(await load(`node ${shape.name} (computed)`, `${uncachedUrl}${path}`));
+    rows.push(
+      await load(`node ${shape.name} (computed, 1 connection)`, `${uncachedUrl}${path}`, {
+        connections: 1,
+      }),
+    );
+  }
+  return rows;
+}
+
+/** The rows of every load, as the table prints them. */
+function loadTable(rows: LoadResult[]): string {
+  return table(
+    rows.map((r) => ({
+      target: r.name,
+      'req/s': r.rps,
+      'p50 ms': r.p50,
+      'p99 ms': r.p99,
+      'MB/s': r.throughputMBs,
+      'non-2xx': r.non2xx,
+      errors: r.errors,
+    })),
+  );
+}
+
 /** Benchmarks the read API at one dataset size against nginx serving the same bytes. */
 export async function benchHttp(count: number, engine: Engine = 'sqlite'): Promise<string> {
   const { dir, databaseUrl, drop } = await benchStore('http', count, engine);
@@ -136,86 +267,19 @@ export async function benchHttp(count: number, engine: Engine = 'sqlite'): Promi
   const svc = await startService({ DATABASE_URL: databaseUrl });
   const startupMs = Math.round(performance.now() - started);
   const uncached = await startService({ DATABASE_URL: databaseUrl, RESPONSE_CACHE_ENTRIES: '0' });
-  const rows: LoadResult[] = [];
-  const ratios: Record<string, string | number>[] = [];
   try {
     const dataset = await get(`${svc.url}/reviews.json`);
     const etag = dataset.res.headers.get('etag')!;
     const feed = await get(`${svc.url}/api/feed.json`);
-    const big = count > 10_000;
-    // A 100 MB body is limited by the load generator parsing it: few connections, same for both servers.
-    // It also takes seconds per request, so the run is longer to count more than a handful.
-    const conn = big ? 2 : 32;
-    const bigDuration = big ? { duration: Math.max(30, BENCH_DURATION) } : {};
-    const nginx = hasCommand('nginx')
-      ? await startNginx(join(dir, 'nginx'), {
-          'reviews.json': dataset.bytes,
-          'reviews.json.gz': gzipSync(dataset.bytes, { level: 9 }),
-          'feed.json': feed.bytes,
-        })
-      : null;
-    try {
-      const nginxEtag = nginx
-        ? (await get(`${nginx.url}/reviews.json`)).res.headers.get('etag')!
-        : '';
-      const big304 = { headers: { 'If-None-Match': etag } };
-      const targets: { name: string; path: string; nginxPath: string; options: LoadOptions }[] = [
-        {
-          name: '/reviews.json',
-          path: '/reviews.json',
-          nginxPath: '/reviews.json',
-          options: { connections: conn, ...bigDuration },
-        },
-        {
-          name: '/reviews.json gzip',
-          path: '/reviews.json',
-          nginxPath: '/reviews.json',
-          options: { connections: conn, headers: { 'Accept-Encoding': 'gzip' }, ...bigDuration },
-        },
-        {
-          name: '/reviews.json 304',
-          path: '/reviews.json',
-          nginxPath: '/reviews.json',
-          options: big304,
-        },
-        { name: '/api/feed.json', path: '/api/feed.json', nginxPath: '/feed.json', options: {} },
-      ];
-      // Each node row is followed at once by the same load on nginx, so that both halves of a
-      // ratio see the same machine (on a shared machine, minutes apart is not the same).
-      for (const t of targets) {
-        const mine = await load(`node ${t.name}`, `${svc.url}${t.path}`, t.options);
-        rows.push(mine);
-        if (!nginx) continue;
-        const theirOptions = t.name.endsWith('304')
-          ? { headers: { 'If-None-Match': nginxEtag } }
-          : t.options;
-        const theirs = await load(`nginx ${t.name}`, `${nginx.url}${t.nginxPath}`, theirOptions);
-        rows.push(theirs);
-        ratios.push({
-          target: t.name,
-          'node req/s': mine.rps,
-          'nginx req/s': theirs.rps,
-          'node/nginx req/s': (mine.rps / theirs.rps).toFixed(2),
-          // Bytes per second: the finer measure when a body takes seconds (same bodies, so the
-          // same ratio up to the response headers); meaningless for 304s, which have none.
-          'node/nginx MB/s': t.name.endsWith('304')
-            ? ''
-            : (mine.throughputMBs / theirs.throughputMBs).toFixed(2),
-        });
-      }
-    } finally {
-      nginx?.child.kill('SIGTERM');
-    }
-    for (const shape of await searchShapes(svc.url)) {
-      const path = `/api/reviews/search?${shape.query}`;
-      rows.push(await load(`node ${shape.name} (cached)`, `${svc.url}${path}`));
-      rows.push(await load(`node ${shape.name} (computed)`, `${uncached.url}${path}`));
-      rows.push(
-        await load(`node ${shape.name} (computed, 1 connection)`, `${uncached.url}${path}`, {
-          connections: 1,
-        }),
-      );
-    }
+    const { rows, ratios } = await compareWithNginx(
+      svc.url,
+      dir,
+      count,
+      dataset.bytes,
+      feed.bytes,
+      etag,
+    );
+    rows.push(...(await loadSearches(svc.url, uncached.url)));
     // The second service would rebuild too and compete for the CPU: stop it first.
     uncached.child.kill('SIGTERM');
     const { liveMs, slowestMs } = await measureLiveUpdate(svc.url, databaseUrl);
@@ -223,17 +287,7 @@ export async function benchHttp(count: number, engine: Engine = 'sqlite'): Promi
     const out = [
       `### ${count.toLocaleString('en-US')} reviews, ${engine} (/reviews.json ${(dataset.bytes.length / 1024 / 1024).toFixed(1)} MB)`,
       '',
-      table(
-        rows.map((r) => ({
-          target: r.name,
-          'req/s': r.rps,
-          'p50 ms': r.p50,
-          'p99 ms': r.p99,
-          'MB/s': r.throughputMBs,
-          'non-2xx': r.non2xx,
-          errors: r.errors,
-        })),
-      ),
+      loadTable(rows),
       '',
       ratios.length ? table(ratios) : '(nginx not installed: no comparison)',
       '',
