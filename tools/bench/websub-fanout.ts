@@ -13,7 +13,7 @@ import { fork } from 'node:child_process';
 import { join } from 'node:path';
 import { ReviewSource } from '../../src/domain/review.js';
 import { ingest } from '../../src/import/ingest.js';
-import { openStore } from '../../src/store/index.js';
+import { openStore, type Store } from '../../src/store/index.js';
 import type { Engine } from './engines.js';
 import { memoryOf, ROOT } from './harness.js';
 import { benchStore } from './http.js';
@@ -71,17 +71,14 @@ function summary(probes: { at: number; ms: number; ok: boolean }[], from: number
   return `${p99.toFixed(1)} / ${max.toFixed(1)} (${times.length}, ${errors} errors)`;
 }
 
-export async function benchWebSubFanout(
-  reviews: number,
-  perTopic: number,
-  engine: Engine = 'sqlite',
-): Promise<Record<string, string | number>> {
-  const db = await benchStore('websub-fanout', reviews, engine);
-  const ca = createTestCa(db.dir);
-  const expected = perTopic * TOPICS.length;
+/**
+ * Starts the HTTPS subscriber servers (another process) for `expected` callbacks, with the test
+ * CA's certificate in `dir`: the process, each host's port, and its latest report.
+ */
+async function startSubscribers(dir: string, expected: number) {
   const child = fork(
     join(ROOT, 'dist/tools/bench/websub-subscriber.js'),
-    [join(db.dir, 'server.crt'), join(db.dir, 'server.key'), HOSTS.join(','), String(expected)],
+    [join(dir, 'server.crt'), join(dir, 'server.key'), HOSTS.join(','), String(expected)],
     { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] },
   );
   let latest: Report = { count: 0, distinct: 0, lastAt: 0, bytes: 0 };
@@ -91,7 +88,18 @@ export async function benchWebSubFanout(
       else latest = m;
     }),
   );
-  const store = openStore(db.databaseUrl);
+  return { child, ports, latest: () => latest };
+}
+
+/**
+ * `perTopic` subscriptions to each topic, their callbacks spread over the subscriber servers'
+ * hosts, half of them with a secret (their deliveries are signed).
+ */
+async function subscribe(
+  store: Store,
+  perTopic: number,
+  ports: Record<string, number>,
+): Promise<void> {
   const expiresAt = Date.now() + 86_400_000;
   for (const [t, topic] of TOPICS.entries()) {
     for (let i = 0; i < perTopic; i++) {
@@ -109,6 +117,58 @@ export async function benchWebSubFanout(
       );
     }
   }
+}
+
+/** Commits one new review, dated now: every topic changes. */
+async function commitOneReview(store: Store): Promise<void> {
+  const review = ReviewSource.parse({
+    source: 'google',
+    sourceReviewId: `fanout-${Date.now()}`,
+    reviewRating: { ratingValue: 5 },
+    reviewBody: 'The fan-out review: quick oil change, fair price.',
+    author: { name: 'Fan Out' },
+    datePublished: new Date().toISOString(),
+  });
+  await ingest(store, { reviews: [review] });
+}
+
+/**
+ * Waits until every one of `expected` callbacks has its delivery, then until the hub's queue is
+ * empty (or 10 minutes from `committed`): when the first delivery arrived (0 if none was seen)
+ * and when the queue drained.
+ */
+async function awaitFanOut(
+  store: Store,
+  latest: () => Report,
+  expected: number,
+  committed: number,
+): Promise<{ first: number; drained: number }> {
+  const deadline = committed + 600_000;
+  let first = 0;
+  while (latest().distinct < expected && Date.now() < deadline) {
+    if (!first && latest().count > 0) first = Date.now();
+    await sleep(20);
+  }
+  while ((await store.websub.listPendingDeliveries()).length > 0 && Date.now() < deadline)
+    await sleep(50);
+  return { first, drained: Date.now() };
+}
+
+/**
+ * The hub's cost of one change to every topic with `perTopic` subscribers each (see the top of
+ * this file): one row of figures.
+ */
+export async function benchWebSubFanout(
+  reviews: number,
+  perTopic: number,
+  engine: Engine = 'sqlite',
+): Promise<Record<string, string | number>> {
+  const db = await benchStore('websub-fanout', reviews, engine);
+  const ca = createTestCa(db.dir);
+  const expected = perTopic * TOPICS.length;
+  const { child, ports, latest } = await startSubscribers(db.dir, expected);
+  const store = openStore(db.databaseUrl);
+  await subscribe(store, perTopic, ports);
   // With an event-loop monitor: its stalls say whether the thread ran, waited for a core or
   // collected garbage (the probes alone cannot tell a busy loop from a busy machine).
   const svc = await startWatchedService(db.databaseUrl, {
@@ -132,41 +192,26 @@ export async function benchWebSubFanout(
     await svc.loop(); // resets the monitor
     const probes = probe(`${svc.url}/healthz`, 20);
     const docBytes = (await (await fetch(`${svc.url}/reviews.json`)).arrayBuffer()).byteLength;
-    const review = ReviewSource.parse({
-      source: 'google',
-      sourceReviewId: `fanout-${Date.now()}`,
-      reviewRating: { ratingValue: 5 },
-      reviewBody: 'The fan-out review: quick oil change, fair price.',
-      author: { name: 'Fan Out' },
-      datePublished: new Date().toISOString(),
-    });
-    await ingest(store, { reviews: [review] });
+    await commitOneReview(store);
     const committed = Date.now();
-    const deadline = committed + 600_000;
-    let first = 0;
-    while (latest.distinct < expected && Date.now() < deadline) {
-      if (!first && latest.count > 0) first = Date.now();
-      await sleep(20);
-    }
-    while ((await store.websub.listPendingDeliveries()).length > 0 && Date.now() < deadline)
-      await sleep(50);
-    const drained = Date.now();
+    const { first: firstSeen, drained } = await awaitFanOut(store, latest, expected, committed);
     const healthz = await probes.stop();
     const loop = await svc.loop();
-    first ||= drained;
+    const first = firstSeen || drained;
     clearInterval(sampler);
     const peakOf = (from: number, to: number) =>
       Math.max(before, ...rss.filter((r) => r.at >= from && r.at <= to).map((r) => r.mb));
     const peak = peakOf(committed, drained);
     const atFirst = rss.findLast((r) => r.at <= first)?.mb ?? before;
+    const { distinct, bytes, lastAt } = latest();
     return {
       engine,
       reviews,
       'subscribers per topic': perTopic,
       '/reviews.json (MB)': (docBytes / 1024 / 1024).toFixed(1),
-      'callbacks reached': `${latest.distinct} / ${expected}`,
-      'MB delivered': Math.round(latest.bytes / 1024 / 1024),
-      'change → last delivery (s)': ((latest.lastAt - committed) / 1000).toFixed(2),
+      'callbacks reached': `${distinct} / ${expected}`,
+      'MB delivered': Math.round(bytes / 1024 / 1024),
+      'change → last delivery (s)': ((lastAt - committed) / 1000).toFixed(2),
       'queue drained (s)': ((drained - committed) / 1000).toFixed(2),
       'change → first delivery (s)': ((first - committed) / 1000).toFixed(2),
       '/healthz p99 / max (ms), whole (probes)': summary(healthz, committed, drained),
