@@ -68,6 +68,86 @@ async function addOneReview(databaseUrl: string): Promise<void> {
 }
 
 /**
+ * The insights engine in this process: the full computation from cold (every text analysed), the
+ * dealership model's analysis alone (ms a review), then 5 recomputations, each after an import
+ * added one review (only that text analysed), in ms.
+ */
+async function computeTimes(
+  databaseUrl: string,
+): Promise<{ cold: number; analysis: number; oneMore: number[] }> {
+  const engine = createInsightsEngine();
+  let input = await insightsInput(databaseUrl);
+  let t = performance.now();
+  engine.compute(input);
+  const cold = performance.now() - t;
+  const analysis = analysisPerReview(input.reviews.flatMap((r) => r.reviewBody ?? []));
+  const oneMore: number[] = [];
+  for (let round = 0; round < 5; round++) {
+    await addOneReview(databaseUrl);
+    input = await insightsInput(databaseUrl);
+    t = performance.now();
+    engine.compute(input);
+    oneMore.push(Math.round(performance.now() - t));
+  }
+  return { cold, analysis, oneMore };
+}
+
+/**
+ * `npm run insights` (the operator's report), twice: nothing stored yet, then the analyses it
+ * stored; each run's time in ms.
+ */
+function reportTimes(databaseUrl: string): number[] {
+  const report: number[] = [];
+  for (let run = 0; run < 2; run++) {
+    const t = performance.now();
+    const cli = spawnSync(process.execPath, [join(ROOT, 'dist/src/bin.js'), 'insights'], {
+      env: { ...process.env, DATABASE_URL: databaseUrl },
+      encoding: 'utf8',
+    });
+    if (cli.status !== 0) throw new Error(`npm run insights failed: ${cli.stderr}`);
+    report.push(Math.round(performance.now() - t));
+  }
+  return report;
+}
+
+/** The ETag of the service's `/insights.json` (a HEAD). */
+async function insightsEtag(url: string): Promise<string | null> {
+  return (await fetch(`${url}/insights.json`, { method: 'HEAD' })).headers.get('etag');
+}
+
+/**
+ * The service (no analyses stored): its first start to ready (every text analysed, the analyses
+ * stored), an import's commit to its new `/insights.json` served, and a restart to ready (the
+ * analyses read from the store), in ms.
+ */
+async function serviceTimes(
+  databaseUrl: string,
+): Promise<{ firstStart: number; served: number; restart: number }> {
+  let t = performance.now();
+  let svc = await startService({ DATABASE_URL: databaseUrl });
+  const firstStart = performance.now() - t;
+  let served: number;
+  try {
+    const before = await insightsEtag(svc.url);
+    t = performance.now();
+    await addOneReview(databaseUrl);
+    for (;;) {
+      const etag = await insightsEtag(svc.url);
+      if (etag !== before) break;
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    served = performance.now() - t;
+  } finally {
+    await stop(svc.child);
+  }
+  t = performance.now();
+  svc = await startService({ DATABASE_URL: databaseUrl });
+  const restart = performance.now() - t;
+  await stop(svc.child);
+  return { firstStart, served, restart };
+}
+
+/**
  * Insights speed: the full computation for `count` reviews from cold (every text analysed), the
  * recomputation after an import adds one review (only that text analysed), and, through the
  * running service, the time from that commit to the new /insights.json being served.
@@ -75,60 +155,11 @@ async function addOneReview(databaseUrl: string): Promise<void> {
 export async function benchInsights(count: number): Promise<string> {
   const { databaseUrl, drop } = await benchStore('insights', count);
   try {
-    const engine = createInsightsEngine();
-    let input = await insightsInput(databaseUrl);
-    let t = performance.now();
-    engine.compute(input);
-    const cold = performance.now() - t;
-    const analysis = analysisPerReview(input.reviews.flatMap((r) => r.reviewBody ?? []));
-    const oneMore: number[] = [];
-    for (let round = 0; round < 5; round++) {
-      await addOneReview(databaseUrl);
-      input = await insightsInput(databaseUrl);
-      t = performance.now();
-      engine.compute(input);
-      oneMore.push(Math.round(performance.now() - t));
-    }
-
-    // `npm run insights` (the operator's report): nothing stored yet, then the analyses it stored.
-    const report: number[] = [];
-    for (let run = 0; run < 2; run++) {
-      t = performance.now();
-      const cli = spawnSync(process.execPath, [join(ROOT, 'dist/src/bin.js'), 'insights'], {
-        env: { ...process.env, DATABASE_URL: databaseUrl },
-        encoding: 'utf8',
-      });
-      if (cli.status !== 0) throw new Error(`npm run insights failed: ${cli.stderr}`);
-      report.push(Math.round(performance.now() - t));
-    }
+    const { cold, analysis, oneMore } = await computeTimes(databaseUrl);
+    const report = reportTimes(databaseUrl);
     await forgetAnalyses(databaseUrl);
-
     // The service's first start analyses every text and stores the analyses; a restart reads them.
-    t = performance.now();
-    let svc = await startService({ DATABASE_URL: databaseUrl });
-    const firstStart = performance.now() - t;
-    let served: number;
-    try {
-      const before = (await fetch(`${svc.url}/insights.json`, { method: 'HEAD' })).headers.get(
-        'etag',
-      );
-      t = performance.now();
-      await addOneReview(databaseUrl);
-      for (;;) {
-        const etag = (await fetch(`${svc.url}/insights.json`, { method: 'HEAD' })).headers.get(
-          'etag',
-        );
-        if (etag !== before) break;
-        await new Promise((r) => setTimeout(r, 10));
-      }
-      served = performance.now() - t;
-    } finally {
-      await stop(svc.child);
-    }
-    t = performance.now();
-    svc = await startService({ DATABASE_URL: databaseUrl });
-    const restart = performance.now() - t;
-    await stop(svc.child);
+    const { firstStart, served, restart } = await serviceTimes(databaseUrl);
     const rows: Record<string, string | number>[] = [
       {
         step: `full insights, cold (${count.toLocaleString('en-US')} reviews analysed)`,
