@@ -77,6 +77,75 @@ const madeBy = (logs: readonly LogEntry[]): number =>
     .reduce((n, e) => n + (e.delivered as number), 0);
 
 /**
+ * Starts `instances` instances of the service on the store, the subscriber servers' hosts allowed
+ * as callbacks: each instance, and its log (its count of deliveries is an info line).
+ */
+async function startInstances(
+  instances: number,
+  databaseUrl: string,
+  caPath: string,
+  subscribers: number,
+) {
+  const services: Awaited<ReturnType<typeof startService>>[] = [];
+  const logs: LogEntry[][] = [];
+  for (let i = 0; i < instances; i++) {
+    logs.push([]);
+    services.push(
+      await startService(
+        {
+          DATABASE_URL: databaseUrl,
+          BASE_URL,
+          NODE_EXTRA_CA_CERTS: caPath,
+          WEBSUB_CALLBACK_ALLOW_CIDRS: '127.0.0.0/8',
+          WEBSUB_MAX_SUBSCRIPTIONS_PER_HOST: String(subscribers),
+          // Each instance's count of deliveries is an info line (one a second while delivering).
+          LOG_LEVEL: 'info',
+        },
+        { logs: logs[i]! },
+      ),
+    );
+  }
+  return { services, logs };
+}
+
+/**
+ * Waits until every one of `subscribers` callbacks received a delivery (or the deadline), noting
+ * when the hub first queued the topic at `version` (0 if not seen).
+ */
+async function awaitEveryCallback(
+  store: Store,
+  latest: () => Report,
+  subscribers: number,
+  version: number,
+  deadline: number,
+): Promise<number> {
+  let queued = 0;
+  while (latest().distinct < subscribers && Date.now() < deadline) {
+    if (!queued) {
+      const topic = (await store.websub.listTopics()).find((t) => t.topic === TOPIC);
+      if (topic && topic.version >= version) queued = Date.now();
+    }
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return queued;
+}
+
+/**
+ * Waits until the instances' logs count every delivery the subscriber servers received and no
+ * delivery arrived in the last 200 ms, for at most 5 s.
+ */
+async function awaitCounted(logs: readonly LogEntry[][], latest: () => Report): Promise<void> {
+  // The instances log their counts within a second; the subscriber reports every 100 ms.
+  const counted = Date.now() + 5_000;
+  while (
+    (logs.reduce((n, l) => n + madeBy(l), 0) < latest().count ||
+      latest().lastAt > Date.now() - 200) &&
+    Date.now() < counted
+  )
+    await new Promise((r) => setTimeout(r, 50));
+}
+
+/**
  * Measures the time from a committed change to the last delivery for `subscribers` subscriptions
  * to the JSON Feed topic (half of them with a secret), spread over four HTTPS subscriber servers
  * on loopback in another process, with the hub's default concurrency; and the hub's memory. It
@@ -106,25 +175,7 @@ export async function benchWebSub(
   );
   const store = openStore(databaseUrl);
   await seed(store, subscribers, ports);
-  const services: Awaited<ReturnType<typeof startService>>[] = [];
-  const logs: LogEntry[][] = [];
-  for (let i = 0; i < instances; i++) {
-    logs.push([]);
-    services.push(
-      await startService(
-        {
-          DATABASE_URL: databaseUrl,
-          BASE_URL,
-          NODE_EXTRA_CA_CERTS: ca.caPath,
-          WEBSUB_CALLBACK_ALLOW_CIDRS: '127.0.0.0/8',
-          WEBSUB_MAX_SUBSCRIPTIONS_PER_HOST: String(subscribers),
-          // Each instance's count of deliveries is an info line (one a second while delivering).
-          LOG_LEVEL: 'info',
-        },
-        { logs: logs[i]! },
-      ),
-    );
-  }
+  const { services, logs } = await startInstances(instances, databaseUrl, ca.caPath, subscribers);
   const svc = services[0]!;
   try {
     while ((await store.websub.listTopics()).length < 3)
@@ -137,27 +188,14 @@ export async function benchWebSub(
     const result = await ingest(store, { reviews: [ReviewSource.parse(review(10_000))] });
     const committed = Date.now();
     const deadline = committed + 120_000;
-    let queued = 0;
-    while (latest.distinct < subscribers && Date.now() < deadline) {
-      if (!queued) {
-        const topic = (await store.websub.listTopics()).find((t) => t.topic === TOPIC);
-        if (topic && topic.version >= result.state!.version) queued = Date.now();
-      }
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    const version = result.state!.version;
+    const queued = await awaitEveryCallback(store, () => latest, subscribers, version, deadline);
     clearInterval(sampler);
     // The last answers may still be on their way back: wait until the hub recorded every outcome.
     while ((await store.websub.listPendingDeliveries()).length > 0 && Date.now() < deadline)
       await new Promise((r) => setTimeout(r, 20));
     const drained = Date.now();
-    // The instances log their counts within a second; the subscriber reports every 100 ms.
-    const counted = Date.now() + 5_000;
-    while (
-      (logs.reduce((n, l) => n + madeBy(l), 0) < latest.count ||
-        latest.lastAt > Date.now() - 200) &&
-      Date.now() < counted
-    )
-      await new Promise((r) => setTimeout(r, 50));
+    await awaitCounted(logs, () => latest);
     return {
       engine,
       instances,
