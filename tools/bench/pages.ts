@@ -124,6 +124,58 @@ async function newVersion(url: string, databaseUrl: string): Promise<void> {
   }
 }
 
+/** Each page's size on the wire: identity, gzip, br. */
+async function pageSizes(url: string, pages: [string, string][]) {
+  const sizes = [];
+  for (const [name, path] of pages) {
+    sizes.push({
+      page: name,
+      identity: kb(await size(`${url}${path}`, 'identity')),
+      gzip: kb(await size(`${url}${path}`, 'gzip')),
+      br: kb(await size(`${url}${path}`, 'br')),
+    });
+  }
+  return sizes;
+}
+
+/**
+ * Pages nobody asked for before, at `count` reviews: filtered views (text queries, the first six
+ * of `staff`), deep pages up to `deepest`, the review pages of `ids` but the first, sitemap files.
+ */
+function freshPaths(count: number, deepest: number, ids: string[], staff: string[]): string[] {
+  return [
+    ...['brake', 'oil', 'wait', 'loaner', 'price', 'friendly', 'rude', 'shuttle'].map(
+      (q) => `/?query=${q}`,
+    ),
+    ...staff.slice(0, 6).map((n) => `/?mentions_technician=${encodeURIComponent(n)}&min_rating=3`),
+    ...[2, 10, Math.floor(deepest / 2), deepest].map((p) => `/?page=${p}`),
+    ...ids.slice(1, 21).map((id) => `/reviews/${id}`),
+    ...Array.from(
+      { length: Math.min(5, Math.ceil(count / 10_000)) },
+      (_, i) => `/sitemaps/${i + 1}.xml`,
+    ),
+  ];
+}
+
+/**
+ * Loads `/` against `/api/feed.json` (brotli and identity), then the other pages (cached): every
+ * row, and the four of the comparison.
+ */
+async function pageLoads(url: string, firstId: string | undefined) {
+  const rows: LoadResult[] = [];
+  const br = { headers: { 'Accept-Encoding': 'br' } };
+  const feedBr = await load('/api/feed.json br', `${url}/api/feed.json`, br);
+  const homeBr = await load('/ br', `${url}/`, br);
+  const feedId = await load('/api/feed.json identity', `${url}/api/feed.json`);
+  const homeId = await load('/ identity', `${url}/`);
+  rows.push(feedBr, homeBr, feedId, homeId);
+  rows.push(await load('/insights br', `${url}/insights`, br));
+  rows.push(await load('/embed br', `${url}/embed`, br));
+  rows.push(await load('/reviews/{id} br (cached)', `${url}/reviews/${firstId}`, br));
+  rows.push(await load('/?rating=5 br (cached)', `${url}/?rating=5`, br));
+  return { rows, feedBr, homeBr, feedId, homeId };
+}
+
 /** Benchmarks the pages at one dataset size. */
 export async function benchPages(count: number): Promise<string> {
   const { dir, databaseUrl } = await benchStore('pages', count);
@@ -137,54 +189,22 @@ export async function benchPages(count: number): Promise<string> {
     const staff = [
       ...new Set(doc.reviews.flatMap((r) => r.mentions.technicians.map((t) => t.name))),
     ];
-    const pages: [string, string][] = [
+    const sizes = await pageSizes(url, [
       ['/', '/'],
       ['/insights', '/insights'],
       ['/embed', '/embed'],
       ['/reviews/{id}', `/reviews/${ids[0]}`],
       ['/?rating=5', '/?rating=5'],
-    ];
-    const sizes = [];
-    for (const [name, path] of pages) {
-      sizes.push({
-        page: name,
-        identity: kb(await size(`${url}${path}`, 'identity')),
-        gzip: kb(await size(`${url}${path}`, 'gzip')),
-        br: kb(await size(`${url}${path}`, 'br')),
-      });
-    }
+    ]);
 
     const deepest = Math.floor(count / 20);
-    const fresh = [
-      ...['brake', 'oil', 'wait', 'loaner', 'price', 'friendly', 'rude', 'shuttle'].map(
-        (q) => `/?query=${q}`,
-      ),
-      ...staff
-        .slice(0, 6)
-        .map((n) => `/?mentions_technician=${encodeURIComponent(n)}&min_rating=3`),
-      ...[2, 10, Math.floor(deepest / 2), deepest].map((p) => `/?page=${p}`),
-      ...ids.slice(1, 21).map((id) => `/reviews/${id}`),
-      ...Array.from(
-        { length: Math.min(5, Math.ceil(count / 10_000)) },
-        (_, i) => `/sitemaps/${i + 1}.xml`,
-      ),
-    ];
+    const fresh = freshPaths(count, deepest, ids, staff);
     const uncached = await renderTimes(svc, fresh);
     await svc.loop();
     await newVersion(url, databaseUrl);
     const versionLoop = await svc.loop();
 
-    const rows: LoadResult[] = [];
-    const br = { headers: { 'Accept-Encoding': 'br' } };
-    const feedBr = await load('/api/feed.json br', `${url}/api/feed.json`, br);
-    const homeBr = await load('/ br', `${url}/`, br);
-    const feedId = await load('/api/feed.json identity', `${url}/api/feed.json`);
-    const homeId = await load('/ identity', `${url}/`);
-    rows.push(feedBr, homeBr, feedId, homeId);
-    rows.push(await load('/insights br', `${url}/insights`, br));
-    rows.push(await load('/embed br', `${url}/embed`, br));
-    rows.push(await load('/reviews/{id} br (cached)', `${url}/reviews/${ids[0]}`, br));
-    rows.push(await load('/?rating=5 br (cached)', `${url}/?rating=5`, br));
+    const { rows, feedBr, homeBr, feedId, homeId } = await pageLoads(url, ids[0]);
     return [
       `### ${count.toLocaleString('en-US')} reviews`,
       '',
