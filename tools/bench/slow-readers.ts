@@ -16,10 +16,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { memoryOf, resetPeak, ROOT, table } from './harness.js';
-import { run, runImport } from './commands.js';
-import { poller } from './probes.js';
-import { describeStalls, startWatchedService } from './watched-service.js';
+import { memoryOf, resetPeak, table } from './harness.js';
+import { generateSample, runImport } from './commands.js';
+import { poller, type ProbeSummary } from './probes.js';
+import {
+  describeStalls,
+  startWatchedService,
+  type LoopDelay,
+  type WatchedService,
+} from './watched-service.js';
 
 const PATH = '/api/reviews/since/0001-01-01';
 
@@ -91,88 +96,149 @@ function tryStream(port: number): Promise<number> {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const ms = (n: number) => `${Math.round(n)} ms`;
 
-export async function benchSlowReaders(): Promise<string> {
+/** The benchmark's settings, from the environment (see the top of this file). */
+function slowSettings() {
   const count = Number(process.env.BENCH_SLOW_COUNT ?? 100_000);
   const readers = Number(process.env.BENCH_SLOW_READERS ?? 128);
   const coding = process.env.BENCH_SLOW_CODING ?? 'br';
   const windowMs = Number(process.env.BENCH_SLOW_WINDOW_MS ?? 30_000);
   const seconds = Number(process.env.BENCH_SLOW_SECONDS ?? (3 * windowMs) / 1000 + 15);
+  return { count, readers, coding, windowMs, seconds };
+}
+
+type Settings = ReturnType<typeof slowSettings>;
+
+/** What the slow readers met, and the service meanwhile. */
+interface SlowFigures {
+  /** How many readers got each status. */
+  statuses: Map<number, number>;
+  /** Readers the service cut (closed short of the answer's end), and those whose answer ended. */
+  cut: number;
+  finished: number;
+  /** When a large since request was answered 200 again (ms from the start), if it was. */
+  freedAt: number | null;
+  healthz: ProbeSummary;
+  loop: LoopDelay;
+  /** The service's RSS (MB): before, its peak (if known), every 10 s, 10 s after the readers. */
+  before: number;
+  peak: number;
+  peakKnown: boolean;
+  rss: number[];
+  after: number;
+}
+
+/**
+ * A reader the service cut has a closed connection short of the answer's end once it reads what
+ * its kernel buffers still hold; the others are still being served. Counted after every reader
+ * read at full speed for 5 s.
+ */
+async function outcome(clients: readonly Reader[]) {
+  for (const c of clients) c.readAll();
+  await sleep(5_000);
+  const statuses = new Map<number, number>();
+  for (const c of clients) statuses.set(c.status, (statuses.get(c.status) ?? 0) + 1);
+  const ended = (c: Reader) => c.tail === '0\r\n\r\n';
+  const cut = clients.filter((c) => c.status === 200 && c.closed && !ended(c));
+  const finished = clients.filter(ended).length;
+  return { statuses, cut: cut.length, finished };
+}
+
+/**
+ * The readers on a settled service (20 s after its start), for the settings' seconds, while
+ * `/healthz` is polled and a large since request tried every 2 s; then their outcome.
+ */
+async function readSlowly(svc: WatchedService, settings: Settings): Promise<SlowFigures> {
+  const { readers, coding, seconds } = settings;
+  const pid = svc.child.pid!;
+  await sleep(20_000); // the insights, the codings of the large documents
+  const port = Number(new URL(svc.url).port);
+  const before = memoryOf(pid).rssMB;
+  const peakKnown = resetPeak(pid);
+  await svc.loop();
+  const healthz = poller(`${svc.url}/healthz`, 100);
+  const started = performance.now();
+  const clients = Array.from({ length: readers }, () => slowReader(port, coding, 1024, 2000));
+  const rss: number[] = [];
+  let freedAt: number | null = null;
+  while (performance.now() - started < seconds * 1000) {
+    await sleep(2_000);
+    if (freedAt === null && (await tryStream(port)) === 200) freedAt = performance.now() - started;
+    if (rss.length * 10_000 <= performance.now() - started) rss.push(memoryOf(pid).rssMB);
+  }
+  const h = await healthz.stop();
+  const loop = await svc.loop();
+  const peak = memoryOf(pid).peakMB;
+  const { statuses, cut, finished } = await outcome(clients);
+  for (const c of clients) c.destroy();
+  await sleep(10_000);
+  const after = memoryOf(pid).rssMB;
+  return {
+    statuses,
+    cut,
+    finished,
+    freedAt,
+    healthz: h,
+    loop,
+    before,
+    peak,
+    peakKnown,
+    rss,
+    after,
+  };
+}
+
+/** The benchmark's table. */
+function slowTable(settings: Settings, f: SlowFigures): string {
+  const { readers, coding, windowMs, seconds } = settings;
+  const { healthz: h, loop, before, peak, peakKnown } = f;
+  return table([
+    {
+      measure: 'readers (1 KB every 2 s), statuses',
+      value: `${readers} × \`Accept-Encoding: ${coding}\`: ${[...f.statuses].map(([s, n]) => `${n} × ${s}`).join(', ')}`,
+    },
+    {
+      measure: `cut by the floor rate within ${seconds} s (window ${windowMs / 1000} s)`,
+      value: `${f.cut} of ${readers} (${f.finished} not cut: their answer ended once read at full speed)`,
+    },
+    {
+      measure: 'a large since request answered 200 again (a slot freed)',
+      value: f.freedAt === null ? 'never' : `${(f.freedAt / 1000).toFixed(0)} s after the start`,
+    },
+    {
+      measure: '`/healthz` every 100 ms: p99 / max',
+      value: `${ms(h.p99)} / ${ms(h.max)} (${h.count} requests, ${h.errors} errors)`,
+    },
+    {
+      measure: 'service event-loop delay: max / p99',
+      value: `${ms(loop.maxMs)} / ${ms(loop.p99Ms)}`,
+    },
+    { measure: 'stalls over 50 ms (ran / waited / gc)', value: describeStalls(loop.stalls) },
+    {
+      measure: 'service RSS before / peak / growth',
+      value: `${before} MB / ${peakKnown ? `${peak} MB` : 'unknown'} / ${peakKnown ? `${peak - before} MB` : 'unknown'}`,
+    },
+    { measure: 'service RSS every 10 s', value: `${f.rss.join(', ')} MB` },
+    { measure: 'service RSS 10 s after the readers left', value: `${f.after} MB` },
+  ]);
+}
+
+/** The slow readers benchmark (see the top of this file): its table. */
+export async function benchSlowReaders(): Promise<string> {
+  const settings = slowSettings();
+  const { count, readers, windowMs } = settings;
   const dir = mkdtempSync(join(tmpdir(), 'bench-slow-'));
   const databaseUrl = `sqlite:${join(dir, 'reviews.db')}`;
   const file = join(dir, 'reviews.json');
   try {
-    const sample = join(ROOT, 'dist/tools/sample/cli.js');
-    await run(process.execPath, [sample, '--count', String(count), '--seed', '7', '--out', file]);
+    await generateSample(count, file);
     const imported = await runImport(file, databaseUrl);
     if (imported !== 0) throw new Error(`the import exited with ${imported}`);
     // Every stream slot taken by a reader: a large since request is refused until one is cut.
     const env: Record<string, string> = { SAMPLE_DATA: 'off', SINCE_MAX_STREAMS: String(readers) };
     if (process.env.BENCH_SLOW_WINDOW_MS) env.SINCE_MIN_RATE_WINDOW_MS = String(windowMs);
     const svc = await startWatchedService(databaseUrl, env);
-    const pid = svc.child.pid!;
     try {
-      await sleep(20_000); // the insights, the codings of the large documents
-      const port = Number(new URL(svc.url).port);
-      const before = memoryOf(pid).rssMB;
-      const peakKnown = resetPeak(pid);
-      await svc.loop();
-      const healthz = poller(`${svc.url}/healthz`, 100);
-      const started = performance.now();
-      const clients = Array.from({ length: readers }, () => slowReader(port, coding, 1024, 2000));
-      const rss: number[] = [];
-      let freedAt: number | null = null;
-      while (performance.now() - started < seconds * 1000) {
-        await sleep(2_000);
-        if (freedAt === null && (await tryStream(port)) === 200)
-          freedAt = performance.now() - started;
-        if (rss.length * 10_000 <= performance.now() - started) rss.push(memoryOf(pid).rssMB);
-      }
-      const h = await healthz.stop();
-      const loop = await svc.loop();
-      const peak = memoryOf(pid).peakMB;
-      // A reader the service cut has a closed connection short of the answer's end once it reads
-      // what its kernel buffers still hold; the others are still being served.
-      for (const c of clients) c.readAll();
-      await sleep(5_000);
-      const statuses = new Map<number, number>();
-      for (const c of clients) statuses.set(c.status, (statuses.get(c.status) ?? 0) + 1);
-      const ended = (c: Reader) => c.tail === '0\r\n\r\n';
-      const cut = clients.filter((c) => c.status === 200 && c.closed && !ended(c));
-      const finished = clients.filter(ended).length;
-      for (const c of clients) c.destroy();
-      await sleep(10_000);
-      return table([
-        {
-          measure: 'readers (1 KB every 2 s), statuses',
-          value: `${readers} × \`Accept-Encoding: ${coding}\`: ${[...statuses].map(([s, n]) => `${n} × ${s}`).join(', ')}`,
-        },
-        {
-          measure: `cut by the floor rate within ${seconds} s (window ${windowMs / 1000} s)`,
-          value: `${cut.length} of ${readers} (${finished} not cut: their answer ended once read at full speed)`,
-        },
-        {
-          measure: 'a large since request answered 200 again (a slot freed)',
-          value: freedAt === null ? 'never' : `${(freedAt / 1000).toFixed(0)} s after the start`,
-        },
-        {
-          measure: '`/healthz` every 100 ms: p99 / max',
-          value: `${ms(h.p99)} / ${ms(h.max)} (${h.count} requests, ${h.errors} errors)`,
-        },
-        {
-          measure: 'service event-loop delay: max / p99',
-          value: `${ms(loop.maxMs)} / ${ms(loop.p99Ms)}`,
-        },
-        { measure: 'stalls over 50 ms (ran / waited / gc)', value: describeStalls(loop.stalls) },
-        {
-          measure: 'service RSS before / peak / growth',
-          value: `${before} MB / ${peakKnown ? `${peak} MB` : 'unknown'} / ${peakKnown ? `${peak - before} MB` : 'unknown'}`,
-        },
-        { measure: 'service RSS every 10 s', value: `${rss.join(', ')} MB` },
-        {
-          measure: 'service RSS 10 s after the readers left',
-          value: `${memoryOf(pid).rssMB} MB`,
-        },
-      ]);
+      return slowTable(settings, await readSlowly(svc, settings));
     } finally {
       svc.child.kill('SIGTERM');
     }
