@@ -29,10 +29,10 @@ export function runImport(file: string, databaseUrl: string): Promise<number> {
 
 /**
  * Generates `count` reviews with the sample generator (seed 7, so every run imports the same
- * reviews) into the sample-format file `out`; resolves its exit code.
+ * reviews) into the sample-format file `out`; rejects if the generator fails.
  */
-export function generateSample(count: number, out: string): Promise<number> {
-  return run(process.execPath, [
+export async function generateSample(count: number, out: string): Promise<void> {
+  const code = await run(process.execPath, [
     join(ROOT, 'dist/tools/sample/cli.js'),
     '--count',
     String(count),
@@ -41,4 +41,5 @@ export function generateSample(count: number, out: string): Promise<number> {
     '--out',
     out,
   ]);
+  if (code !== 0) throw new Error(`the sample generator exited with ${code}`);
 }
