@@ -1,25 +1,7 @@
 import { load, startService, table } from './harness.js';
 import { benchStore } from './http.js';
-import { poller } from './probes.js';
+import { mcpSession, poller } from './probes.js';
 import { describeStalls, startWatchedService } from './watched-service.js';
-
-async function initSession(url: string): Promise<string> {
-  const res = await fetch(`${url}/mcp`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: {
-        protocolVersion: '2025-06-18',
-        capabilities: {},
-        clientInfo: { name: 'bench', version: '1' },
-      },
-    }),
-  });
-  return res.headers.get('mcp-session-id')!;
-}
 
 /**
  * Compares `tools/call search_reviews` with the same query over `GET /api/reviews/search`, per
@@ -32,7 +14,7 @@ export async function benchMcp(count: number): Promise<string> {
     for (const cache of ['2000', '0']) {
       const svc = await startService({ DATABASE_URL: databaseUrl, RESPONSE_CACHE_ENTRIES: cache });
       try {
-        const session = await initSession(svc.url);
+        const session = await mcpSession(svc.url);
         const args = { min_rating: 4, query: 'service', limit: 20 };
         const httpRun = await load(
           'http',
