@@ -99,6 +99,9 @@ const NETWORKS: NonNullable<TrainConfig['neural']> = {
  * weight 1 or 0.5 each scored 73.91 and 74.78 against 74.92, so polarity keeps two; they are
  * added with weight 0.25 each, for the linear model with the whole sentence's embedding is the
  * stronger judge ({@link SENTENCE_EMBEDDING}). MAMS was not tried and keeps one detection network.
+ * Three detection networks (seeds 7, 11, 13) at 0.25, 0.333 or 0.4 each scored 84.75, 84.85 and
+ * 84.92 mean F1 over folds 0-3, against 84.92 for these two (docs/benchmarks.md, *SemEval
+ * detection, more networks*).
  */
 const SEMEVAL_NETWORKS: NonNullable<TrainConfig['neural']> = {
   detection: [7, 11].map((seed) => ({ ...NETWORKS.detection[0]!, seed, mix: 0.375 })),
@@ -168,6 +171,9 @@ const MAMS_LOCATION_START = [2, 1, 0.67, 0.5, 0.36, 0.2];
  * fold 0 73.64 to 75.16, fold 1 72.92 to 73.68); 15 epochs instead of 10 scored 72.78, and the wide
  * networks beside the narrow ones at half weight each 73.60 (docs/benchmarks.md, *MAMS polarity,
  * wider networks*). All ten folds: 74.34 to 74.91 (folds 2-9, which no choice saw: 74.60 to 75.03).
+ * Screened after, on the same two folds (74.42 pooled): 256 units 73.72, 7 epochs 73.72, the
+ * networks' weight 0.75 or 1.25 74.23 or 73.79, the linear polarity L2 3e-4 at best 74.35
+ * (*MAMS polarity, the networks' size and weight once more*).
  */
 const MAMS_POLARITY_HIDDEN = 128;
 
